@@ -1,0 +1,59 @@
+//! Command-line front end: clap definitions, one file per subcommand. Turns arguments into a
+//! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
+
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(name = "iolens", version, about = "A storage performance lab in one command", propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure one workload on files or block devices (fio/DiskSpd-style options)
+    Run(run::RunArgs),
+}
+
+/// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
+pub const EXIT_FAIL: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run::main(args),
+    }
+}
+
+/// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one exits at once.
+pub fn install_interrupt() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    let _ = ctrlc::set_handler(move || {
+        if f.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    flag
+}
+
+/// Prints an error the iolens way and returns its exit code.
+pub fn fail(e: &anyhow::Error) -> i32 {
+    if let Some(u) = e.downcast_ref::<crate::error::UsageError>() {
+        eprintln!("error: {u}");
+        return EXIT_USAGE;
+    }
+    if e.downcast_ref::<crate::target::Interrupted>().is_some() {
+        eprintln!("interrupted");
+        return EXIT_INTERRUPTED;
+    }
+    eprintln!("error: {e:#}");
+    EXIT_FAIL
+}

@@ -1,0 +1,218 @@
+//! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
+
+use super::{fail, install_interrupt, EXIT_INTERRUPTED};
+use crate::error::{usage, UsageError};
+use crate::report::{self, Format};
+use crate::result::{Host, RunResult, SCHEMA_VERSION};
+use crate::spec::{parse, BlockShare, Spec};
+use crate::{run, target};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Files, directories (a test file is made inside) or block devices [default: .]
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
+    /// Block size: 512, 4k, 8K, 64k, 1M (k = KiB)
+    #[arg(long, short = 'b', default_value = "4k", value_name = "SIZE")]
+    pub bs: String,
+    /// Mixed block sizes with their shares, as fio: 4k/50:64k/50
+    #[arg(long, value_name = "SPLIT", conflicts_with = "bs")]
+    pub bssplit: Option<String>,
+    /// read, write, randread, randwrite, rw or randrw (fio's words)
+    #[arg(long, default_value = "randread", value_name = "PATTERN")]
+    pub rw: String,
+    /// Percentage of I/Os that read, for mixes (rw, randrw default to 50)
+    #[arg(long, alias = "rwmixread", value_name = "N")]
+    pub read_pct: Option<String>,
+    /// Worker threads per target (DiskSpd -t)
+    #[arg(long, short = 't', alias = "numjobs", default_value = "1", value_name = "N")]
+    pub threads: String,
+    /// Outstanding I/Os per thread (DiskSpd -o, fio iodepth)
+    #[arg(long, short = 'o', alias = "iodepth", default_value = "1", value_name = "N")]
+    pub qd: String,
+    /// Size of the test file iolens creates [default: 1GiB]; for existing targets, how much of them to use
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Start of the tested region in each target
+    #[arg(long, value_name = "SIZE")]
+    pub offset: Option<String>,
+    /// Length of the tested region [default: to the end]
+    #[arg(long, value_name = "SIZE")]
+    pub range: Option<String>,
+    /// Random offsets are multiples of this [default: block size, 4 KiB multiple with O_DIRECT]
+    #[arg(long, value_name = "SIZE")]
+    pub align: Option<String>,
+    /// Measured seconds (10, 2.5, 500ms, 2m)
+    #[arg(long, short = 'd', alias = "runtime", default_value = "10", value_name = "SECS")]
+    pub duration: String,
+    /// Seconds of I/O before measuring starts
+    #[arg(long, default_value = "0", value_name = "SECS")]
+    pub warmup: String,
+    /// Seconds of I/O after measuring ends
+    #[arg(long, default_value = "0", value_name = "SECS")]
+    pub cooldown: String,
+    /// Bypass the page cache with O_DIRECT (the default)
+    #[arg(long, overrides_with = "buffered")]
+    pub direct: bool,
+    /// Go through the page cache instead of O_DIRECT
+    #[arg(long, overrides_with = "direct")]
+    pub buffered: bool,
+    /// Open with O_DSYNC: each write completes only once it is on stable storage
+    #[arg(long)]
+    pub write_through: bool,
+    /// fsync after every N writes of a thread
+    #[arg(long, value_name = "N")]
+    pub fsync_every: Option<String>,
+    /// Total I/Os per second over all threads; latency is also measured from each I/O's intended start
+    #[arg(long, value_name = "N")]
+    pub rate_iops: Option<String>,
+    /// Total MB/s (10^6 B/s) over all threads
+    #[arg(long, value_name = "N")]
+    pub rate_mbps: Option<String>,
+    /// uniform, zipf:THETA or pareto:H
+    #[arg(long, default_value = "uniform", value_name = "DIST")]
+    pub random_dist: String,
+    /// Seed for offsets and data, so runs repeat exactly
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// Written data: random (incompressible), zero or compress:PCT
+    #[arg(long, default_value = "random", value_name = "DATA")]
+    pub data: String,
+    /// io_uring, psync or null (no I/O: the tool's own cost)
+    #[arg(long, default_value = "io_uring", value_name = "ENGINE")]
+    pub engine: String,
+    /// Report format on the terminal: text or json
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// Also write the report to FILE (format from --format, or .json/.txt extension)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Allow writes to files iolens did not create
+    #[arg(long)]
+    pub allow_write: bool,
+    /// Allow writes to an unmounted block device (destroys its data)
+    #[arg(long)]
+    pub force_device: bool,
+    /// Keep test files iolens created
+    #[arg(long)]
+    pub keep: bool,
+    /// No live progress line
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+fn number<T: std::str::FromStr>(opt: &str, s: &str, allowed: &str) -> Result<T, UsageError> {
+    s.trim().parse().or_else(|_| usage(opt, format!("'{s}' is not a number; use {allowed}")))
+}
+
+/// Arguments → Spec. Pure: no file is looked at.
+pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
+    let (pattern, mix) = parse::rw(&a.rw)?;
+    let blocks = match &a.bssplit {
+        Some(s) => parse::bssplit(s)?,
+        None => vec![BlockShare { size: parse::block_size("--bs", &a.bs)?, pct: 100 }],
+    };
+    let opt_size = |o: &str, v: &Option<String>| v.as_deref().map(|s| parse::size(o, s)).transpose();
+    let opt_rate =
+        |o: &str, v: &Option<String>| v.as_deref().map(|s| number::<f64>(o, s, "a number above 0")).transpose();
+    let def = Spec::default();
+    let spec = Spec {
+        targets: if a.targets.is_empty() { vec![".".into()] } else { a.targets.clone() },
+        blocks,
+        pattern,
+        read_pct: match &a.read_pct {
+            Some(s) => number("--read-pct", s, "0-100")?,
+            None => mix,
+        },
+        threads: number("--threads", &a.threads, "1-1024")?,
+        qd: number("--qd", &a.qd, "1-4096")?,
+        size: opt_size("--size", &a.size)?.unwrap_or(def.size),
+        offset: opt_size("--offset", &a.offset)?.unwrap_or(0),
+        range: opt_size("--range", &a.range)?,
+        align: opt_size("--align", &a.align)?,
+        duration: parse::seconds("--duration", &a.duration)?,
+        warmup: parse::seconds("--warmup", &a.warmup)?,
+        cooldown: parse::seconds("--cooldown", &a.cooldown)?,
+        direct: !a.buffered,
+        write_through: a.write_through,
+        fsync_every: a
+            .fsync_every
+            .as_deref()
+            .map(|s| number("--fsync-every", s, "a whole number of writes"))
+            .transpose()?
+            .unwrap_or(0),
+        rate_iops: opt_rate("--rate-iops", &a.rate_iops)?,
+        rate_mbps: opt_rate("--rate-mbps", &a.rate_mbps)?,
+        random_dist: parse::random_dist(&a.random_dist)?,
+        seed: a.seed.as_deref().map(|s| number("--seed", s, "a whole number")).transpose()?.unwrap_or(def.seed),
+        data: parse::data(&a.data)?,
+        engine: parse::engine(&a.engine)?,
+        allow_write: a.allow_write,
+        force_device: a.force_device,
+        keep: a.keep,
+    };
+    spec.validate()?;
+    Ok(spec)
+}
+
+fn out_format(a: &RunArgs, terminal: Format) -> Result<Option<(PathBuf, Format)>, UsageError> {
+    let Some(p) = &a.out else { return Ok(None) };
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return usage("--out", format!("directory {} does not exist", dir.display()));
+        }
+    }
+    let f = match p.extension().and_then(|e| e.to_str()) {
+        Some("json") => Format::Json,
+        Some("txt") => Format::Text,
+        _ => terminal,
+    };
+    Ok(Some((p.clone(), f)))
+}
+
+pub fn main(a: RunArgs) -> i32 {
+    match go(a) {
+        Ok(code) => code,
+        Err(e) => fail(&e),
+    }
+}
+
+fn go(a: RunArgs) -> anyhow::Result<i32> {
+    let spec = to_spec(&a)?;
+    let format = Format::parse(&a.format)?;
+    let out = out_format(&a, format)?;
+    let plans = target::plan(&spec, a.size.is_some())?;
+    let interrupt = install_interrupt();
+    let progress = !a.quiet && std::io::stderr().is_terminal();
+    let targets = target::prepare(&spec, &plans, &interrupt, |p, frac| {
+        if progress {
+            eprint!("\rpreparing {}: {:.0} %  ", p.display(), frac * 100.0);
+            if frac >= 1.0 {
+                eprint!("\r\x1b[2K");
+            }
+        }
+    })?;
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let test = run::run_test(&spec, &targets, &interrupt, progress);
+    target::cleanup(&targets, spec.keep);
+    let test = test?;
+    let result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        iolens_version: env!("CARGO_PKG_VERSION").into(),
+        command: "run".into(),
+        args: std::env::args().skip(1).collect(),
+        started_at,
+        host: Host::detect(targets.iter().map(|t| t.info.clone()).collect()),
+        interrupted: test.interrupted || interrupt.load(Ordering::Relaxed),
+        tests: vec![test],
+    };
+    print!("{}", report::render(&result, format));
+    if let Some((path, f)) = out {
+        report::write_file(&result, f, &path)?;
+    }
+    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+}

@@ -1,0 +1,72 @@
+//! Engines issue I/O and report completions. The trait speaks only in slots, file indexes,
+//! offsets and lengths — no file descriptors or OS types — so that a Windows overlapped-I/O
+//! engine can implement it as well. One engine instance belongs to one worker thread.
+
+mod buffers;
+#[cfg(target_os = "linux")]
+pub mod io_uring;
+pub mod null;
+pub mod psync;
+
+pub use buffers::AlignedBuf;
+
+use std::fs::File;
+use std::io;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpKind {
+    Read,
+    Write,
+    /// Flush the file's data to stable storage (fsync).
+    Flush,
+}
+
+/// One I/O to issue. `slot` names the buffer and comes back in the completion.
+#[derive(Debug, Clone, Copy)]
+pub struct IoReq {
+    pub slot: u32,
+    pub file: u32,
+    pub op: OpKind,
+    pub offset: u64,
+    pub len: u32,
+}
+
+/// A finished I/O: bytes transferred, or a negative OS error number.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Completion {
+    pub slot: u32,
+    pub result: i64,
+}
+
+pub trait Engine {
+    /// Most I/Os this engine keeps in flight; the runner never queues more.
+    fn max_depth(&self) -> u32;
+    /// The data buffer of a slot (aligned for O_DIRECT, `buf_size` bytes).
+    fn buffer(&mut self, slot: u32) -> &mut [u8];
+    /// Queues one I/O; it is issued by the next `submit_and_reap`.
+    fn queue(&mut self, req: IoReq);
+    /// Issues what is queued, then waits until at least `min` completions are ready or `timeout`
+    /// passes, and moves ready completions into `out`. Returns how many it moved.
+    fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize>;
+}
+
+/// What an engine needs to start.
+pub struct EngineSetup<'a> {
+    pub files: &'a [File],
+    pub depth: u32,
+    pub buf_size: usize,
+}
+
+/// Why an io_uring could not be set up here (None if it can), so the runner can fall back to
+/// psync with a one-line notice.
+pub fn io_uring_unavailable() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        io_uring::probe().err().map(|e| e.to_string())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Some("io_uring exists only on Linux".into())
+    }
+}

@@ -1,0 +1,53 @@
+//! Does no I/O: every request completes at once with its full length. What it measures is the
+//! tool's own cost per I/O (offset generation, timestamps, histograms), as fio's ioengine=null.
+
+use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq};
+use std::io;
+use std::time::Duration;
+
+pub struct NullEngine {
+    bufs: Vec<AlignedBuf>,
+    done: Vec<Completion>,
+    head: usize,
+}
+
+impl NullEngine {
+    pub fn new(setup: &EngineSetup) -> Self {
+        NullEngine {
+            bufs: (0..setup.depth).map(|_| AlignedBuf::new(setup.buf_size)).collect(),
+            done: Vec::with_capacity(setup.depth as usize),
+            head: 0,
+        }
+    }
+}
+
+impl Engine for NullEngine {
+    fn max_depth(&self) -> u32 {
+        self.bufs.len() as u32
+    }
+
+    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+        self.bufs[slot as usize].as_mut_slice()
+    }
+
+    fn queue(&mut self, req: IoReq) {
+        let result = if req.op == super::OpKind::Flush { 0 } else { req.len as i64 };
+        self.done.push(Completion { slot: req.slot, result });
+    }
+
+    fn submit_and_reap(
+        &mut self,
+        out: &mut [Completion],
+        _min: usize,
+        _timeout: Option<Duration>,
+    ) -> io::Result<usize> {
+        let n = (self.done.len() - self.head).min(out.len());
+        out[..n].copy_from_slice(&self.done[self.head..self.head + n]);
+        self.head += n;
+        if self.head == self.done.len() {
+            self.done.clear();
+            self.head = 0;
+        }
+        Ok(n)
+    }
+}

@@ -1,0 +1,79 @@
+//! Synchronous positional reads and writes (pread/pwrite), one I/O at a time per thread as
+//! fio's psync: a queue depth above 1 has no effect, which the runner reports.
+
+use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq, OpKind};
+use std::fs::File;
+use std::io;
+use std::time::Duration;
+
+#[cfg(unix)]
+use std::os::unix::fs::FileExt;
+#[cfg(windows)]
+use std::os::windows::fs::FileExt;
+
+pub struct PsyncEngine {
+    files: Vec<File>,
+    buf: AlignedBuf,
+    pending: Option<IoReq>,
+}
+
+impl PsyncEngine {
+    pub fn new(setup: &EngineSetup) -> io::Result<Self> {
+        let files = setup.files.iter().map(File::try_clone).collect::<io::Result<Vec<_>>>()?;
+        Ok(PsyncEngine { files, buf: AlignedBuf::new(setup.buf_size), pending: None })
+    }
+}
+
+fn at(f: &File, buf: &mut [u8], off: u64, write: bool) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        if write {
+            f.write_at(buf, off)
+        } else {
+            f.read_at(buf, off)
+        }
+    }
+    #[cfg(windows)]
+    {
+        if write {
+            f.seek_write(buf, off)
+        } else {
+            f.seek_read(buf, off)
+        }
+    }
+}
+
+impl Engine for PsyncEngine {
+    fn max_depth(&self) -> u32 {
+        1
+    }
+
+    fn buffer(&mut self, _slot: u32) -> &mut [u8] {
+        self.buf.as_mut_slice()
+    }
+
+    fn queue(&mut self, req: IoReq) {
+        debug_assert!(self.pending.is_none(), "psync holds one I/O at a time");
+        self.pending = Some(req);
+    }
+
+    fn submit_and_reap(
+        &mut self,
+        out: &mut [Completion],
+        _min: usize,
+        _timeout: Option<Duration>,
+    ) -> io::Result<usize> {
+        let Some(req) = self.pending.take() else { return Ok(0) };
+        let f = &self.files[req.file as usize];
+        let res = match req.op {
+            OpKind::Flush => f.sync_all().map(|_| 0),
+            op => at(f, &mut self.buf.as_mut_slice()[..req.len as usize], req.offset, op == OpKind::Write),
+        };
+        let result = match res {
+            Ok(n) => n as i64,
+            Err(e) => -(e.raw_os_error().unwrap_or(5) as i64),
+        };
+        out[0] = Completion { slot: req.slot, result };
+        Ok(1)
+    }
+}

@@ -1,0 +1,41 @@
+//! Reports: one file per format, each reading only the `RunResult`.
+
+mod json;
+mod text;
+
+use crate::error::{usage, UsageError};
+use crate::result::RunResult;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Result<Format, UsageError> {
+        match s {
+            "text" | "txt" => Ok(Format::Text),
+            "json" => Ok(Format::Json),
+            _ => usage("--format", format!("'{s}' is not a format; use text or json")),
+        }
+    }
+}
+
+pub fn render(r: &RunResult, f: Format) -> String {
+    match f {
+        Format::Text => text::render(r),
+        Format::Json => json::render(r),
+    }
+}
+
+/// Writes a report whole or not at all (temporary file, then rename), so a reader never sees
+/// half a JSON document even if iolens is killed while writing.
+pub fn write_file(r: &RunResult, f: Format, path: &Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let tmp = path.with_extension(format!("{}.iolens.tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
+    std::fs::write(&tmp, render(r, f)).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

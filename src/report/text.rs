@@ -1,0 +1,283 @@
+//! The terminal report: a summary line per operation, then DiskSpd's layout — Total / Read /
+//! Write per-thread tables, the latency percentile table with read, write and total columns,
+//! and the CPU table — plus per-second figures.
+
+use crate::result::{OpStats, RunResult, TestResult, ThreadOp};
+use crate::spec::size::format_size;
+use crate::stats::{LatStats, PERCENTILES};
+use std::fmt::Write;
+
+const RULE: &str = "-------------------------------------------------------------------------------";
+
+pub fn render(r: &RunResult) -> String {
+    let mut o = String::new();
+    let h = &r.host;
+    let vm = match (&h.vm_vendor, &h.vm_product) {
+        (Some(v), Some(p)) => format!(" ({v} {p})"),
+        (Some(v), None) => format!(" ({v})"),
+        _ => String::new(),
+    };
+    let _ = writeln!(o, "iolens {} {} at {}", r.iolens_version, r.command, r.started_at);
+    let _ = writeln!(
+        o,
+        "host: {}{vm}, {} x{}, {} memory, {} {}",
+        h.hostname,
+        h.cpu_model,
+        h.cores,
+        format_size(h.memory_bytes / (1 << 20) * (1 << 20)),
+        h.os,
+        h.kernel
+    );
+    for t in &h.targets {
+        let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
+        let model = t.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
+        let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
+        let sched = t.scheduler.as_deref().map(|s| format!(", scheduler {s}")).unwrap_or_default();
+        let rot = match t.rotational {
+            Some(true) => ", rotational",
+            Some(false) => ", non-rotational",
+            None => "",
+        };
+        let created = if t.created { ", created by iolens" } else { "" };
+        let _ = writeln!(o, "target: {} ({}{created}){dev}{model}{fs}{sched}{rot}", t.path, format_size(t.size_bytes));
+    }
+    for t in &r.tests {
+        test(&mut o, t);
+    }
+    if r.interrupted {
+        let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
+    }
+    o
+}
+
+fn us(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into())
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "-".into())
+}
+
+fn test(o: &mut String, t: &TestResult) {
+    let s = &t.spec;
+    let cache = match (s.direct, s.write_through) {
+        (true, true) => "O_DIRECT + O_DSYNC (write-through)",
+        (true, false) => "O_DIRECT (page cache bypassed)",
+        (false, true) => "buffered + O_DSYNC (write-through)",
+        (false, false) => "buffered (page cache)",
+    };
+    let rate = match (s.rate_iops, s.rate_mbps) {
+        (Some(r), _) => format!(", paced at {r} IOPS"),
+        (_, Some(m)) => format!(", paced at {m} MB/s"),
+        _ => String::new(),
+    };
+    let _ = writeln!(o, "\n== {} ==", t.name);
+    let _ = writeln!(
+        o,
+        "engine {}, {cache}, {} thread(s) x {} target(s), {} outstanding per thread{rate}",
+        t.engine,
+        s.threads,
+        s.targets.len(),
+        s.qd
+    );
+    let _ = writeln!(
+        o,
+        "measured {:.2} s (warm-up {} s, cool-down {} s){}",
+        t.duration_s,
+        s.warmup,
+        s.cooldown,
+        if t.interrupted { ", INTERRUPTED" } else { "" }
+    );
+    for n in &t.notices {
+        let _ = writeln!(o, "notice: {n}");
+    }
+    let _ = writeln!(
+        o,
+        "\n{:<6}{:>12}{:>10}{:>10}{:>11}{:>10}{:>10}{:>11}{:>11}",
+        "", "IOPS", "MB/s", "MiB/s", "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"
+    );
+    for (name, op) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {
+        summary_row(o, name, op);
+    }
+    let _ = writeln!(o, "(MB/s = 10^6 B/s, MiB/s = 2^20 B/s; latency from submission to completion)");
+    if s.rate_iops.is_some() || s.rate_mbps.is_some() {
+        let r = &t.response.total;
+        let _ = writeln!(
+            o,
+            "response latency (from intended start): mean {} µs, p50 {} µs, p99 {} µs, max {} µs",
+            us(r.mean),
+            us(r.percentiles.get("50")),
+            us(r.percentiles.get("99")),
+            us(r.max)
+        );
+    }
+    if t.fsync.count > 0 {
+        let f = &t.fsync.lat_us;
+        let _ = writeln!(
+            o,
+            "fsync: {} calls, mean {} µs, p99 {} µs, max {} µs",
+            t.fsync.count,
+            us(f.mean),
+            us(f.percentiles.get("99")),
+            us(f.max)
+        );
+    }
+
+    for (title, pick) in [("Total IO", 2usize), ("Read IO", 0), ("Write IO", 1)] {
+        thread_table(o, t, title, pick);
+    }
+    latency_table(o, t);
+    cpu_table(o, t);
+    seconds_table(o, t);
+}
+
+fn summary_row(o: &mut String, name: &str, op: &OpStats) {
+    let l = &op.lat_us;
+    let _ = writeln!(
+        o,
+        "{name:<6}{:>12.1}{:>10.2}{:>10.2}{:>11}{:>10}{:>10}{:>11}{:>11}",
+        op.iops,
+        op.mbps,
+        op.mibps,
+        us(l.mean),
+        us(l.percentiles.get("50")),
+        us(l.percentiles.get("99")),
+        us(l.percentiles.get("99.9")),
+        us(l.max)
+    );
+}
+
+fn thread_table(o: &mut String, t: &TestResult, title: &str, pick: usize) {
+    let _ = writeln!(o, "\n{title}");
+    let _ = writeln!(
+        o,
+        "thread |       bytes |     I/Os |    MiB/s |  I/O per s |  AvgLat | IopsStdDev | LatStdDev | file"
+    );
+    let _ = writeln!(o, "{RULE}");
+    let sel = |th: &crate::result::ThreadStats| -> ThreadOp {
+        match pick {
+            0 => th.read.clone(),
+            1 => th.write.clone(),
+            _ => th.total.clone(),
+        }
+    };
+    for th in &t.threads {
+        let x = sel(th);
+        let file = t.spec.targets.get(th.target as usize).map(String::as_str).unwrap_or("?");
+        let _ = writeln!(
+            o,
+            "{:>6} | {:>11} | {:>8} | {:>8.2} | {:>10.2} | {:>7} | {:>10.2} | {:>9} | {file}",
+            th.thread,
+            x.bytes,
+            x.ios,
+            x.mibps,
+            x.iops,
+            ms(x.lat_mean_us),
+            x.iops_stddev,
+            ms(x.lat_stddev_us)
+        );
+    }
+    let _ = writeln!(o, "{RULE}");
+    let op = match pick {
+        0 => &t.read,
+        1 => &t.write,
+        _ => &t.total,
+    };
+    // The total's IopsStdDev is over the per-second sums of all threads, as DiskSpd's.
+    let series: Vec<f64> = t
+        .seconds
+        .iter()
+        .filter(|s| s.second as f64 <= t.duration_s)
+        .map(|s| match pick {
+            0 => s.read_iops,
+            1 => s.write_iops,
+            _ => s.iops,
+        })
+        .collect();
+    let _ = writeln!(
+        o,
+        "total: {:>11} | {:>8} | {:>8.2} | {:>10.2} | {:>7} | {:>10.2} | {:>9}",
+        op.bytes,
+        op.ios,
+        op.mibps,
+        op.iops,
+        ms(op.lat_us.mean),
+        crate::stats::stddev(&series),
+        ms(op.lat_us.stddev)
+    );
+    let _ = writeln!(o, "(AvgLat and LatStdDev in ms)");
+}
+
+fn latency_table(o: &mut String, t: &TestResult) {
+    let _ = writeln!(o, "\nLatency (µs, submission to completion)");
+    let _ = writeln!(o, "{:>10} | {:>11} | {:>11} | {:>11}", "%-ile", "Read", "Write", "Total");
+    let _ = writeln!(o, "{}", &RULE[..52]);
+    let row = |o: &mut String, label: &str, f: &dyn Fn(&LatStats) -> Option<f64>| {
+        let _ = writeln!(
+            o,
+            "{label:>10} | {:>11} | {:>11} | {:>11}",
+            us(f(&t.read.lat_us)),
+            us(f(&t.write.lat_us)),
+            us(f(&t.total.lat_us))
+        );
+    };
+    row(o, "min", &|l| l.min);
+    for p in PERCENTILES {
+        row(o, &format!("{p}th"), &|l| l.percentiles.get(p));
+    }
+    row(o, "max", &|l| l.max);
+}
+
+fn cpu_table(o: &mut String, t: &TestResult) {
+    let c = &t.cpu;
+    let _ = writeln!(o, "\nCPU   |  Usage |   User | Kernel |   Idle");
+    let _ = writeln!(o, "{}", &RULE[..38]);
+    for l in &c.per_cpu {
+        let _ = writeln!(
+            o,
+            "{:>5} | {:>5.2}% | {:>5.2}% | {:>5.2}% | {:>5.2}%",
+            l.cpu, l.usage_pct, l.user_pct, l.kernel_pct, l.idle_pct
+        );
+    }
+    if !c.per_cpu.is_empty() {
+        let n = c.per_cpu.len() as f64;
+        let avg = |f: fn(&crate::stats::cpu::CpuLine) -> f64| c.per_cpu.iter().map(f).sum::<f64>() / n;
+        let _ = writeln!(o, "{}", &RULE[..38]);
+        let _ = writeln!(
+            o,
+            " avg. | {:>5.2}% | {:>5.2}% | {:>5.2}% | {:>5.2}%",
+            avg(|l| l.usage_pct),
+            avg(|l| l.user_pct),
+            avg(|l| l.kernel_pct),
+            avg(|l| l.idle_pct)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "iolens itself: user {:.2}%, system {:.2}% of {} CPUs; {} µs CPU per I/O; mean queue depth {:.2}",
+        c.user_pct,
+        c.system_pct,
+        c.cores,
+        c.us_per_io.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()),
+        t.mean_qd
+    );
+}
+
+fn seconds_table(o: &mut String, t: &TestResult) {
+    if t.seconds.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nPer second\nsecond |       IOPS |     MB/s |  p50 µs |  p99 µs");
+    let _ = writeln!(o, "{}", &RULE[..52]);
+    for s in &t.seconds {
+        let _ = writeln!(
+            o,
+            "{:>6} | {:>10.1} | {:>8.2} | {:>7} | {:>7}",
+            s.second,
+            s.iops,
+            s.mbps,
+            us(s.p50_us),
+            us(s.p99_us)
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! `RunResult`: the one data structure every output reads (text, JSON, and later the store,
+//! comparisons and charts). Field docs are the schema's documentation; docs/result-schema.md
+//! describes the same for readers of the JSON.
+
+pub mod host;
+
+use crate::spec::Spec;
+use crate::stats::cpu::CpuStats;
+use crate::stats::{HistDump, LatRec, LatStats};
+use serde::{Deserialize, Serialize};
+
+pub use host::{Host, TargetInfo};
+
+/// Bumped whenever a field changes meaning or disappears (adding fields does not bump it).
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub schema_version: u32,
+    pub iolens_version: String,
+    /// The front end that produced the tests ("run", later "cdm", "diskspd", …).
+    pub command: String,
+    /// The command line as typed, after the program name.
+    pub args: Vec<String>,
+    /// UTC, RFC 3339.
+    pub started_at: String,
+    pub host: Host,
+    pub tests: Vec<TestResult>,
+    /// True when any test was cut short (Ctrl-C): the figures cover what was measured.
+    pub interrupted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// As users write it: "4K randread Q32T1".
+    pub name: String,
+    pub spec: Spec,
+    /// The engine that actually ran (after any fallback).
+    pub engine: String,
+    /// Things the user should know about how the spec was carried out (fallbacks, caps).
+    pub notices: Vec<String>,
+    pub started_at: String,
+    /// Measured seconds (warm-up and cool-down excluded).
+    pub duration_s: f64,
+    pub interrupted: bool,
+    /// Service latency (submission → completion) and throughput of reads.
+    pub read: OpStats,
+    pub write: OpStats,
+    pub total: OpStats,
+    /// Response latency (intended start → completion). Equals service latency unless a rate
+    /// limit paced the I/Os; under one it includes the time an I/O waited behind slow ones.
+    pub response: ResponseLat,
+    pub fsync: FsyncStats,
+    /// Per worker thread, as DiskSpd prints them.
+    pub threads: Vec<ThreadStats>,
+    /// One entry per measured second.
+    pub seconds: Vec<SecondStats>,
+    pub cpu: CpuStats,
+    /// Mean number of I/Os in flight over the measured time, all workers together.
+    pub mean_qd: f64,
+    /// Service-latency histograms, exact to merge across threads, runs and hosts.
+    pub histograms: Histograms,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpStats {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mbps: f64,
+    /// 2^20 bytes per second.
+    pub mibps: f64,
+    pub lat_us: LatStats,
+}
+
+impl OpStats {
+    pub fn new(rec: &LatRec, bytes: u64, secs: f64) -> OpStats {
+        let per_s = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
+        OpStats {
+            ios: rec.count(),
+            bytes,
+            iops: per_s(rec.count() as f64),
+            mbps: per_s(bytes as f64) / 1e6,
+            mibps: per_s(bytes as f64) / 1048576.0,
+            lat_us: rec.summary(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseLat {
+    pub read: LatStats,
+    pub write: LatStats,
+    pub total: LatStats,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FsyncStats {
+    pub count: u64,
+    pub lat_us: LatStats,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThreadStats {
+    pub thread: u32,
+    /// Index into `spec.targets`.
+    pub target: u32,
+    pub read: ThreadOp,
+    pub write: ThreadOp,
+    pub total: ThreadOp,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThreadOp {
+    pub bytes: u64,
+    pub ios: u64,
+    pub mibps: f64,
+    pub iops: f64,
+    pub lat_mean_us: Option<f64>,
+    pub lat_stddev_us: Option<f64>,
+    /// Standard deviation of this thread's per-second IOPS (DiskSpd's IopsStdDev).
+    pub iops_stddev: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecondStats {
+    /// 1 for the first measured second.
+    pub second: u32,
+    pub read_iops: f64,
+    pub write_iops: f64,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mbps: f64,
+    pub p50_us: Option<f64>,
+    pub p99_us: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Histograms {
+    pub read: HistDump,
+    pub write: HistDump,
+}

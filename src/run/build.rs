@@ -1,0 +1,131 @@
+//! Turns the merged worker records into the `TestResult`.
+
+use super::live::Collector;
+use super::worker::WorkerRec;
+use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
+use crate::spec::{EngineKind, Spec};
+use crate::stats::cpu::CpuSnapshot;
+use crate::stats::{stddev, LatRec};
+use std::time::Duration;
+
+pub struct Parts<'a> {
+    pub spec: &'a Spec,
+    pub engine: EngineKind,
+    pub notices: Vec<String>,
+    pub started_at: String,
+    pub recs: &'a [WorkerRec],
+    pub collector: &'a Collector,
+    pub cpu: (CpuSnapshot, CpuSnapshot, Duration),
+    pub measured_s: f64,
+    pub interrupted: bool,
+    pub threads: u32,
+}
+
+fn merged(recs: &[WorkerRec], f: impl Fn(&WorkerRec) -> &LatRec) -> LatRec {
+    let mut all = LatRec::default();
+    for r in recs {
+        all += f(r);
+    }
+    all
+}
+
+fn both(a: &LatRec, b: &LatRec) -> LatRec {
+    let mut t = a.clone();
+    t += b;
+    t
+}
+
+pub fn test_result(p: Parts) -> TestResult {
+    let secs = p.measured_s;
+    let read = merged(p.recs, |r| &r.read);
+    let write = merged(p.recs, |r| &r.write);
+    let total = both(&read, &write);
+    let rb: u64 = p.recs.iter().map(|r| r.read_bytes).sum();
+    let wb: u64 = p.recs.iter().map(|r| r.write_bytes).sum();
+    let resp_r = merged(p.recs, |r| &r.resp_read);
+    let resp_w = merged(p.recs, |r| &r.resp_write);
+    let fsync = merged(p.recs, |r| &r.fsync);
+    let (cs, ce, wall) = &p.cpu;
+    let full_secs = secs.floor() as usize;
+
+    let threads = p
+        .recs
+        .iter()
+        .enumerate()
+        .map(|(w, r)| {
+            let series = p.collector.per_worker.get(w);
+            let per_sec = |k: Option<usize>| -> f64 {
+                let v: Vec<f64> = (0..full_secs)
+                    .map(|s| {
+                        let x = series.and_then(|ser| ser.get(s)).copied().unwrap_or([0, 0]);
+                        match k {
+                            Some(k) => x[k] as f64,
+                            None => (x[0] + x[1]) as f64,
+                        }
+                    })
+                    .collect();
+                stddev(&v)
+            };
+            let op = |rec: &LatRec, bytes: u64, k: Option<usize>| ThreadOp {
+                bytes,
+                ios: rec.count(),
+                mibps: if secs > 0.0 { bytes as f64 / secs / 1048576.0 } else { 0.0 },
+                iops: if secs > 0.0 { rec.count() as f64 / secs } else { 0.0 },
+                lat_mean_us: rec.mean_ns().map(|v| v / 1000.0),
+                lat_stddev_us: rec.stddev_ns().map(|v| v / 1000.0),
+                iops_stddev: per_sec(k),
+            };
+            ThreadStats {
+                thread: w as u32,
+                target: (w as u32) / p.threads,
+                read: op(&r.read, r.read_bytes, Some(0)),
+                write: op(&r.write, r.write_bytes, Some(1)),
+                total: op(&both(&r.read, &r.write), r.read_bytes + r.write_bytes, None),
+            }
+        })
+        .collect();
+
+    let seconds = p
+        .collector
+        .seconds
+        .iter()
+        .enumerate()
+        .filter_map(|(k, a)| {
+            let len = (secs - k as f64).min(1.0);
+            (len > 0.0).then(|| SecondStats {
+                second: k as u32 + 1,
+                read_iops: a.ios[0] as f64 / len,
+                write_iops: a.ios[1] as f64 / len,
+                iops: (a.ios[0] + a.ios[1]) as f64 / len,
+                mbps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1e6,
+                p50_us: a.hist.percentile_us(50.0),
+                p99_us: a.hist.percentile_us(99.0),
+            })
+        })
+        .collect();
+
+    let qd_area: f64 = p.recs.iter().map(|r| r.qd_area).sum();
+    TestResult {
+        name: p.spec.short_name(),
+        spec: p.spec.clone(),
+        engine: p.engine.name().into(),
+        notices: p.notices,
+        started_at: p.started_at,
+        duration_s: secs,
+        interrupted: p.interrupted,
+        read: OpStats::new(&read, rb, secs),
+        write: OpStats::new(&write, wb, secs),
+        total: OpStats::new(&total, rb + wb, secs),
+        response: ResponseLat {
+            read: resp_r.summary(),
+            write: resp_w.summary(),
+            total: both(&resp_r, &resp_w).summary(),
+        },
+        fsync: FsyncStats { count: fsync.count(), lat_us: fsync.summary() },
+        threads,
+        seconds,
+        cpu: ce.since(cs, *wall, total.count()),
+        mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
+        histograms: Histograms { read: read.dump(), write: write.dump() },
+    }
+}

@@ -1,0 +1,118 @@
+//! Per-second figures. Each worker fills a `SecondData` for the current second and, once a
+//! second, swaps it into its mailbox (the only lock a worker takes, uncontended but for the
+//! moment the runner empties it). The runner merges the seconds, drives the progress line and
+//! keeps each worker's per-second I/O counts for DiskSpd's IopsStdDev.
+
+use crate::stats::SecondHist;
+use std::sync::Mutex;
+
+#[derive(Default)]
+pub struct SecondData {
+    pub sec: u32,
+    /// Read, write.
+    pub ios: [u64; 2],
+    pub bytes: [u64; 2],
+    pub hist: SecondHist,
+}
+
+impl SecondData {
+    fn is_empty(&self) -> bool {
+        self.ios == [0, 0]
+    }
+}
+
+#[derive(Default)]
+struct Boxes {
+    full: Vec<SecondData>,
+    spare: Vec<SecondData>,
+}
+
+pub struct Mailbox(Mutex<Boxes>);
+
+impl Mailbox {
+    pub fn new() -> Mailbox {
+        // Spares allocated now so that the once-a-second swap allocates nothing.
+        let spare = (0..3).map(|_| SecondData::default()).collect();
+        Mailbox(Mutex::new(Boxes { full: Vec::with_capacity(4), spare }))
+    }
+
+    /// Hands over `cur` and starts `next_sec` in a spare.
+    pub fn flush(&self, cur: &mut SecondData, next_sec: u32) {
+        if cur.is_empty() {
+            cur.sec = next_sec;
+            return;
+        }
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut fresh = b.spare.pop().unwrap_or_default();
+        fresh.sec = next_sec;
+        b.full.push(std::mem::replace(cur, fresh));
+    }
+
+    fn take(&self, into: &mut Vec<SecondData>) {
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        into.append(&mut b.full);
+    }
+
+    fn give_back(&self, from: &mut Vec<SecondData>) {
+        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for mut d in from.drain(..) {
+            d.ios = [0, 0];
+            d.bytes = [0, 0];
+            d.hist.clear();
+            b.spare.push(d);
+        }
+    }
+}
+
+/// One measured second, all workers merged.
+#[derive(Default)]
+pub struct SecondAgg {
+    pub ios: [u64; 2],
+    pub bytes: [u64; 2],
+    pub hist: SecondHist,
+}
+
+#[derive(Default)]
+pub struct Collector {
+    pub seconds: Vec<SecondAgg>,
+    /// Per worker, per second: I/Os [read, write].
+    pub per_worker: Vec<Vec<[u64; 2]>>,
+    scratch: Vec<SecondData>,
+}
+
+impl Collector {
+    pub fn new(workers: usize) -> Collector {
+        Collector { per_worker: vec![Vec::new(); workers], ..Default::default() }
+    }
+
+    pub fn collect(&mut self, mailboxes: &[Mailbox]) {
+        for (w, mb) in mailboxes.iter().enumerate() {
+            mb.take(&mut self.scratch);
+            for d in &self.scratch {
+                let s = d.sec as usize;
+                if self.seconds.len() <= s {
+                    self.seconds.resize_with(s + 1, SecondAgg::default);
+                }
+                let agg = &mut self.seconds[s];
+                for k in 0..2 {
+                    agg.ios[k] += d.ios[k];
+                    agg.bytes[k] += d.bytes[k];
+                }
+                agg.hist.add(&d.hist);
+                let pw = &mut self.per_worker[w];
+                if pw.len() <= s {
+                    pw.resize(s + 1, [0, 0]);
+                }
+                pw[s][0] += d.ios[0];
+                pw[s][1] += d.ios[1];
+            }
+            mb.give_back(&mut self.scratch);
+        }
+    }
+
+    /// I/Os and bytes of the newest second that every worker has finished, for the progress line.
+    pub fn last_full(&self, current: usize) -> Option<(u64, u64)> {
+        let s = current.checked_sub(1)?;
+        self.seconds.get(s).map(|a| (a.ios[0] + a.ios[1], a.bytes[0] + a.bytes[1]))
+    }
+}

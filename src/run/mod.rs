@@ -1,0 +1,232 @@
+//! The runner: starts one worker per (target × thread), keeps time (warm-up, measured window,
+//! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
+//! recorded into a `TestResult`.
+
+mod build;
+mod live;
+pub mod offsets;
+mod worker;
+
+use crate::engine::{self, Engine, EngineSetup};
+use crate::result::TestResult;
+use crate::spec::{EngineKind, Spec};
+use crate::stats::cpu::CpuSnapshot;
+use crate::target::Prepared;
+use live::{Collector, Mailbox};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Barrier, OnceLock};
+use std::time::{Duration, Instant};
+
+/// What the workers share. Times are ns since `t0`.
+pub struct Shared {
+    ready: Barrier,
+    start: Barrier,
+    t0: OnceLock<Instant>,
+    measure_start: u64,
+    measure_end: AtomicU64,
+    end: AtomicU64,
+    abort: AtomicBool,
+}
+
+/// The engine that will really run, and notices about substitutions.
+pub fn choose_engine(spec: &Spec, notices: &mut Vec<String>) -> (EngineKind, u32) {
+    let mut kind = spec.engine;
+    if kind == EngineKind::IoUring {
+        if let Some(why) = engine::io_uring_unavailable() {
+            notices.push(format!("io_uring is unavailable ({why}); using psync"));
+            kind = EngineKind::Psync;
+        }
+    }
+    let mut depth = spec.qd;
+    if kind == EngineKind::Psync && depth > 1 {
+        notices.push(format!("psync runs one I/O at a time per thread; --qd {depth} acts as 1"));
+        depth = 1;
+    }
+    (kind, depth)
+}
+
+/// Runs one test on prepared targets. `interrupt` is set by the Ctrl-C handler.
+pub fn run_test(
+    spec: &Spec,
+    targets: &[Prepared],
+    interrupt: &AtomicBool,
+    progress: bool,
+) -> anyhow::Result<TestResult> {
+    let mut notices = Vec::new();
+    let (kind, depth) = choose_engine(spec, &mut notices);
+    for n in &notices {
+        eprintln!("notice: {n}");
+    }
+    let workers = targets.len() * spec.threads as usize;
+    let ns = |s: f64| (s * 1e9) as u64;
+    let m_start = ns(spec.warmup);
+    let m_end = m_start + ns(spec.duration);
+    let end = m_end + ns(spec.cooldown);
+    let shared = Shared {
+        ready: Barrier::new(workers + 1),
+        start: Barrier::new(workers + 1),
+        t0: OnceLock::new(),
+        measure_start: m_start,
+        measure_end: AtomicU64::new(m_end),
+        end: AtomicU64::new(end),
+        abort: AtomicBool::new(false),
+    };
+    let mailboxes: Vec<Mailbox> = (0..workers).map(|_| Mailbox::new()).collect();
+    let mut collector = Collector::new(workers);
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let bar = progress_bar(progress);
+
+    let (recs, cpu, measured_ns, interrupted) = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(workers);
+        for (ti, t) in targets.iter().enumerate() {
+            for th in 0..spec.threads {
+                let w = ti * spec.threads as usize + th as usize;
+                let args = worker::WorkerArgs {
+                    spec,
+                    shared: &shared,
+                    mailbox: &mailboxes[w],
+                    file: 0,
+                    gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
+                    index: w as u32,
+                    workers: workers as u32,
+                    depth,
+                };
+                let file = &t.file;
+                let shared = &shared;
+                handles.push(
+                    std::thread::Builder::new()
+                        .name(format!("iolens-w{w}"))
+                        .spawn_scoped(scope, move || {
+                            let setup = EngineSetup {
+                                files: std::slice::from_ref(file),
+                                depth,
+                                buf_size: spec.max_block() as usize,
+                            };
+                            start_worker(kind, &setup, args, shared)
+                        })
+                        .expect("spawning a worker thread"),
+                );
+            }
+        }
+        shared.ready.wait();
+        let t0 = Instant::now();
+        shared.t0.set(t0).expect("t0 set once");
+        shared.start.wait();
+
+        let now = || t0.elapsed().as_nanos() as u64;
+        let mut cpu_start: Option<(CpuSnapshot, u64)> = None;
+        let mut cpu_end: Option<(CpuSnapshot, u64)> = None;
+        let mut interrupted = false;
+        loop {
+            let t = now();
+            let m_end_now = shared.measure_end.load(Ordering::Relaxed);
+            let end_now = shared.end.load(Ordering::Relaxed);
+            if cpu_start.is_none() && t >= m_start {
+                cpu_start = Some((CpuSnapshot::take(), t));
+            }
+            if cpu_end.is_none() && t >= m_end_now {
+                cpu_end = Some((CpuSnapshot::take(), t));
+            }
+            if interrupt.load(Ordering::Relaxed) && !interrupted {
+                interrupted = true;
+                shared.measure_end.store(m_end_now.min(t), Ordering::Relaxed);
+                shared.end.store(t, Ordering::Relaxed);
+                continue;
+            }
+            if shared.abort.load(Ordering::Relaxed) {
+                shared.end.store(t, Ordering::Relaxed);
+            }
+            collector.collect(&mailboxes);
+            if t >= end_now || handles.iter().all(|h| h.is_finished()) {
+                break;
+            }
+            if let Some(b) = &bar {
+                b.set_message(progress_line(t, m_start, m_end_now, end_now, &collector));
+            }
+            let next_edge = [m_start, m_end_now, end_now].into_iter().filter(|&e| e > t).min().unwrap_or(t);
+            std::thread::sleep(Duration::from_nanos((next_edge - t).clamp(1_000_000, 100_000_000)));
+        }
+        let recs: Vec<Result<worker::WorkerRec, String>> =
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();
+        collector.collect(&mailboxes);
+        let t_end = now();
+        let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
+        let (cs, cs_t) = cpu_start.unwrap_or_else(|| (CpuSnapshot::take(), t_end));
+        let (ce, ce_t) = cpu_end.unwrap_or_else(|| (CpuSnapshot::take(), t_end));
+        let cpu = (cs, ce, Duration::from_nanos(ce_t.saturating_sub(cs_t)));
+        (recs, cpu, m_end_final.saturating_sub(m_start), interrupted)
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let recs = recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
+    Ok(build::test_result(build::Parts {
+        spec,
+        engine: kind,
+        notices,
+        started_at,
+        recs: &recs,
+        collector: &collector,
+        cpu,
+        measured_s: measured_ns as f64 / 1e9,
+        interrupted,
+        threads: spec.threads,
+    }))
+}
+
+fn start_worker(
+    kind: EngineKind,
+    setup: &EngineSetup,
+    args: worker::WorkerArgs,
+    sh: &Shared,
+) -> Result<worker::WorkerRec, String> {
+    fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
+        match e {
+            Ok(mut e) => worker::run(&mut e, args),
+            Err(msg) => {
+                sh.abort.store(true, Ordering::Relaxed);
+                sh.ready.wait();
+                sh.start.wait();
+                Err(msg)
+            }
+        }
+    }
+    match kind {
+        #[cfg(target_os = "linux")]
+        EngineKind::IoUring => {
+            go(engine::io_uring::UringEngine::new(setup).map_err(|e| format!("setting up io_uring: {e}")), args, sh)
+        }
+        #[cfg(not(target_os = "linux"))]
+        EngineKind::IoUring => go::<engine::psync::PsyncEngine>(Err("io_uring exists only on Linux".into()), args, sh),
+        EngineKind::Psync => {
+            go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
+        }
+        EngineKind::Null => go(Ok(engine::null::NullEngine::new(setup)), args, sh),
+    }
+}
+
+fn progress_bar(wanted: bool) -> Option<indicatif::ProgressBar> {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    b.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
+    Some(b)
+}
+
+fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, c: &Collector) -> String {
+    let s = |ns: u64| ns as f64 / 1e9;
+    if t < m_start {
+        return format!("warming up: {:.0} s left", s(m_start - t));
+    }
+    if t >= m_end {
+        return format!("cooling down: {:.0} s left", s(end.saturating_sub(t)));
+    }
+    let elapsed = t - m_start;
+    let rate = c
+        .last_full((elapsed / 1_000_000_000) as usize)
+        .map(|(ios, bytes)| format!("{ios} IOPS, {:.1} MB/s", bytes as f64 / 1e6))
+        .unwrap_or_else(|| "…".into());
+    format!("elapsed {:.0} s, remaining {:.0} s: {rate}", s(elapsed), s(m_end - t))
+}

@@ -1,0 +1,189 @@
+//! Where each I/O goes and what it is: read or write, its length and its offset. One generator
+//! per worker, seeded from the spec's seed and the worker's index so runs repeat exactly.
+
+use crate::engine::OpKind;
+use crate::spec::{Pattern, RandomDist, Spec};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rand_distr::{Distribution, Zipf};
+
+enum Skew {
+    Uniform,
+    Zipf(Zipf<f64>),
+    /// fio's pareto: rank = (n-1) · u^pow with pow = ln h / ln(1-h).
+    Pareto(f64),
+}
+
+pub struct OffsetGen {
+    rng: SmallRng,
+    pattern: Pattern,
+    read_pct: u32,
+    /// (size, cumulative percentage) per block size.
+    blocks: Vec<(u64, u32)>,
+    start: u64,
+    len: u64,
+    align: u64,
+    skew: Skew,
+    /// Odd multiplier coprime with the slot count: spreads the hot ranks of a skewed
+    /// distribution over the whole range, as fio scrambles its zipf/pareto output.
+    scatter: u64,
+    seq_pos: u64,
+}
+
+impl OffsetGen {
+    /// `target_size` is the size of this worker's target; `worker` counts threads of a target.
+    pub fn new(spec: &Spec, target_size: u64, worker: u32, seed_salt: u64) -> OffsetGen {
+        let len = spec.range.unwrap_or(target_size - spec.offset);
+        let align = spec.effective_align();
+        let mut acc = 0;
+        let blocks = spec
+            .blocks
+            .iter()
+            .map(|b| {
+                acc += b.pct;
+                (b.size, acc)
+            })
+            .collect();
+        let slots = Self::slot_count(len, spec.min_block(), align);
+        let skew = match spec.random_dist {
+            RandomDist::Uniform => Skew::Uniform,
+            RandomDist::Zipf { theta } => Skew::Zipf(Zipf::new(slots as f64, theta).expect("validated theta")),
+            RandomDist::Pareto { h } => Skew::Pareto(h.ln() / (1.0 - h).ln()),
+        };
+        let scatter = [0x9e37_79b9_7f4a_7c15u64 | 1, 1_000_000_007, 998_244_353, 1_000_003]
+            .into_iter()
+            .find(|p| gcd(*p % slots.max(1), slots) == 1)
+            .unwrap_or(1);
+        // Sequential streams of one target start spread over the range, each wrapping around
+        // it, so threads do not read the same blocks in lock step.
+        let stride = (len / spec.threads as u64) / align * align;
+        OffsetGen {
+            rng: SmallRng::seed_from_u64(spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d)),
+            pattern: spec.pattern,
+            read_pct: spec.read_pct,
+            blocks,
+            start: spec.offset,
+            len,
+            align,
+            skew,
+            scatter,
+            seq_pos: stride * worker as u64,
+        }
+    }
+
+    fn slot_count(len: u64, bs: u64, align: u64) -> u64 {
+        (len - bs) / align + 1
+    }
+
+    /// The next I/O: (read or write, offset, length).
+    #[inline]
+    pub fn next_io(&mut self) -> (OpKind, u64, u32) {
+        let op = if self.read_pct == 100 || (self.read_pct > 0 && self.rng.random_range(0..100) < self.read_pct) {
+            OpKind::Read
+        } else {
+            OpKind::Write
+        };
+        let bs = if self.blocks.len() == 1 {
+            self.blocks[0].0
+        } else {
+            let r = self.rng.random_range(0..100);
+            self.blocks.iter().find(|b| r < b.1).map_or(self.blocks[0].0, |b| b.0)
+        };
+        let off = match self.pattern {
+            Pattern::Sequential => {
+                if self.seq_pos + bs > self.len {
+                    self.seq_pos = 0;
+                }
+                let o = self.seq_pos;
+                self.seq_pos += bs;
+                o
+            }
+            Pattern::Random => {
+                let slots = Self::slot_count(self.len, bs, self.align);
+                let idx = match &self.skew {
+                    Skew::Uniform => self.rng.random_range(0..slots),
+                    Skew::Zipf(z) => {
+                        let rank = z.sample(&mut self.rng) as u64 - 1;
+                        scatter(rank, self.scatter, slots)
+                    }
+                    Skew::Pareto(pow) => {
+                        let u: f64 = self.rng.random();
+                        scatter(((slots - 1) as f64 * u.powf(*pow)) as u64, self.scatter, slots)
+                    }
+                };
+                idx * self.align
+            }
+        };
+        (op, self.start + off, bs as u32)
+    }
+}
+
+#[inline]
+fn scatter(rank: u64, mult: u64, slots: u64) -> u64 {
+    ((rank as u128 * mult as u128) % slots as u128) as u64
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::BlockShare;
+
+    fn spec(pattern: Pattern) -> Spec {
+        Spec { targets: vec!["x".into()], pattern, ..Spec::default() }
+    }
+
+    #[test]
+    fn random_offsets_aligned_and_in_range() {
+        let s = Spec {
+            offset: 8192,
+            range: Some(1 << 20),
+            blocks: vec![BlockShare { size: 4096, pct: 50 }, BlockShare { size: 65536, pct: 50 }],
+            ..spec(Pattern::Random)
+        };
+        let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+        for _ in 0..20_000 {
+            let (_, off, len) = g.next_io();
+            assert_eq!(off % 4096, 0);
+            assert!(off >= 8192 && off + len as u64 <= 8192 + (1 << 20), "{off} {len}");
+        }
+    }
+
+    #[test]
+    fn sequential_is_contiguous_and_wraps() {
+        let s =
+            Spec { size: 64 << 10, blocks: vec![BlockShare { size: 16384, pct: 100 }], ..spec(Pattern::Sequential) };
+        let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+        let offs: Vec<u64> = (0..6).map(|_| g.next_io().1).collect();
+        assert_eq!(offs, vec![0, 16384, 32768, 49152, 0, 16384]);
+    }
+
+    /// Share of draws that land on the most-hit 10 % of the 1,024 blocks of a 4 MiB range.
+    fn hot_share(dist: RandomDist) -> f64 {
+        let s = Spec { random_dist: dist, size: 4 << 20, ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+        let mut hits = vec![0u32; 1024];
+        for _ in 0..20_000 {
+            let (_, off, _) = g.next_io();
+            assert!(off % 4096 == 0 && off < 4 << 20);
+            hits[(off / 4096) as usize] += 1;
+        }
+        hits.sort_unstable_by(|a, b| b.cmp(a));
+        hits[..102].iter().sum::<u32>() as f64 / 20_000.0
+    }
+
+    #[test]
+    fn skewed_distributions_concentrate() {
+        assert!(hot_share(RandomDist::Uniform) < 0.2);
+        // fio's pareto:0.9 sends 90 % of I/Os to 10 % of the blocks.
+        let p = hot_share(RandomDist::Pareto { h: 0.9 });
+        assert!((0.85..0.95).contains(&p), "{p}");
+        assert!(hot_share(RandomDist::Zipf { theta: 1.2 }) > 0.7);
+    }
+}

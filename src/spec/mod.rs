@@ -1,0 +1,201 @@
+//! The one model of "what to run". Every front end (the `run` options today; CrystalDiskMark
+//! profiles, DiskSpd lines and fio job files later) only produces a [`Spec`]; the runner only
+//! consumes one.
+
+pub mod parse;
+pub mod size;
+
+use serde::{Deserialize, Serialize};
+
+/// One block size and its share of the I/Os (fio's `bssplit`); a plain `--bs` is one entry at 100 %.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockShare {
+    /// Bytes per I/O.
+    pub size: u64,
+    /// Percentage of I/Os of this size; the shares of a spec add up to 100.
+    pub pct: u32,
+}
+
+/// Where the next offset comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    Sequential,
+    Random,
+}
+
+/// How random offsets are spread over the range (fio's `random_distribution`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum RandomDist {
+    Uniform,
+    /// P(block k) ∝ 1 / k^theta over the blocks of the range, hot blocks scattered.
+    Zipf {
+        theta: f64,
+    },
+    /// Pareto with fio's h parameter (0 < h < 1): a share h of I/Os go to a share 1-h of blocks.
+    Pareto {
+        h: f64,
+    },
+}
+
+/// What written buffers hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum DataPattern {
+    /// Incompressible, re-stamped on every write so nothing below can dedupe it.
+    Random,
+    Zero,
+    /// This percentage of each 4 KiB chunk is zeros, the rest random (fio's buffer_compress_percentage).
+    Compress {
+        pct: u32,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineKind {
+    IoUring,
+    Psync,
+    Null,
+}
+
+impl EngineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::IoUring => "io_uring",
+            EngineKind::Psync => "psync",
+            EngineKind::Null => "null",
+        }
+    }
+}
+
+/// A complete workload. Sizes in bytes, times in seconds, rates in I/Os or 10^6 B per second.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    /// Files or block devices; each gets `threads` workers.
+    pub targets: Vec<String>,
+    pub blocks: Vec<BlockShare>,
+    pub pattern: Pattern,
+    /// Percentage of I/Os that read (100 = read only, 0 = write only).
+    pub read_pct: u32,
+    /// Worker threads per target (DiskSpd `-t`).
+    pub threads: u32,
+    /// Outstanding I/Os per thread (DiskSpd `-o`, fio `iodepth`).
+    pub qd: u32,
+    /// Size of a test file iolens creates; for existing targets the tested size.
+    pub size: u64,
+    /// Start of the tested region within each target.
+    pub offset: u64,
+    /// Length of the tested region; `None` = from `offset` to `size`.
+    pub range: Option<u64>,
+    /// Random offsets are multiples of this; `None` = the smallest block size
+    /// (rounded up to a multiple of 4 KiB with O_DIRECT).
+    pub align: Option<u64>,
+    pub duration: f64,
+    pub warmup: f64,
+    pub cooldown: f64,
+    /// O_DIRECT: bypass the page cache.
+    pub direct: bool,
+    /// O_DSYNC: every write reaches stable storage before it completes.
+    pub write_through: bool,
+    /// fsync after every N writes of a thread; 0 = never.
+    pub fsync_every: u32,
+    /// Total I/Os per second over all workers; `None` = as fast as possible.
+    pub rate_iops: Option<f64>,
+    /// Total 10^6 B per second over all workers.
+    pub rate_mbps: Option<f64>,
+    pub random_dist: RandomDist,
+    pub seed: u64,
+    pub data: DataPattern,
+    pub engine: EngineKind,
+    /// Permit writes to files iolens did not create.
+    pub allow_write: bool,
+    /// Permit writes to (unmounted) block devices.
+    pub force_device: bool,
+    /// Keep test files iolens created.
+    pub keep: bool,
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            targets: Vec::new(),
+            blocks: vec![BlockShare { size: 4096, pct: 100 }],
+            pattern: Pattern::Random,
+            read_pct: 100,
+            threads: 1,
+            qd: 1,
+            size: 1 << 30,
+            offset: 0,
+            range: None,
+            align: None,
+            duration: 10.0,
+            warmup: 0.0,
+            cooldown: 0.0,
+            direct: true,
+            write_through: false,
+            fsync_every: 0,
+            rate_iops: None,
+            rate_mbps: None,
+            random_dist: RandomDist::Uniform,
+            seed: 0x10_1e_25,
+            data: DataPattern::Random,
+            engine: EngineKind::IoUring,
+            allow_write: false,
+            force_device: false,
+            keep: false,
+        }
+    }
+}
+
+impl Spec {
+    pub fn min_block(&self) -> u64 {
+        self.blocks.iter().map(|b| b.size).min().unwrap_or(4096)
+    }
+
+    pub fn max_block(&self) -> u64 {
+        self.blocks.iter().map(|b| b.size).max().unwrap_or(4096)
+    }
+
+    /// Mean bytes per I/O, weighted by the bssplit shares.
+    pub fn mean_block(&self) -> f64 {
+        self.blocks.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum()
+    }
+
+    pub fn writes(&self) -> bool {
+        self.read_pct < 100
+    }
+
+    /// The alignment random offsets obey.
+    pub fn effective_align(&self) -> u64 {
+        if let Some(a) = self.align {
+            return a;
+        }
+        let b = self.min_block();
+        if self.direct {
+            b.div_ceil(4096) * 4096
+        } else {
+            b
+        }
+    }
+
+    /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw.
+    pub fn rw_name(&self) -> &'static str {
+        match (self.pattern, self.read_pct) {
+            (Pattern::Sequential, 100) => "read",
+            (Pattern::Sequential, 0) => "write",
+            (Pattern::Sequential, _) => "rw",
+            (Pattern::Random, 100) => "randread",
+            (Pattern::Random, 0) => "randwrite",
+            (Pattern::Random, _) => "randrw",
+        }
+    }
+
+    /// The name a user would give this test: "4K randread Q32T1", "1M read Q8T1", "8K randrw70 Q4T2".
+    pub fn short_name(&self) -> String {
+        let bs = if self.blocks.len() == 1 { size::format_block(self.blocks[0].size) } else { "bssplit".to_string() };
+        let mix = if self.read_pct > 0 && self.read_pct < 100 { format!("{}", self.read_pct) } else { String::new() };
+        format!("{bs} {}{mix} Q{}T{}", self.rw_name(), self.qd, self.threads)
+    }
+}

@@ -1,0 +1,248 @@
+//! Option values as typed → spec fields, each failure naming the option and what it accepts.
+
+use super::size::parse_size;
+use super::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, Spec};
+use crate::error::{usage, UsageError};
+
+type R<T> = Result<T, UsageError>;
+
+const SIZE_HELP: &str = "use bytes or a k/M/G suffix (512, 4k, 64K, 1M, 1GiB)";
+
+pub fn size(option: &str, s: &str) -> R<u64> {
+    match parse_size(s) {
+        Some(n) => Ok(n),
+        None => usage(option, format!("'{s}' is not a size; {SIZE_HELP}")),
+    }
+}
+
+pub fn block_size(option: &str, s: &str) -> R<u64> {
+    let n = size(option, s)?;
+    if n == 0 || n > 64 << 20 {
+        return usage(option, format!("'{s}' is out of range; block sizes go from 1 byte to 64M"));
+    }
+    Ok(n)
+}
+
+/// fio's `bssplit` syntax: `4k/50:64k/50`. An entry without a share takes what is left.
+pub fn bssplit(s: &str) -> R<Vec<BlockShare>> {
+    const OPT: &str = "--bssplit";
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for part in s.split(':').filter(|p| !p.is_empty()) {
+        let (bs, pct) = match part.split_once('/') {
+            Some((b, p)) => (b, Some(p)),
+            None => (part, None),
+        };
+        let size = block_size(OPT, bs)?;
+        let pct = match pct {
+            Some(p) => match p.parse::<u32>() {
+                Ok(v) if v <= 100 => v,
+                _ => return usage(OPT, format!("share '{p}' in '{part}' must be a whole percentage 0-100")),
+            },
+            None => {
+                if open.is_some() {
+                    return usage(OPT, "only one entry may leave out its share");
+                }
+                open = Some(out.len());
+                0
+            }
+        };
+        out.push(BlockShare { size, pct });
+    }
+    if out.is_empty() {
+        return usage(OPT, format!("'{s}' has no entries; write SIZE/PCT:SIZE/PCT, e.g. 4k/50:64k/50"));
+    }
+    let sum: u32 = out.iter().map(|b| b.pct).sum();
+    match open {
+        Some(i) if sum <= 100 => out[i].pct = 100 - sum,
+        _ if sum == 100 => {}
+        _ => return usage(OPT, format!("shares add up to {sum}%; they must add up to 100")),
+    }
+    out.retain(|b| b.pct > 0);
+    Ok(out)
+}
+
+/// fio's rw words → (pattern, default read percentage).
+pub fn rw(s: &str) -> R<(Pattern, u32)> {
+    Ok(match s {
+        "read" => (Pattern::Sequential, 100),
+        "write" => (Pattern::Sequential, 0),
+        "randread" => (Pattern::Random, 100),
+        "randwrite" => (Pattern::Random, 0),
+        "rw" | "readwrite" => (Pattern::Sequential, 50),
+        "randrw" => (Pattern::Random, 50),
+        _ => {
+            return usage("--rw", format!("'{s}' is not a pattern; use read, write, randread, randwrite, rw or randrw"))
+        }
+    })
+}
+
+pub fn random_dist(s: &str) -> R<RandomDist> {
+    const OPT: &str = "--random-dist";
+    const HELP: &str = "use uniform, zipf:THETA (THETA > 0, not 1) or pareto:H (0 < H < 1)";
+    let (kind, arg) = s.split_once(':').unwrap_or((s, ""));
+    let num = |a: &str| a.parse::<f64>().ok().filter(|v| v.is_finite());
+    match (kind, num(arg)) {
+        ("uniform", _) if arg.is_empty() => Ok(RandomDist::Uniform),
+        ("zipf", Some(t)) if t > 0.0 && t != 1.0 => Ok(RandomDist::Zipf { theta: t }),
+        ("pareto", Some(h)) if h > 0.0 && h < 1.0 => Ok(RandomDist::Pareto { h }),
+        _ => usage(OPT, format!("'{s}' is not a distribution; {HELP}")),
+    }
+}
+
+pub fn data(s: &str) -> R<DataPattern> {
+    const OPT: &str = "--data";
+    match s.split_once(':') {
+        None if s == "random" => Ok(DataPattern::Random),
+        None if s == "zero" => Ok(DataPattern::Zero),
+        Some(("compress", p)) => match p.parse::<u32>() {
+            Ok(v) if v <= 100 => Ok(DataPattern::Compress { pct: v }),
+            _ => usage(OPT, format!("'{p}' is not a percentage; compress:PCT takes 0-100")),
+        },
+        _ => usage(OPT, format!("'{s}' is not a data pattern; use random, zero or compress:PCT")),
+    }
+}
+
+pub fn engine(s: &str) -> R<EngineKind> {
+    match s {
+        "io_uring" | "iouring" | "uring" => Ok(EngineKind::IoUring),
+        "psync" | "sync" => Ok(EngineKind::Psync),
+        "null" => Ok(EngineKind::Null),
+        _ => usage("--engine", format!("'{s}' is not an engine; use io_uring, psync or null")),
+    }
+}
+
+/// Seconds as "10", "2.5", "10s", "500ms", "2m".
+pub fn seconds(option: &str, s: &str) -> R<f64> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * mult),
+        _ => usage(option, format!("'{s}' is not a time; use seconds (10, 2.5, 10s, 500ms, 2m)")),
+    }
+}
+
+impl Spec {
+    /// Checks that belong to the spec as a whole; target-dependent checks (free space, existing
+    /// sizes, the tested region, devices) are the target module's.
+    pub fn validate(&self) -> R<()> {
+        if self.targets.is_empty() {
+            return usage("TARGET", "no target given");
+        }
+        if self.read_pct > 100 {
+            return usage("--read-pct", format!("{} is out of range; use 0-100", self.read_pct));
+        }
+        if !(1..=1024).contains(&self.threads) {
+            return usage("--threads", format!("{} is out of range; use 1-1024", self.threads));
+        }
+        if !(1..=4096).contains(&self.qd) {
+            return usage("--qd", format!("{} is out of range; use 1-4096", self.qd));
+        }
+        if self.duration <= 0.0 {
+            return usage("--duration", "must be more than 0 seconds");
+        }
+        if self.direct {
+            if let Some(b) = self.blocks.iter().find(|b| b.size % 512 != 0) {
+                return usage(
+                    "--bs",
+                    format!(
+                        "{} bytes is not a multiple of 512, which O_DIRECT needs; use --buffered or a multiple of 512",
+                        b.size
+                    ),
+                );
+            }
+        }
+        if let Some(a) = self.align {
+            if a == 0 || (self.direct && a % 512 != 0) {
+                return usage(
+                    "--align",
+                    format!("{a} is not allowed; use a positive multiple of 512 (any positive size with --buffered)"),
+                );
+            }
+        }
+        if self.size == 0 {
+            return usage("--size", "must be more than 0");
+        }
+        if self.direct && !self.offset.is_multiple_of(512) {
+            return usage("--offset", format!("{} is not a multiple of 512, which O_DIRECT needs", self.offset));
+        }
+        for (opt, v) in [("--rate-iops", self.rate_iops), ("--rate-mbps", self.rate_mbps)] {
+            if let Some(v) = v {
+                if !(v.is_finite() && v > 0.0) {
+                    return usage(opt, format!("{v} is not allowed; use a number above 0"));
+                }
+            }
+        }
+        if self.rate_iops.is_some() && self.rate_mbps.is_some() {
+            return usage("--rate-mbps", "use either --rate-iops or --rate-mbps, not both");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bssplit_shares() {
+        let b = bssplit("4k/50:64k/50").unwrap();
+        assert_eq!(b, vec![BlockShare { size: 4096, pct: 50 }, BlockShare { size: 65536, pct: 50 }]);
+        let b = bssplit("4k/30:8k").unwrap();
+        assert_eq!(b[1].pct, 70);
+        assert!(bssplit("4k/60:8k/60").unwrap_err().to_string().contains("add up to 120%"));
+        assert!(bssplit("3x/100").unwrap_err().to_string().starts_with("--bssplit: '3x'"));
+    }
+
+    #[test]
+    fn rw_words() {
+        assert_eq!(rw("randrw").unwrap(), (Pattern::Random, 50));
+        assert_eq!(rw("write").unwrap(), (Pattern::Sequential, 0));
+        let e = rw("randomread").unwrap_err().to_string();
+        assert!(e.starts_with("--rw: 'randomread' is not a pattern"), "{e}");
+    }
+
+    #[test]
+    fn distributions_and_data() {
+        assert_eq!(random_dist("zipf:1.2").unwrap(), RandomDist::Zipf { theta: 1.2 });
+        assert_eq!(random_dist("pareto:0.9").unwrap(), RandomDist::Pareto { h: 0.9 });
+        assert!(random_dist("zipf:1").is_err());
+        assert!(random_dist("pareto:1.5").is_err());
+        assert_eq!(data("compress:50").unwrap(), DataPattern::Compress { pct: 50 });
+        assert!(data("compress:150").is_err());
+    }
+
+    #[test]
+    fn seconds_units() {
+        assert_eq!(seconds("--duration", "500ms").unwrap(), 0.5);
+        assert_eq!(seconds("--duration", "2m").unwrap(), 120.0);
+        assert!(seconds("--duration", "ten").is_err());
+    }
+
+    #[test]
+    fn validate_catches_each_bad_field() {
+        let ok = Spec { targets: vec!["f".into()], ..Spec::default() };
+        assert!(ok.validate().is_ok());
+        let cases: Vec<(Spec, &str)> = vec![
+            (Spec { qd: 0, ..ok.clone() }, "--qd"),
+            (Spec { threads: 0, ..ok.clone() }, "--threads"),
+            (Spec { read_pct: 120, ..ok.clone() }, "--read-pct"),
+            (Spec { blocks: vec![BlockShare { size: 1000, pct: 100 }], ..ok.clone() }, "--bs"),
+            (Spec { offset: 1000, ..ok.clone() }, "--offset"),
+            (Spec { rate_iops: Some(0.0), ..ok.clone() }, "--rate-iops"),
+        ];
+        for (s, opt) in cases {
+            assert_eq!(s.validate().unwrap_err().option, opt);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! Latency recording and the figures derived from it. Histograms are HDR (ns, 3 significant
+//! digits: every value within 0.1 %), exact min/max/mean/stddev are kept beside them, and two
+//! recorders merge exactly with `+=`, so threads, runs and hosts combine without loss.
+
+pub mod cpu;
+
+use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
+
+/// fio's default list extended by DiskSpd's nines: every latency table prints these.
+pub const PERCENTILES: [&str; 23] = [
+    "1",
+    "5",
+    "10",
+    "20",
+    "25",
+    "30",
+    "40",
+    "50",
+    "60",
+    "70",
+    "75",
+    "80",
+    "90",
+    "95",
+    "99",
+    "99.5",
+    "99.9",
+    "99.99",
+    "99.999",
+    "99.9999",
+    "99.99999",
+    "99.999999",
+    "99.9999999",
+];
+
+/// Longest latency a histogram holds exactly; longer ones are clamped (and still counted).
+const MAX_NS: u64 = 3_600_000_000_000;
+
+fn new_hist(sigfig: u8) -> Histogram<u64> {
+    Histogram::new_with_bounds(1, MAX_NS, sigfig).expect("histogram bounds")
+}
+
+/// Latencies of one kind (e.g. read service times) seen by one worker, or merged.
+#[derive(Clone)]
+pub struct LatRec {
+    hist: Histogram<u64>,
+    count: u64,
+    sum_ns: u128,
+    sum_sq: f64,
+    min_ns: u64,
+    max_ns: u64,
+}
+
+impl Default for LatRec {
+    fn default() -> Self {
+        LatRec { hist: new_hist(3), count: 0, sum_ns: 0, sum_sq: 0.0, min_ns: u64::MAX, max_ns: 0 }
+    }
+}
+
+impl LatRec {
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        let v = ns.clamp(1, MAX_NS);
+        self.hist.saturating_record(v);
+        self.count += 1;
+        self.sum_ns += ns as u128;
+        self.sum_sq += (ns as f64) * (ns as f64);
+        self.min_ns = self.min_ns.min(ns);
+        self.max_ns = self.max_ns.max(ns);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn mean_ns(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum_ns as f64 / self.count as f64)
+    }
+
+    /// Population standard deviation, as DiskSpd's LatStdDev and fio's stddev.
+    pub fn stddev_ns(&self) -> Option<f64> {
+        let m = self.mean_ns()?;
+        Some((self.sum_sq / self.count as f64 - m * m).max(0.0).sqrt())
+    }
+
+    pub fn percentile_ns(&self, pct: f64) -> Option<f64> {
+        (self.count > 0).then(|| {
+            // The histogram holds bucket upper bounds; never report beyond the exact max.
+            (self.hist.value_at_quantile(pct / 100.0) as f64).min(self.max_ns as f64).max(self.min_ns as f64)
+        })
+    }
+
+    pub fn summary(&self) -> LatStats {
+        let us = |v: Option<f64>| v.map(|ns| ns / 1000.0);
+        LatStats {
+            min: us((self.count > 0).then_some(self.min_ns as f64)),
+            mean: us(self.mean_ns()),
+            stddev: us(self.stddev_ns()),
+            max: us((self.count > 0).then_some(self.max_ns as f64)),
+            percentiles: Percentiles(
+                PERCENTILES.iter().map(|p| (p.to_string(), us(self.percentile_ns(p.parse().unwrap())))).collect(),
+            ),
+        }
+    }
+
+    /// The histogram as plain (bucket value, count) pairs, which rebuild it exactly.
+    pub fn dump(&self) -> HistDump {
+        HistDump {
+            unit: "ns".into(),
+            significant_digits: self.hist.sigfig(),
+            count: self.count,
+            sum_ns: self.sum_ns as f64,
+            sum_sq_ns: self.sum_sq,
+            min_ns: if self.count > 0 { self.min_ns } else { 0 },
+            max_ns: self.max_ns,
+            buckets: self.hist.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect(),
+        }
+    }
+
+    pub fn from_dump(d: &HistDump) -> LatRec {
+        let mut hist = new_hist(d.significant_digits);
+        for &(v, c) in &d.buckets {
+            hist.saturating_record_n(v.clamp(1, MAX_NS), c);
+        }
+        LatRec {
+            hist,
+            count: d.count,
+            sum_ns: d.sum_ns as u128,
+            sum_sq: d.sum_sq_ns,
+            min_ns: if d.count > 0 { d.min_ns } else { u64::MAX },
+            max_ns: d.max_ns,
+        }
+    }
+}
+
+impl std::ops::AddAssign<&LatRec> for LatRec {
+    fn add_assign(&mut self, o: &LatRec) {
+        self.hist.add(&o.hist).expect("histograms share bounds");
+        self.count += o.count;
+        self.sum_ns += o.sum_ns;
+        self.sum_sq += o.sum_sq;
+        self.min_ns = self.min_ns.min(o.min_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+    }
+}
+
+/// A small histogram for one second of one worker: 2 significant digits is plenty for the
+/// per-second p50/p99 and keeps a second's state at a few KiB.
+pub struct SecondHist(Histogram<u32>);
+
+impl Default for SecondHist {
+    fn default() -> Self {
+        SecondHist(Histogram::new_with_bounds(1, MAX_NS, 2).expect("histogram bounds"))
+    }
+}
+
+impl SecondHist {
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        self.0.saturating_record(ns.clamp(1, MAX_NS));
+    }
+    pub fn add(&mut self, o: &SecondHist) {
+        self.0.add(&o.0).expect("same bounds");
+    }
+    pub fn clear(&mut self) {
+        self.0.reset();
+    }
+    pub fn percentile_us(&self, pct: f64) -> Option<f64> {
+        (!self.0.is_empty()).then(|| self.0.value_at_quantile(pct / 100.0) as f64 / 1000.0)
+    }
+}
+
+/// Latency summary in µs; every field is null when there were no I/Os of that kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LatStats {
+    pub min: Option<f64>,
+    pub mean: Option<f64>,
+    pub stddev: Option<f64>,
+    pub max: Option<f64>,
+    pub percentiles: Percentiles,
+}
+
+/// Percentile → µs, written as a JSON object whose keys are plain decimals ("50", "99.9") in
+/// ascending order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Percentiles(pub Vec<(String, Option<f64>)>);
+
+impl Percentiles {
+    pub fn get(&self, key: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == key).and_then(|(_, v)| *v)
+    }
+}
+
+impl Serialize for Percentiles {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Percentiles {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Percentiles;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of percentile to µs")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Percentiles, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, x)) = a.next_entry::<String, Option<f64>>()? {
+                    v.push((k, x));
+                }
+                Ok(Percentiles(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// A histogram in a form any tool can read and merge: each recorded bucket's highest
+/// equivalent value (ns) and its count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistDump {
+    pub unit: String,
+    pub significant_digits: u8,
+    pub count: u64,
+    pub sum_ns: f64,
+    pub sum_sq_ns: f64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+    pub buckets: Vec<(u64, u64)>,
+}
+
+/// Population standard deviation of a series (DiskSpd's IopsStdDev over per-second samples).
+pub fn stddev(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / xs.len() as f64).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_moments_and_bounded_percentiles() {
+        let mut r = LatRec::default();
+        for v in 1..=1000u64 {
+            r.record(v * 1000);
+        }
+        assert_eq!(r.count(), 1000);
+        assert_eq!(r.mean_ns(), Some(500_500.0));
+        let p50 = r.percentile_ns(50.0).unwrap();
+        assert!((p50 - 500_000.0).abs() / 500_000.0 < 0.001, "{p50}");
+        assert_eq!(r.percentile_ns(99.9999999).unwrap(), 1_000_000.0);
+        let s = r.summary();
+        assert_eq!(s.min, Some(1.0));
+        assert_eq!(s.max, Some(1000.0));
+        assert_eq!(s.percentiles.0.len(), 23);
+        assert_eq!(s.percentiles.0[16].0, "99.9");
+    }
+
+    #[test]
+    fn merge_equals_single_recording_and_dump_round_trips() {
+        let (mut a, mut b, mut all) = (LatRec::default(), LatRec::default(), LatRec::default());
+        for v in 0..5000u64 {
+            let ns = 1000 + v * 37 % 90_000;
+            if v % 3 == 0 {
+                a.record(ns)
+            } else {
+                b.record(ns)
+            }
+            all.record(ns);
+        }
+        a += &b;
+        assert_eq!(a.summary(), all.summary());
+        let back = LatRec::from_dump(&all.dump());
+        assert_eq!(back.summary(), all.summary());
+        assert_eq!(back.dump(), all.dump());
+    }
+
+    #[test]
+    fn empty_recorder_reports_nulls() {
+        let s = LatRec::default().summary();
+        assert_eq!(s.mean, None);
+        assert!(s.percentiles.0.iter().all(|(_, v)| v.is_none()));
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"99.9999999\":null"), "{json}");
+    }
+
+    #[test]
+    fn iops_stddev() {
+        assert_eq!(stddev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]), 2.0);
+    }
+}

@@ -1,0 +1,298 @@
+//! Targets: checking them before anything is touched, creating and filling test files,
+//! opening them with the right cache flags, and removing what iolens created. The safety rules
+//! live here: no writes to a file iolens did not create without `--allow-write`, none to a
+//! block device without `--force-device`, never to a mounted one.
+
+pub mod data;
+
+use crate::error::{usage, UsageError};
+use crate::result::host::{device_mounted, TargetInfo};
+use crate::spec::size::format_size;
+use crate::spec::Spec;
+use anyhow::Context;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Extended attribute marking files iolens created, so a kept test file may be written again.
+const MARK: &str = "user.iolens";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    NewFile,
+    File { ours: bool },
+    Device,
+}
+
+/// A target after checking, before anything was created.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub path: PathBuf,
+    pub kind: Kind,
+    /// Bytes of the target the test may use (the region is `offset .. offset + range` of it).
+    pub size: u64,
+}
+
+/// A target ready to measure.
+pub struct Prepared {
+    pub plan: Plan,
+    pub file: File,
+    pub info: TargetInfo,
+}
+
+/// Checks every target against the spec; touches nothing. `size_given` says whether the user
+/// typed `--size` (it then also limits existing targets).
+pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
+    let mut plans = Vec::new();
+    let mut need: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
+    for t in &spec.targets {
+        let mut path = PathBuf::from(t);
+        if path.is_dir() {
+            path = path.join(format!("iolens-test-{}-{}.dat", std::process::id(), plans.len()));
+        }
+        let shown = path.display().to_string();
+        let plan = match fs::metadata(&path) {
+            Ok(m) if m.file_type().is_block_device() => {
+                if spec.writes() {
+                    if !spec.force_device {
+                        return usage(
+                            &shown,
+                            "is a block device; writing to it destroys its data and needs --force-device",
+                        );
+                    }
+                    if let Some(mp) = device_mounted(&path) {
+                        return usage(&shown, format!("is mounted on {mp}; iolens never writes to a mounted device"));
+                    }
+                }
+                let dev_size = File::open(&path)
+                    .and_then(|mut f| f.seek(SeekFrom::End(0)))
+                    .map_err(|e| UsageError::new(&shown, format!("cannot be opened: {e}")))?;
+                Plan { path, kind: Kind::Device, size: limit(dev_size, spec, size_given, &shown)? }
+            }
+            Ok(m) if m.is_file() => {
+                let ours = xattr_get(&path);
+                if spec.writes() && !ours && !spec.allow_write {
+                    return usage(&shown, "exists and iolens did not create it; writing to it needs --allow-write");
+                }
+                Plan { path, kind: Kind::File { ours }, size: limit(m.len(), spec, size_given, &shown)? }
+            }
+            Ok(_) => return usage(&shown, "is neither a regular file, a directory nor a block device"),
+            Err(_) => {
+                let parent = match path.parent() {
+                    Some(p) if p.as_os_str().is_empty() => Path::new("."),
+                    Some(p) => p,
+                    None => Path::new("/"),
+                };
+                if !parent.is_dir() {
+                    return usage(&shown, format!("parent directory {} does not exist", parent.display()));
+                }
+                let (dev, free) =
+                    free_space(parent).map_err(|e| UsageError::new(&shown, format!("cannot check free space: {e}")))?;
+                let e = need.entry(dev).or_insert((0, free, parent.to_path_buf()));
+                e.0 += spec.size;
+                Plan { path, kind: Kind::NewFile, size: spec.size }
+            }
+        };
+        check_region(spec, &plan)?;
+        plans.push(plan);
+    }
+    for (want, free, dir) in need.values() {
+        if want > free {
+            return usage(
+                "--size",
+                format!(
+                    "{} of test files does not fit in {} ({} free); use a smaller --size",
+                    format_size(*want),
+                    dir.display(),
+                    format_size(*free)
+                ),
+            );
+        }
+    }
+    Ok(plans)
+}
+
+fn limit(actual: u64, spec: &Spec, size_given: bool, shown: &str) -> Result<u64, UsageError> {
+    if size_given && spec.size > actual {
+        return usage("--size", format!("{} is larger than {shown} ({} bytes)", format_size(spec.size), actual));
+    }
+    Ok(if size_given { spec.size } else { actual })
+}
+
+fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
+    let range = spec.range.unwrap_or(plan.size.saturating_sub(spec.offset));
+    if spec.offset >= plan.size || spec.offset + range > plan.size {
+        return usage(
+            if spec.range.is_some() { "--range" } else { "--offset" },
+            format!(
+                "offset {} + range {range} goes past the end of {} ({} bytes)",
+                spec.offset,
+                plan.path.display(),
+                plan.size
+            ),
+        );
+    }
+    if range < spec.max_block() {
+        return usage(
+            "--range",
+            format!(
+                "the tested region of {} ({range} bytes) is smaller than one block ({} bytes)",
+                plan.path.display(),
+                spec.max_block()
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
+    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).map_err(std::io::Error::other)?;
+    // SAFETY: statvfs fills the struct for a valid C string path.
+    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok((fs::metadata(dir)?.dev(), s.f_bavail as u64 * s.f_frsize as u64))
+}
+
+fn xattr_get(path: &Path) -> bool {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else { return false };
+    let name = std::ffi::CString::new(MARK).unwrap();
+    let mut buf = [0u8; 16];
+    // SAFETY: valid C strings and a buffer of the stated length.
+    unsafe { libc::getxattr(c.as_ptr(), name.as_ptr(), buf.as_mut_ptr() as *mut _, buf.len()) > 0 }
+}
+
+fn xattr_set(f: &File) {
+    use std::os::fd::AsRawFd;
+    let name = std::ffi::CString::new(MARK).unwrap();
+    // Best effort: a file system without user xattrs just means a kept file counts as foreign.
+    unsafe { libc::fsetxattr(f.as_raw_fd(), name.as_ptr(), b"created".as_ptr() as *const _, 7, 0) };
+}
+
+/// The run was interrupted while preparing.
+#[derive(Debug)]
+pub struct Interrupted;
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+impl std::error::Error for Interrupted {}
+
+/// Creates and fills new files, opens everything with the spec's flags. On error or
+/// interruption the files created so far are removed before returning.
+pub fn prepare(
+    spec: &Spec,
+    plans: &[Plan],
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&Path, f64),
+) -> anyhow::Result<Vec<Prepared>> {
+    let mut out: Vec<Prepared> = Vec::new();
+    for plan in plans {
+        let res = (|| -> anyhow::Result<Prepared> {
+            if plan.kind == Kind::NewFile {
+                create_filled(spec, plan, stop, &mut progress)?;
+            }
+            let file = open(spec, plan)?;
+            let created = plan.kind == Kind::NewFile;
+            Ok(Prepared { plan: plan.clone(), file, info: TargetInfo::describe(&plan.path, plan.size, created) })
+        })();
+        match res {
+            Ok(p) => out.push(p),
+            Err(e) => {
+                if plan.kind == Kind::NewFile {
+                    let _ = fs::remove_file(&plan.path);
+                }
+                cleanup(&out, false);
+                return Err(e);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn create_filled(
+    spec: &Spec,
+    plan: &Plan,
+    stop: &AtomicBool,
+    progress: &mut impl FnMut(&Path, f64),
+) -> anyhow::Result<()> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&plan.path)
+        .with_context(|| format!("creating {}", plan.path.display()))?;
+    xattr_set(&f);
+    {
+        use std::os::fd::AsRawFd;
+        // Reserve the blocks first so a full disk fails now rather than halfway through.
+        let r = unsafe { libc::posix_fallocate(f.as_raw_fd(), 0, plan.size as libc::off_t) };
+        if r != 0 && r != libc::EOPNOTSUPP && r != libc::EINVAL {
+            anyhow::bail!(
+                "reserving {} for {}: {}",
+                format_size(plan.size),
+                plan.path.display(),
+                std::io::Error::from_raw_os_error(r)
+            );
+        }
+    }
+    let mut rng = SmallRng::seed_from_u64(spec.seed ^ 0xf111);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    while done < plan.size {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Interrupted.into());
+        }
+        let n = (plan.size - done).min(buf.len() as u64) as usize;
+        // Prefill is always incompressible: a sparse or zero file measures nothing real.
+        data::fill(&mut buf[..n], crate::spec::DataPattern::Random, &mut rng);
+        f.write_all(&buf[..n]).with_context(|| format!("filling {}", plan.path.display()))?;
+        done += n as u64;
+        progress(&plan.path, done as f64 / plan.size as f64);
+    }
+    f.sync_all()?;
+    {
+        use std::os::fd::AsRawFd;
+        // Drop the freshly written pages so a --buffered test starts from a cold cache.
+        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    }
+    Ok(())
+}
+
+fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
+    let mut flags = 0;
+    if spec.direct {
+        flags |= libc::O_DIRECT;
+    }
+    if spec.write_through {
+        flags |= libc::O_DSYNC;
+    }
+    OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
+            anyhow::Error::new(UsageError::new(
+                "--direct",
+                format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
+            ))
+        } else {
+            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
+        }
+    })
+}
+
+/// Removes the test files iolens created for this run (unless kept).
+pub fn cleanup(targets: &[Prepared], keep: bool) {
+    if keep {
+        return;
+    }
+    for t in targets {
+        if t.plan.kind == Kind::NewFile {
+            let _ = fs::remove_file(&t.plan.path);
+        }
+    }
+}
