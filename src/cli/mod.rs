@@ -17,6 +17,7 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Measure one workload on files or block devices (fio/DiskSpd-style options)
+    #[command(allow_negative_numbers = true)]
     Run(run::RunArgs),
 }
 
@@ -26,7 +27,21 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return 0;
+        }
+        Err(e) => {
+            // One line, as for every other bad input; clap's first line names the argument.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see --help)");
+            return EXIT_USAGE;
+        }
+    };
     match cli.command {
         Command::Run(args) => run::main(args),
     }

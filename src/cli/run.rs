@@ -100,6 +100,9 @@ pub struct RunArgs {
     /// Keep test files iolens created
     #[arg(long)]
     pub keep: bool,
+    /// Write every issued I/O (worker, file, op, offset, length) to FILE as CSV
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// No live progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -159,13 +162,16 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
     Ok(spec)
 }
 
+fn check_dir(option: &str, p: &std::path::Path) -> Result<(), UsageError> {
+    match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => usage(option, format!("directory {} does not exist", dir.display())),
+        _ => Ok(()),
+    }
+}
+
 fn out_format(a: &RunArgs, terminal: Format) -> Result<Option<(PathBuf, Format)>, UsageError> {
     let Some(p) = &a.out else { return Ok(None) };
-    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return usage("--out", format!("directory {} does not exist", dir.display()));
-        }
-    }
+    check_dir("--out", p)?;
     let f = match p.extension().and_then(|e| e.to_str()) {
         Some("json") => Format::Json,
         Some("txt") => Format::Text,
@@ -185,6 +191,9 @@ fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
     let format = Format::parse(&a.format)?;
     let out = out_format(&a, format)?;
+    if let Some(t) = &a.trace {
+        check_dir("--trace", t)?;
+    }
     let plans = target::plan(&spec, a.size.is_some())?;
     let interrupt = install_interrupt();
     let progress = !a.quiet && std::io::stderr().is_terminal();
@@ -197,7 +206,8 @@ fn go(a: RunArgs) -> anyhow::Result<i32> {
         }
     })?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let test = run::run_test(&spec, &targets, &interrupt, progress);
+    let opts = run::RunOptions { progress, trace: a.trace.clone() };
+    let test = run::run_test(&spec, &targets, &interrupt, &opts);
     target::cleanup(&targets, spec.keep);
     let test = test?;
     let result = RunResult {

@@ -7,6 +7,7 @@ mod buffers;
 pub mod io_uring;
 pub mod null;
 pub mod psync;
+pub mod trace;
 
 pub use buffers::AlignedBuf;
 

@@ -14,8 +14,9 @@ use crate::stats::cpu::CpuSnapshot;
 use crate::target::Prepared;
 use live::{Collector, Mailbox};
 use std::io::IsTerminal;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Barrier, OnceLock};
+use std::sync::{Barrier, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// What the workers share. Times are ns since `t0`.
@@ -27,6 +28,16 @@ pub struct Shared {
     measure_end: AtomicU64,
     end: AtomicU64,
     abort: AtomicBool,
+    trace: Option<Mutex<Box<dyn Write + Send>>>,
+}
+
+/// How to run, beyond what to run.
+#[derive(Default)]
+pub struct RunOptions {
+    /// Show the live progress line (only drawn when stderr is a terminal).
+    pub progress: bool,
+    /// Write every issued I/O to this CSV file: worker,file,op,offset,length.
+    pub trace: Option<std::path::PathBuf>,
 }
 
 /// The engine that will really run, and notices about substitutions.
@@ -51,7 +62,7 @@ pub fn run_test(
     spec: &Spec,
     targets: &[Prepared],
     interrupt: &AtomicBool,
-    progress: bool,
+    opts: &RunOptions,
 ) -> anyhow::Result<TestResult> {
     let mut notices = Vec::new();
     let (kind, depth) = choose_engine(spec, &mut notices);
@@ -71,11 +82,20 @@ pub fn run_test(
         measure_end: AtomicU64::new(m_end),
         end: AtomicU64::new(end),
         abort: AtomicBool::new(false),
+        trace: match &opts.trace {
+            Some(p) => {
+                let f = std::fs::File::create(p).map_err(|e| anyhow::anyhow!("creating trace {}: {e}", p.display()))?;
+                let mut w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(f));
+                writeln!(w, "worker,file,op,offset,length")?;
+                Some(Mutex::new(w))
+            }
+            None => None,
+        },
     };
     let mailboxes: Vec<Mailbox> = (0..workers).map(|_| Mailbox::new()).collect();
     let mut collector = Collector::new(workers);
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let bar = progress_bar(progress);
+    let bar = progress_bar(opts.progress);
 
     let (recs, cpu, measured_ns, interrupted) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(workers);
@@ -183,7 +203,10 @@ fn start_worker(
 ) -> Result<worker::WorkerRec, String> {
     fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
         match e {
-            Ok(mut e) => worker::run(&mut e, args),
+            Ok(e) => match &sh.trace {
+                Some(sink) => worker::run(&mut engine::trace::Traced::new(e, args.index, sink), args),
+                None => worker::run(&mut { e }, args),
+            },
             Err(msg) => {
                 sh.abort.store(true, Ordering::Relaxed);
                 sh.ready.wait();

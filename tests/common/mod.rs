@@ -1,0 +1,53 @@
+#![allow(dead_code)]
+//! Helpers shared by the integration tests: run the binary, read its JSON, check privileges.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
+
+pub fn bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_iolens"))
+}
+
+/// Runs `iolens run ARGS --format json --quiet` and returns (exit code, parsed stdout, stderr).
+pub fn run_json(args: &[&str]) -> (i32, Value, String) {
+    let out = bin().arg("run").args(args).args(["--format", "json", "--quiet"]).output().expect("running iolens");
+    let (code, stdout, stderr) = parts(&out);
+    let v = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}); stderr: {stderr}"));
+    (code, v, stderr)
+}
+
+pub fn parts(out: &Output) -> (i32, String, String) {
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+pub fn test0(v: &Value) -> &Value {
+    &v["tests"][0]
+}
+
+pub fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+pub fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
+}
+
+pub fn is_root() -> bool {
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Files left in a directory (tests check that iolens leaves none behind).
+pub fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+/// Prints why a test does nothing here; returns true so callers can `if skip(..) { return }`.
+pub fn skip(reason: &str) -> bool {
+    eprintln!("SKIPPED: {reason}");
+    true
+}
