@@ -73,7 +73,7 @@ impl Host {
             kernel: read_trim("/proc/sys/kernel/osrelease").unwrap_or_else(|| "unknown".into()),
             arch: std::env::consts::ARCH.into(),
             cpu_model,
-            cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
+            cores: crate::stats::cpu::online_cpus(),
             memory_bytes,
             vm_vendor: read_trim("/sys/class/dmi/id/sys_vendor"),
             vm_product: read_trim("/sys/class/dmi/id/product_name"),

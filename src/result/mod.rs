@@ -53,7 +53,8 @@ pub struct TestResult {
     pub fsync: FsyncStats,
     /// Per worker thread, as DiskSpd prints them.
     pub threads: Vec<ThreadStats>,
-    /// One entry per measured second.
+    /// One entry per measured second, idle ones included; a final partial second is scaled to
+    /// a full one (its I/Os ÷ its length).
     pub seconds: Vec<SecondStats>,
     pub cpu: CpuStats,
     /// Mean number of I/Os in flight over the measured time, all workers together.
@@ -115,6 +116,9 @@ pub struct ThreadStats {
 pub struct ThreadOp {
     pub bytes: u64,
     pub ios: u64,
+    /// 10^6 bytes per second.
+    pub mbps: f64,
+    /// 2^20 bytes per second (DiskSpd's unit).
     pub mibps: f64,
     pub iops: f64,
     pub lat_mean_us: Option<f64>,
@@ -132,6 +136,8 @@ pub struct SecondStats {
     pub iops: f64,
     /// 10^6 bytes per second.
     pub mbps: f64,
+    /// 2^20 bytes per second.
+    pub mibps: f64,
     pub p50_us: Option<f64>,
     pub p99_us: Option<f64>,
 }

@@ -1,6 +1,6 @@
 //! Turns the merged worker records into the `TestResult`.
 
-use super::live::Collector;
+use super::live::{Collector, SecondAgg};
 use super::worker::WorkerRec;
 use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
 use crate::spec::{EngineKind, Spec};
@@ -69,6 +69,7 @@ pub fn test_result(p: Parts) -> TestResult {
             let op = |rec: &LatRec, bytes: u64, k: Option<usize>| ThreadOp {
                 bytes,
                 ios: rec.count(),
+                mbps: if secs > 0.0 { bytes as f64 / secs / 1e6 } else { 0.0 },
                 mibps: if secs > 0.0 { bytes as f64 / secs / 1048576.0 } else { 0.0 },
                 iops: if secs > 0.0 { rec.count() as f64 / secs } else { 0.0 },
                 lat_mean_us: rec.mean_ns().map(|v| v / 1000.0),
@@ -85,11 +86,9 @@ pub fn test_result(p: Parts) -> TestResult {
         })
         .collect();
 
-    let seconds = p
-        .collector
-        .seconds
-        .iter()
-        .enumerate()
+    let idle = SecondAgg::default();
+    let seconds = (0..secs.ceil() as usize)
+        .map(|k| (k, p.collector.seconds.get(k).unwrap_or(&idle)))
         .filter_map(|(k, a)| {
             let len = (secs - k as f64).min(1.0);
             (len > 0.0).then(|| SecondStats {
@@ -98,6 +97,7 @@ pub fn test_result(p: Parts) -> TestResult {
                 write_iops: a.ios[1] as f64 / len,
                 iops: (a.ios[0] + a.ios[1]) as f64 / len,
                 mbps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1e6,
+                mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
                 p50_us: a.hist.percentile_us(50.0),
                 p99_us: a.hist.percentile_us(99.0),
             })

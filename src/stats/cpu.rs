@@ -43,7 +43,7 @@ impl CpuSnapshot {
     }
 
     pub fn since(&self, start: &CpuSnapshot, wall: Duration, ios: u64) -> CpuStats {
-        let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+        let cores = online_cpus();
         let all = wall.as_secs_f64() * cores as f64;
         let u = self.user.saturating_sub(start.user).as_secs_f64();
         let s = self.system.saturating_sub(start.system).as_secs_f64();
@@ -73,6 +73,19 @@ impl CpuSnapshot {
             per_cpu,
         }
     }
+}
+
+/// Logical CPUs online on the host, whatever this process is pinned to.
+pub fn online_cpus() -> u32 {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+        if n > 0 {
+            return n as u32;
+        }
+    }
+    std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1)
 }
 
 #[cfg(unix)]

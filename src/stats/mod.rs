@@ -171,7 +171,8 @@ impl SecondHist {
     }
 }
 
-/// Latency summary in µs; every field is null when there were no I/Os of that kind.
+/// Latency summary in µs; every figure (and every percentile value) is null when there were
+/// no I/Os of that kind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LatStats {
     pub min: Option<f64>,
