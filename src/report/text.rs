@@ -20,11 +20,11 @@ pub fn render(r: &RunResult) -> String {
     let _ = writeln!(o, "iolens {} {} at {}", r.iolens_version, r.command, r.started_at);
     let _ = writeln!(
         o,
-        "host: {}{vm}, {} x{}, {} memory, {} {}",
+        "host: {}{vm}, {} x{}, {:.1} GiB memory, {} {}",
         h.hostname,
         h.cpu_model,
         h.cores,
-        format_size(h.memory_bytes / (1 << 20) * (1 << 20)),
+        h.memory_bytes as f64 / (1u64 << 30) as f64,
         h.os,
         h.kernel
     );

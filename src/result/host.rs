@@ -99,11 +99,7 @@ impl TargetInfo {
             size_bytes,
             created,
             device: sys.as_ref().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()),
-            model: sys.as_ref().and_then(|d| {
-                read_trim(d.join("device/model"))
-                    .or_else(|| read_trim(d.join("loop/backing_file")).map(|b| format!("loop on {b}")))
-                    .or_else(|| read_trim(d.join("device/vendor")))
-            }),
+            model: sys.as_ref().and_then(|d| device_model(d)),
             scheduler: queue.as_ref().and_then(|q| read_trim(q.join("scheduler"))).map(|s| {
                 s.split_whitespace()
                     .find(|w| w.starts_with('['))
@@ -115,6 +111,25 @@ impl TargetInfo {
             filesystem: mount.as_ref().map(|m| m.1.clone()),
             mount_point: mount.map(|m| m.0),
         }
+    }
+}
+
+/// "Msft Virtual Disk", "Amazon Elastic Block Store", "virtio block device", "loop on /x.img".
+fn device_model(d: &Path) -> Option<String> {
+    let vendor = read_trim(d.join("device/vendor"));
+    if let Some(model) = read_trim(d.join("device/model")) {
+        return Some(match vendor {
+            Some(v) if !v.starts_with("0x") && !model.starts_with(&v) => format!("{v} {model}"),
+            _ => model,
+        });
+    }
+    if let Some(b) = read_trim(d.join("loop/backing_file")) {
+        return Some(format!("loop on {b}"));
+    }
+    match vendor.as_deref() {
+        // Red Hat's PCI vendor id: virtio devices name no model of their own.
+        Some("0x1af4") => Some("virtio block device".into()),
+        _ => vendor,
     }
 }
 

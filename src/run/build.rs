@@ -42,8 +42,9 @@ pub fn test_result(p: Parts) -> TestResult {
     let total = both(&read, &write);
     let rb: u64 = p.recs.iter().map(|r| r.read_bytes).sum();
     let wb: u64 = p.recs.iter().map(|r| r.write_bytes).sum();
-    let resp_r = merged(p.recs, |r| &r.resp_read);
-    let resp_w = merged(p.recs, |r| &r.resp_write);
+    let paced = p.spec.rate_iops.is_some() || p.spec.rate_mbps.is_some();
+    let resp_r = if paced { merged(p.recs, |r| &r.resp_read) } else { read.clone() };
+    let resp_w = if paced { merged(p.recs, |r| &r.resp_write) } else { write.clone() };
     let fsync = merged(p.recs, |r| &r.fsync);
     let (cs, ce, wall) = &p.cpu;
     let full_secs = secs.floor() as usize;

@@ -79,7 +79,9 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         (_, Some(m)) => Pace::Bytes { next: 0.0, ns_per_byte: 1e9 * a.workers as f64 / (m * 1e6) },
         _ => Pace::Free,
     };
-    if !matches!(pace, Pace::Free) {
+    // Unpaced, response latency equals service latency: record it once (the result copies it).
+    let paced = !matches!(pace, Pace::Free);
+    if paced {
         // Sleep as precisely as the kernel allows; the default 50 µs slack would blur pacing.
         #[cfg(target_os = "linux")]
         unsafe {
@@ -223,14 +225,18 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             match op {
                 OpKind::Read => {
                     rec.read.record(svc);
-                    rec.resp_read.record(resp);
+                    if paced {
+                        rec.resp_read.record(resp);
+                    }
                     rec.read_bytes += s.len as u64;
                     cur.ios[0] += 1;
                     cur.bytes[0] += s.len as u64;
                 }
                 OpKind::Write => {
                     rec.write.record(svc);
-                    rec.resp_write.record(resp);
+                    if paced {
+                        rec.resp_write.record(resp);
+                    }
                     rec.write_bytes += s.len as u64;
                     cur.ios[1] += 1;
                     cur.bytes[1] += s.len as u64;
