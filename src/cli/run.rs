@@ -34,6 +34,9 @@ pub struct RunArgs {
     /// Outstanding I/Os per thread (DiskSpd -o, fio iodepth)
     #[arg(long, short = 'o', alias = "iodepth", default_value = "1", value_name = "N")]
     pub qd: String,
+    /// Most I/Os submitted per system call (fio iodepth_batch_submit); 1 = each as soon as it is ready
+    #[arg(long, default_value = "1", value_name = "N")]
+    pub batch: String,
     /// Size of the test file iolens creates [default: 1GiB]; for existing targets, how much of them to use
     #[arg(long, value_name = "SIZE")]
     pub size: Option<String>,
@@ -133,6 +136,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         },
         threads: number("--threads", &a.threads, "1-1024")?,
         qd: number("--qd", &a.qd, "1-4096")?,
+        batch: number("--batch", &a.batch, "1-4096")?,
         size: opt_size("--size", &a.size)?.unwrap_or(def.size),
         offset: opt_size("--offset", &a.offset)?.unwrap_or(0),
         range: opt_size("--range", &a.range)?,

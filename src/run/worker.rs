@@ -12,7 +12,7 @@ use crate::target::data;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Everything a worker measured; merged by the runner with the other workers'.
 #[derive(Default)]
@@ -58,20 +58,12 @@ pub struct WorkerArgs<'a> {
 
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
     let spec = a.spec;
-    let sh = a.shared;
-    let depth = a.depth as usize;
-    let mut gen = a.gen;
-    let mut rec = WorkerRec::default();
     let mut rng = SmallRng::seed_from_u64(spec.seed ^ ((a.index as u64 + 1) * 0x51));
     for s in 0..a.depth {
         data::fill(engine.buffer(s), spec.data, &mut rng);
     }
-    let mut slots = vec![Slot::default(); depth];
-    let mut free: Vec<u32> = (0..a.depth).rev().collect();
-    let mut comps = vec![Completion::default(); depth];
-    // Slots queued in this round, stamped with one submission time just before the syscall.
-    let mut batch: Vec<u32> = Vec::with_capacity(depth);
-    let mut pace = match (spec.rate_iops, spec.rate_mbps) {
+    let depth = a.depth as usize;
+    let pace = match (spec.rate_iops, spec.rate_mbps) {
         (Some(r), _) => {
             let period = 1e9 * a.workers as f64 / r;
             Pace::Iops { next: period * a.index as f64 / a.workers as f64, period }
@@ -79,180 +71,261 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         (_, Some(m)) => Pace::Bytes { next: 0.0, ns_per_byte: 1e9 * a.workers as f64 / (m * 1e6) },
         _ => Pace::Free,
     };
-    // Unpaced, response latency equals service latency: record it once (the result copies it).
-    let paced = !matches!(pace, Pace::Free);
-    if paced {
+    if !matches!(pace, Pace::Free) {
         // Sleep as precisely as the kernel allows; the default 50 µs slack would blur pacing.
         #[cfg(target_os = "linux")]
         unsafe {
             libc::prctl(libc::PR_SET_TIMERSLACK, 1u64);
         }
     }
-    let mut cur = SecondData::default();
-    let mut inflight = 0usize;
-    let mut last_t = 0u64;
-    let mut writes_since_sync = 0u32;
-    let mut write_counter = 0u64;
-    let mut error: Option<String> = None;
-
+    let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();
-    let t0 = *sh.t0.get().expect("t0 set before start");
-    let clock = || t0.elapsed().as_nanos() as u64;
-    let m_start = sh.measure_start;
+    let mut w = Worker {
+        t0: *sh.t0.get().expect("t0 set before start"),
+        m_start: sh.measure_start,
+        m_end: sh.measure_end.load(Ordering::Relaxed),
+        batch_max: spec.batch.clamp(1, a.depth) as usize,
+        engine,
+        spec,
+        sh,
+        mailbox: a.mailbox,
+        file: a.file,
+        gen: a.gen,
+        depth,
+        rec: WorkerRec::default(),
+        slots: vec![Slot::default(); depth],
+        free: (0..a.depth).rev().collect(),
+        comps: vec![Completion::default(); depth],
+        batch: Vec::with_capacity(depth),
+        pace,
+        cur: SecondData::default(),
+        inflight: 0,
+        last_t: 0,
+        writes_since_sync: 0,
+        write_counter: 0,
+        error: None,
+    };
+    w.run();
+    w.mailbox.flush(&mut w.cur, u32::MAX);
+    match w.error {
+        Some(e) => Err(e),
+        None => Ok(w.rec),
+    }
+}
 
-    loop {
-        let m_end = sh.measure_end.load(Ordering::Relaxed);
-        let end = sh.end.load(Ordering::Relaxed);
-        let now = clock();
-        let stopping = now >= end || error.is_some();
-        let mut queued = 0;
-        if !stopping {
-            while inflight + queued < depth {
-                let intended = match &mut pace {
-                    Pace::Free => 0,
-                    Pace::Iops { next, period } => {
-                        if *next > now as f64 {
-                            break;
-                        }
-                        let t = *next as u64;
-                        *next += *period;
-                        t
+struct Worker<'a, E> {
+    engine: &'a mut E,
+    spec: &'a Spec,
+    sh: &'a Shared,
+    mailbox: &'a Mailbox,
+    file: u32,
+    gen: OffsetGen,
+    depth: usize,
+    /// Most I/Os handed to the kernel per call (fio's iodepth_batch_submit).
+    batch_max: usize,
+    rec: WorkerRec,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    comps: Vec<Completion>,
+    /// Slots queued but not yet submitted; stamped with one submission time just before the call.
+    batch: Vec<u32>,
+    pace: Pace,
+    cur: SecondData,
+    inflight: usize,
+    last_t: u64,
+    writes_since_sync: u32,
+    write_counter: u64,
+    error: Option<String>,
+    t0: Instant,
+    m_start: u64,
+    m_end: u64,
+}
+
+impl<E: Engine> Worker<'_, E> {
+    #[inline]
+    fn clock(&self) -> u64 {
+        self.t0.elapsed().as_nanos() as u64
+    }
+
+    fn run(&mut self) {
+        loop {
+            self.m_end = self.sh.measure_end.load(Ordering::Relaxed);
+            let end = self.sh.end.load(Ordering::Relaxed);
+            let now = self.clock();
+            let stopping = now >= end || self.error.is_some();
+            if !stopping {
+                // Bounded, so that an engine completing at once (null) still comes back here.
+                let mut budget = self.depth;
+                while budget > 0 && self.inflight + self.batch.len() < self.depth {
+                    let Some(intended) = self.next_intended(now) else { break };
+                    self.queue_one(intended);
+                    budget -= 1;
+                    // A full batch goes out now, unless this I/O filled the depth: then the
+                    // wait below submits it in the same call.
+                    if self.batch.len() >= self.batch_max && self.inflight + self.batch.len() < self.depth {
+                        let ts = self.clock();
+                        self.stamp_batch(ts);
+                        self.reap(0, None);
                     }
-                    Pace::Bytes { next, .. } => {
-                        if *next > now as f64 {
-                            break;
-                        }
-                        *next as u64
-                    }
-                };
-                let slot = free.pop().expect("a free slot below the depth");
-                let (op, offset, len) = if spec.fsync_every > 0 && writes_since_sync >= spec.fsync_every {
-                    writes_since_sync = 0;
-                    (OpKind::Flush, 0, 0)
-                } else {
-                    gen.next_io()
-                };
-                if let Pace::Bytes { next, ns_per_byte } = &mut pace {
-                    *next += len as f64 * *ns_per_byte;
-                }
-                if op == OpKind::Write {
-                    writes_since_sync += 1;
-                    write_counter += 1;
-                    if spec.data != DataPattern::Zero {
-                        data::stamp(&mut engine.buffer(slot)[..len as usize], spec.data, offset, write_counter);
-                    }
-                }
-                slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
-                batch.push(slot);
-                engine.queue(IoReq { slot, file: a.file, op, offset, len });
-                queued += 1;
-            }
-        }
-        if inflight + queued == 0 && stopping {
-            break;
-        }
-        let ts = if queued > 0 { clock() } else { now };
-        if queued > 0 {
-            rec.qd_area += window_overlap(last_t, ts, m_start, m_end) * inflight as f64;
-            last_t = ts;
-            let free_pace = matches!(pace, Pace::Free);
-            for &b in &batch {
-                let c = &mut slots[b as usize];
-                c.submit = ts;
-                if free_pace {
-                    c.intended = ts;
                 }
             }
-            batch.clear();
-            inflight += queued;
-        }
-        // How long to wait: until a completion, but no longer than the next paced start, the
-        // end of the phase or 100 ms (to notice Ctrl-C).
-        let mut wait = end.saturating_sub(ts).min(100_000_000);
-        match &pace {
-            Pace::Iops { next, .. } | Pace::Bytes { next, .. } if inflight < depth && !stopping => {
-                wait = wait.min((*next as u64).saturating_sub(ts));
+            if self.inflight + self.batch.len() == 0 && stopping {
+                break;
             }
-            _ => {}
-        }
-        if inflight == 0 {
-            if wait > 0 {
-                std::thread::sleep(Duration::from_nanos(wait));
+            let ts = if self.batch.is_empty() {
+                now
+            } else {
+                let t = self.clock();
+                self.stamp_batch(t);
+                t
+            };
+            // Wait for a completion, but no longer than the next paced start, the end of the
+            // phase or 100 ms (to notice Ctrl-C).
+            let mut wait = end.saturating_sub(ts).min(100_000_000);
+            match &self.pace {
+                Pace::Iops { next, .. } | Pace::Bytes { next, .. } if self.inflight < self.depth && !stopping => {
+                    wait = wait.min((*next as u64).saturating_sub(ts));
+                }
+                _ => {}
             }
-            continue;
-        }
-        let min = if wait == 0 && !stopping { 0 } else { 1 };
-        let n = match engine.submit_and_reap(&mut comps, min, Some(Duration::from_nanos(wait.max(1000)))) {
-            Ok(n) => n,
-            Err(e) => {
-                error.get_or_insert_with(|| format!("submitting I/O: {e}"));
-                sh.abort.store(true, Ordering::Relaxed);
-                if inflight == 0 {
-                    break;
+            if self.inflight == 0 {
+                if wait > 0 {
+                    std::thread::sleep(Duration::from_nanos(wait));
                 }
                 continue;
             }
+            let min = if wait == 0 && !stopping { 0 } else { 1 };
+            self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
+        }
+    }
+
+    /// The intended start of the next I/O, or None while pacing says not yet.
+    #[inline]
+    fn next_intended(&mut self, now: u64) -> Option<u64> {
+        match &mut self.pace {
+            Pace::Free => Some(0),
+            Pace::Iops { next, period } => {
+                if *next > now as f64 {
+                    return None;
+                }
+                let t = *next as u64;
+                *next += *period;
+                Some(t)
+            }
+            // Advanced by the I/O's length once it is chosen (queue_one).
+            Pace::Bytes { next, .. } => (*next <= now as f64).then_some(*next as u64),
+        }
+    }
+
+    #[inline]
+    fn queue_one(&mut self, intended: u64) {
+        let slot = self.free.pop().expect("a free slot below the depth");
+        let every = self.spec.fsync_every;
+        let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
+            self.writes_since_sync = 0;
+            (OpKind::Flush, 0, 0)
+        } else {
+            self.gen.next_io()
+        };
+        if let Pace::Bytes { next, ns_per_byte } = &mut self.pace {
+            *next += len as f64 * *ns_per_byte;
+        }
+        if op == OpKind::Write {
+            self.writes_since_sync += 1;
+            self.write_counter += 1;
+            if self.spec.data != DataPattern::Zero {
+                let buf = &mut self.engine.buffer(slot)[..len as usize];
+                data::stamp(buf, self.spec.data, offset, self.write_counter);
+            }
+        }
+        self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
+        self.batch.push(slot);
+        self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
+    }
+
+    /// Gives the queued batch its submission time (and, unpaced, its intended start).
+    #[inline]
+    fn stamp_batch(&mut self, ts: u64) {
+        self.rec.qd_area += window_overlap(self.last_t, ts, self.m_start, self.m_end) * self.inflight as f64;
+        self.last_t = ts;
+        let free_pace = matches!(self.pace, Pace::Free);
+        for &b in &self.batch {
+            let c = &mut self.slots[b as usize];
+            c.submit = ts;
+            if free_pace {
+                c.intended = ts;
+            }
+        }
+        self.inflight += self.batch.len();
+        self.batch.clear();
+    }
+
+    /// Submits what is queued, takes the completions that are ready (waiting for `min`), and
+    /// records them.
+    fn reap(&mut self, min: usize, timeout: Option<Duration>) {
+        let n = match self.engine.submit_and_reap(&mut self.comps, min, timeout) {
+            Ok(n) => n,
+            Err(e) => {
+                self.error.get_or_insert_with(|| format!("submitting I/O: {e}"));
+                self.sh.abort.store(true, Ordering::Relaxed);
+                return;
+            }
         };
         if n == 0 {
-            continue;
+            return;
         }
-        let tc = clock();
-        rec.qd_area += window_overlap(last_t, tc, m_start, m_end) * inflight as f64;
-        last_t = tc;
-        let counted = tc >= m_start && tc < m_end;
-        let sec = if counted { ((tc - m_start) / 1_000_000_000) as u32 } else { 0 };
-        if counted && sec != cur.sec {
-            a.mailbox.flush(&mut cur, sec);
+        let tc = self.clock();
+        self.rec.qd_area += window_overlap(self.last_t, tc, self.m_start, self.m_end) * self.inflight as f64;
+        self.last_t = tc;
+        let counted = tc >= self.m_start && tc < self.m_end;
+        if counted {
+            let sec = ((tc - self.m_start) / 1_000_000_000) as u32;
+            if sec != self.cur.sec {
+                self.mailbox.flush(&mut self.cur, sec);
+            }
         }
-        for c in &comps[..n] {
-            let s = slots[c.slot as usize];
-            slots[c.slot as usize].op = None;
-            free.push(c.slot);
-            inflight -= 1;
+        let paced = !matches!(self.pace, Pace::Free);
+        for i in 0..n {
+            let c = self.comps[i];
+            let s = self.slots[c.slot as usize];
+            self.slots[c.slot as usize].op = None;
+            self.free.push(c.slot);
+            self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
             let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
             if !ok {
-                error.get_or_insert_with(|| describe_error(op, c.result, s.len));
-                sh.abort.store(true, Ordering::Relaxed);
+                self.error.get_or_insert_with(|| describe_error(op, c.result, s.len));
+                self.sh.abort.store(true, Ordering::Relaxed);
                 continue;
             }
             if !counted {
                 continue;
             }
             let svc = tc - s.submit;
+            // Unpaced, response latency equals service latency: recorded once (the result copies it).
             let resp = tc.saturating_sub(s.intended);
-            match op {
-                OpKind::Read => {
-                    rec.read.record(svc);
-                    if paced {
-                        rec.resp_read.record(resp);
-                    }
-                    rec.read_bytes += s.len as u64;
-                    cur.ios[0] += 1;
-                    cur.bytes[0] += s.len as u64;
-                }
-                OpKind::Write => {
-                    rec.write.record(svc);
-                    if paced {
-                        rec.resp_write.record(resp);
-                    }
-                    rec.write_bytes += s.len as u64;
-                    cur.ios[1] += 1;
-                    cur.bytes[1] += s.len as u64;
-                }
+            let (r, k) = match op {
+                OpKind::Read => (&mut self.rec.read, 0),
+                OpKind::Write => (&mut self.rec.write, 1),
                 OpKind::Flush => {
-                    rec.fsync.record(svc);
+                    self.rec.fsync.record(svc);
                     continue;
                 }
+            };
+            r.record(svc);
+            if paced {
+                if k == 0 { &mut self.rec.resp_read } else { &mut self.rec.resp_write }.record(resp);
             }
-            cur.hist.record(svc);
+            if k == 0 {
+                self.rec.read_bytes += s.len as u64;
+            } else {
+                self.rec.write_bytes += s.len as u64;
+            }
+            self.cur.ios[k] += 1;
+            self.cur.bytes[k] += s.len as u64;
+            self.cur.hist.record(svc);
         }
-    }
-    a.mailbox.flush(&mut cur, u32::MAX);
-    match error {
-        Some(e) => Err(e),
-        None => Ok(rec),
     }
 }
 

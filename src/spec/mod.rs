@@ -83,6 +83,10 @@ pub struct Spec {
     pub threads: u32,
     /// Outstanding I/Os per thread (DiskSpd `-o`, fio `iodepth`).
     pub qd: u32,
+    /// Most I/Os handed to the kernel per submission call (fio's `iodepth_batch_submit`);
+    /// 1 submits each I/O as soon as it is ready, as fio does by default.
+    #[serde(default = "one")]
+    pub batch: u32,
     /// Size of a test file iolens creates; for existing targets the tested size.
     pub size: u64,
     /// Start of the tested region within each target.
@@ -126,6 +130,7 @@ impl Default for Spec {
             read_pct: 100,
             threads: 1,
             qd: 1,
+            batch: 1,
             size: 1 << 30,
             offset: 0,
             range: None,
@@ -147,6 +152,10 @@ impl Default for Spec {
             keep: false,
         }
     }
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Spec {

@@ -148,6 +148,12 @@ impl Spec {
         if !(1..=4096).contains(&self.qd) {
             return usage("--qd", format!("{} is out of range; use 1-4096", self.qd));
         }
+        if !(1..=4096).contains(&self.batch) {
+            return usage(
+                "--batch",
+                format!("{} is out of range; use 1-4096 (more than --qd acts as --qd)", self.batch),
+            );
+        }
         if self.duration <= 0.0 {
             return usage("--duration", "must be more than 0 seconds");
         }
