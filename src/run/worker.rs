@@ -190,7 +190,9 @@ impl<E: Engine> Worker<'_, E> {
                 _ => {}
             }
             if self.inflight == 0 {
-                if wait > 0 {
+                // Nothing in flight: either the engine completed everything already (null), or
+                // pacing holds the next I/O back — then sleep until it is due.
+                if wait > 0 && !matches!(self.pace, Pace::Free) && !stopping {
                     std::thread::sleep(Duration::from_nanos(wait));
                 }
                 continue;
