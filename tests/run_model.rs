@@ -104,6 +104,7 @@ fn json_carries_every_key() {
             "threads",
             "seconds",
             "cpu",
+            "disks",
             "mean_qd",
             "histograms",
         ],

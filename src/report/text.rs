@@ -128,6 +128,7 @@ fn test(o: &mut String, t: &TestResult) {
     }
     latency_table(o, t);
     cpu_table(o, t);
+    disk_lines(o, t);
     seconds_table(o, t);
 }
 
@@ -278,6 +279,19 @@ fn seconds_table(o: &mut String, t: &TestResult) {
             s.mbps,
             us(s.p50_us),
             us(s.p99_us)
+        );
+    }
+}
+
+fn disk_lines(o: &mut String, t: &TestResult) {
+    for d in &t.disks {
+        let reqs = d.read_requests + d.write_requests;
+        let per_io = if t.total.ios > 0 { reqs as f64 / t.total.ios as f64 } else { 0.0 };
+        let size = if reqs > 0 { (d.read_bytes + d.write_bytes) as f64 / reqs as f64 / 1024.0 } else { 0.0 };
+        let _ = writeln!(
+            o,
+            "disk {}: {} read + {} write requests ({per_io:.2} per I/O, mean {size:.1} KiB), {} + {} merged, util {:.1}%, mean queue {:.2}",
+            d.device, d.read_requests, d.write_requests, d.read_merges, d.write_merges, d.util_pct, d.mean_queue
         );
     }
 }

@@ -57,6 +57,8 @@ pub struct TestResult {
     /// a full one (its I/Os ÷ its length).
     pub seconds: Vec<SecondStats>,
     pub cpu: CpuStats,
+    /// What each block device under the targets saw in the measured window.
+    pub disks: Vec<crate::stats::disk::DiskStats>,
     /// Mean number of I/Os in flight over the measured time, all workers together.
     pub mean_qd: f64,
     /// Service-latency histograms, exact to merge across threads, runs and hosts.

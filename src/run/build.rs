@@ -16,6 +16,7 @@ pub struct Parts<'a> {
     pub recs: &'a [WorkerRec],
     pub collector: &'a Collector,
     pub cpu: (CpuSnapshot, CpuSnapshot, Duration),
+    pub disks: Vec<crate::stats::disk::DiskStats>,
     pub measured_s: f64,
     pub interrupted: bool,
     pub threads: u32,
@@ -126,6 +127,7 @@ pub fn test_result(p: Parts) -> TestResult {
         threads,
         seconds,
         cpu: ce.since(cs, *wall, total.count()),
+        disks: p.disks,
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
         histograms: Histograms { read: read.dump(), write: write.dump() },
     }

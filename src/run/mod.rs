@@ -11,6 +11,7 @@ use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
 use crate::spec::{EngineKind, Spec};
 use crate::stats::cpu::CpuSnapshot;
+use crate::stats::disk::DiskSnapshot;
 use crate::target::Prepared;
 use live::{Collector, Mailbox};
 use std::io::IsTerminal;
@@ -97,7 +98,10 @@ pub fn run_test(
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let bar = progress_bar(opts.progress);
 
-    let (recs, cpu, measured_ns, interrupted) = std::thread::scope(|scope| {
+    let mut devices: Vec<String> = targets.iter().filter_map(|t| t.info.device.clone()).collect();
+    devices.sort();
+    devices.dedup();
+    let (recs, cpu, disks, measured_ns, interrupted) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(workers);
         for (ti, t) in targets.iter().enumerate() {
             for th in 0..spec.threads {
@@ -135,18 +139,21 @@ pub fn run_test(
         shared.start.wait();
 
         let now = || t0.elapsed().as_nanos() as u64;
-        let mut cpu_start: Option<(CpuSnapshot, u64)> = None;
-        let mut cpu_end: Option<(CpuSnapshot, u64)> = None;
+        let mut cpu_start: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
+        let mut cpu_end: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
+        let snap = || (CpuSnapshot::take(), DiskSnapshot::take(&devices));
         let mut interrupted = false;
         loop {
             let t = now();
             let m_end_now = shared.measure_end.load(Ordering::Relaxed);
             let end_now = shared.end.load(Ordering::Relaxed);
             if cpu_start.is_none() && t >= m_start {
-                cpu_start = Some((CpuSnapshot::take(), t));
+                let (c, d) = snap();
+                cpu_start = Some((c, d, t));
             }
             if cpu_end.is_none() && t >= m_end_now {
-                cpu_end = Some((CpuSnapshot::take(), t));
+                let (c, d) = snap();
+                cpu_end = Some((c, d, t));
             }
             if interrupt.load(Ordering::Relaxed) && !interrupted {
                 interrupted = true;
@@ -172,10 +179,18 @@ pub fn run_test(
         collector.collect(&mailboxes);
         let t_end = now();
         let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
-        let (cs, cs_t) = cpu_start.unwrap_or_else(|| (CpuSnapshot::take(), t_end));
-        let (ce, ce_t) = cpu_end.unwrap_or_else(|| (CpuSnapshot::take(), t_end));
-        let cpu = (cs, ce, Duration::from_nanos(ce_t.saturating_sub(cs_t)));
-        (recs, cpu, m_end_final.saturating_sub(m_start), interrupted)
+        let (cs, ds, cs_t) = cpu_start.unwrap_or_else(|| {
+            let (c, d) = snap();
+            (c, d, t_end)
+        });
+        let (ce, de, ce_t) = cpu_end.unwrap_or_else(|| {
+            let (c, d) = snap();
+            (c, d, t_end)
+        });
+        let wall = Duration::from_nanos(ce_t.saturating_sub(cs_t));
+        let disks = de.since(&ds, wall.as_secs_f64());
+        let cpu = (cs, ce, wall);
+        (recs, cpu, disks, m_end_final.saturating_sub(m_start), interrupted)
     });
     if let Some(b) = bar {
         b.finish_and_clear();
@@ -189,6 +204,7 @@ pub fn run_test(
         recs: &recs,
         collector: &collector,
         cpu,
+        disks,
         measured_s: measured_ns as f64 / 1e9,
         interrupted,
         threads: spec.threads,

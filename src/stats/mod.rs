@@ -3,6 +3,7 @@
 //! recorders merge exactly with `+=`, so threads, runs and hosts combine without loss.
 
 pub mod cpu;
+pub mod disk;
 
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
