@@ -289,3 +289,60 @@ fn rate_limit_holds_and_response_latency_covers_service() {
     let (resp, svc) = (f(&t["response"]["total"]["mean"]), f(&t["total"]["lat_us"]["mean"]));
     assert!(resp >= svc, "response {resp} < service {svc}");
 }
+
+#[test]
+fn several_targets_get_their_own_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
+    let (code, v, err) = run_json(&[
+        "--size",
+        "8M",
+        "-d",
+        "0.5",
+        "--threads",
+        "2",
+        "--qd",
+        "2",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let t = test0(&v);
+    let targets: Vec<u64> = t["threads"].as_array().unwrap().iter().map(|th| u(&th["target"])).collect();
+    assert_eq!(targets, vec![0, 0, 1, 1]);
+    assert_eq!(v["host"]["targets"].as_array().unwrap().len(), 2);
+    let sum: u64 = t["threads"].as_array().unwrap().iter().map(|th| u(&th["total"]["ios"])).sum();
+    assert_eq!(sum, u(&t["total"]["ios"]));
+    assert!(f(&t["mean_qd"]) <= 8.01);
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn fsync_cadence_and_warmup_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, v, err) = run_json(&[
+        "--size",
+        "8M",
+        "--warmup",
+        "0.5",
+        "-d",
+        "1",
+        "--cooldown",
+        "0.3",
+        "--rw",
+        "write",
+        "--fsync-every",
+        "4",
+        "--write-through",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let t = test0(&v);
+    assert!((f(&t["duration_s"]) - 1.0).abs() < 0.01, "measured {}", t["duration_s"]);
+    let (writes, syncs) = (u(&t["write"]["ios"]), u(&t["fsync"]["count"]));
+    assert!(writes > 20, "{writes} writes");
+    // One fsync after every 4 writes (counts taken over a window, so allow one either side).
+    assert!((syncs as i64 - (writes / 4) as i64).abs() <= 1, "{syncs} fsyncs for {writes} writes");
+    assert!(f(&t["fsync"]["lat_us"]["mean"]) > 0.0);
+    assert_eq!(t["spec"]["write_through"], true);
+}

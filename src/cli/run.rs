@@ -201,9 +201,12 @@ fn go(a: RunArgs) -> anyhow::Result<i32> {
     let plans = target::plan(&spec, a.size.is_some())?;
     let interrupt = install_interrupt();
     let progress = !a.quiet && std::io::stderr().is_terminal();
+    let mut shown = u32::MAX;
     let targets = target::prepare(&spec, &plans, &interrupt, |p, frac| {
-        if progress {
-            eprint!("\rpreparing {}: {:.0} %  ", p.display(), frac * 100.0);
+        let pct = (frac * 100.0) as u32;
+        if progress && pct != shown {
+            shown = pct;
+            eprint!("\rpreparing {}: {pct} %  ", p.display());
             if frac >= 1.0 {
                 eprint!("\r\x1b[2K");
             }
