@@ -346,3 +346,24 @@ fn fsync_cadence_and_warmup_window() {
     assert!(f(&t["fsync"]["lat_us"]["mean"]) > 0.0);
     assert_eq!(t["spec"]["write_through"], true);
 }
+
+#[test]
+fn bandwidth_pacing_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, v, err) = run_json(&[
+        "--size",
+        "64M",
+        "-d",
+        "2",
+        "--rate-mbps",
+        "20",
+        "--bssplit",
+        "16k/50:64k/50",
+        "--qd",
+        "4",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mbps = f(&test0(&v)["total"]["mbps"]);
+    assert!((mbps / 20.0 - 1.0).abs() < 0.02, "paced at 20 MB/s, got {mbps}");
+}
