@@ -37,6 +37,12 @@ fn bad_values_exit_2_with_one_line_and_no_file() {
     refused(d, &["--format", "xml"], "--format: 'xml' is not a format");
     refused(d, &["--out", "/nonexistent-dir/r.json"], "--out: directory /nonexistent-dir does not exist");
     refused(d, &["--rate-iops", "-5"], "--rate-iops: -5 is not allowed");
+    refused(d, &["--bs", "64M", "--qd", "4096"], "--qd: 4096 outstanding I/Os of 64M need 256.0 GiB of buffers");
+    refused(d, &["--duration", "100d"], "--duration: '100d' is not a time");
+    refused(d, &["--offset", "512", "--range", "18446744073709551615"], "--range: offset 512 + range");
+    let target = d.join("t.dat");
+    refused(d, &["--out", target.to_str().unwrap()], "--out: ");
+    refused(d, &["--trace", target.to_str().unwrap()], "--trace: ");
     // A missing parent directory names the target.
     let out = bin().args(["run", "--quiet"]).arg(d.join("no/such/dir/t.dat")).output().unwrap();
     let (code, _, stderr) = parts(&out);
@@ -156,4 +162,40 @@ fn text_report_has_diskspd_tables() {
     ] {
         assert!(text.contains(needle), "missing '{needle}' in:\n{text}");
     }
+}
+
+#[test]
+fn zero_data_stays_zero_in_a_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("z.dat");
+    let tr = dir.path().join("trace.csv");
+    let (code, v, err) = run_json(&[
+        "--size",
+        "4M",
+        "-d",
+        "0.5",
+        "--rw",
+        "randrw",
+        "--data",
+        "zero",
+        "--qd",
+        "4",
+        "--keep",
+        "--trace",
+        tr.to_str().unwrap(),
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(u(&test0(&v)["read"]["ios"]) > 0 && u(&test0(&v)["write"]["ios"]) > 0);
+    let data = std::fs::read(&f).unwrap();
+    let mut written = 0;
+    for line in std::fs::read_to_string(&tr).unwrap().lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        if c[2] == "write" {
+            let off: usize = c[3].parse().unwrap();
+            assert!(data[off..off + 4096].iter().all(|&b| b == 0), "block at {off} is not zeros");
+            written += 1;
+        }
+    }
+    assert!(written > 10);
 }

@@ -47,12 +47,14 @@ pub fn main() -> i32 {
     }
 }
 
-/// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one exits at once.
+/// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one removes the test files and
+/// exits at once.
 pub fn install_interrupt() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let f = flag.clone();
     let _ = ctrlc::set_handler(move || {
         if f.swap(true, Ordering::SeqCst) {
+            crate::target::remove_all_created();
             std::process::exit(EXIT_INTERRUPTED);
         }
     });

@@ -199,6 +199,18 @@ fn go(a: RunArgs) -> anyhow::Result<i32> {
         check_dir("--trace", t)?;
     }
     let plans = target::plan(&spec, a.size.is_some())?;
+    for (opt, p) in [("--out", out.as_ref().map(|o| &o.0)), ("--trace", a.trace.as_ref())] {
+        if let Some(p) = p {
+            if plans.iter().any(|t| same_file(p, &t.path)) {
+                return Err(UsageError::new(
+                    opt,
+                    format!("{} is a target of this run; write the report elsewhere", p.display()),
+                )
+                .into());
+            }
+        }
+    }
+    check_memory(&spec, plans.len())?;
     let interrupt = install_interrupt();
     let progress = !a.quiet && std::io::stderr().is_terminal();
     let mut shown = u32::MAX;
@@ -232,4 +244,42 @@ fn go(a: RunArgs) -> anyhow::Result<i32> {
         report::write_file(&result, f, &path)?;
     }
     Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+}
+
+/// Do two paths name the same file (existing or about to be created)?
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    let norm = |p: &std::path::Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        std::fs::canonicalize(parent).ok().map(|d| d.join(p.file_name().unwrap_or_default()))
+    };
+    norm(a).is_some() && norm(a) == norm(b)
+}
+
+/// I/O buffers are allocated up front, one per outstanding I/O (two with a read/write mix):
+/// refuse a spec whose buffers would not fit comfortably in memory.
+fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError> {
+    let mixed = if spec.read_pct > 0 && spec.read_pct < 100 { 2 } else { 1 };
+    let bytes = targets as u128 * spec.threads as u128 * spec.qd as u128 * spec.max_block() as u128 * mixed;
+    let avail = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.starts_with("MemAvailable:")).map(str::to_string))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u128>().ok())
+        .map(|kib| kib * 1024);
+    match avail {
+        Some(a) if bytes > a / 2 => usage(
+            "--qd",
+            format!(
+                "{} outstanding I/Os of {} need {:.1} GiB of buffers, more than half the {:.1} GiB available; lower --qd, --threads or --bs",
+                targets as u128 * spec.threads as u128 * spec.qd as u128,
+                crate::spec::size::format_block(spec.max_block()),
+                bytes as f64 / (1u64 << 30) as f64,
+                a as f64 / (1u64 << 30) as f64
+            ),
+        ),
+        _ => Ok(()),
+    }
 }

@@ -13,7 +13,7 @@ impl AlignedBuf {
     pub const ALIGN: usize = 4096;
     const HUGE: usize = 2 << 20;
 
-    pub fn new(len: usize) -> Self {
+    pub fn try_new(len: usize) -> std::io::Result<Self> {
         // Large buffers sit in transparent huge pages where the kernel allows it: physically
         // contiguous memory keeps a 1 MiB I/O in one or two DMA segments instead of 256, which
         // some devices (virtio-blk: 254 segments) would otherwise split into two requests.
@@ -22,7 +22,12 @@ impl AlignedBuf {
         let layout = Layout::from_size_align(len.max(1).div_ceil(align) * align, align).expect("buffer layout");
         // SAFETY: layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc(layout) };
-        assert!(!ptr.is_null(), "out of memory allocating {} bytes", layout.size());
+        if ptr.is_null() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("cannot allocate {} bytes of I/O buffers", layout.size()),
+            ));
+        }
         #[cfg(target_os = "linux")]
         if huge {
             // SAFETY: the range is our own fresh allocation. Advice only; failure is harmless.
@@ -31,7 +36,7 @@ impl AlignedBuf {
         // SAFETY: ptr is valid for layout.size() bytes. Touching it now faults the pages in
         // (huge where possible) before any I/O uses them.
         unsafe { std::ptr::write_bytes(ptr, 0, layout.size()) };
-        AlignedBuf { ptr, layout }
+        Ok(AlignedBuf { ptr, layout })
     }
 
     pub fn len(&self) -> usize {

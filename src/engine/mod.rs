@@ -57,6 +57,9 @@ pub struct EngineSetup<'a> {
     pub files: &'a [File],
     pub depth: u32,
     pub buf_size: usize,
+    /// Reads and writes both happen: give reads buffers of their own so they never overwrite
+    /// the data pattern of later writes.
+    pub mixed: bool,
 }
 
 /// Why an io_uring could not be set up here (None if it can), so the runner can fall back to

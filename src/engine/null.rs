@@ -12,12 +12,12 @@ pub struct NullEngine {
 }
 
 impl NullEngine {
-    pub fn new(setup: &EngineSetup) -> Self {
-        NullEngine {
-            bufs: (0..setup.depth).map(|_| AlignedBuf::new(setup.buf_size)).collect(),
+    pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {
+        Ok(NullEngine {
+            bufs: (0..setup.depth).map(|_| AlignedBuf::try_new(setup.buf_size)).collect::<std::io::Result<_>>()?,
             done: Vec::with_capacity(setup.depth as usize),
             head: 0,
-        }
+        })
     }
 }
 

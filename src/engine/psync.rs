@@ -14,13 +14,16 @@ use std::os::windows::fs::FileExt;
 pub struct PsyncEngine {
     files: Vec<File>,
     buf: AlignedBuf,
+    /// With a read/write mix, reads land here so writes keep their data pattern.
+    read_buf: Option<AlignedBuf>,
     pending: Option<IoReq>,
 }
 
 impl PsyncEngine {
     pub fn new(setup: &EngineSetup) -> io::Result<Self> {
         let files = setup.files.iter().map(File::try_clone).collect::<io::Result<Vec<_>>>()?;
-        Ok(PsyncEngine { files, buf: AlignedBuf::new(setup.buf_size), pending: None })
+        let read_buf = if setup.mixed { Some(AlignedBuf::try_new(setup.buf_size)?) } else { None };
+        Ok(PsyncEngine { files, buf: AlignedBuf::try_new(setup.buf_size)?, read_buf, pending: None })
     }
 }
 
@@ -67,7 +70,13 @@ impl Engine for PsyncEngine {
         let f = &self.files[req.file as usize];
         let res = match req.op {
             OpKind::Flush => f.sync_all().map(|_| 0),
-            op => at(f, &mut self.buf.as_mut_slice()[..req.len as usize], req.offset, op == OpKind::Write),
+            op => {
+                let buf = match (&mut self.read_buf, op) {
+                    (Some(r), OpKind::Read) => r,
+                    _ => &mut self.buf,
+                };
+                at(f, &mut buf.as_mut_slice()[..req.len as usize], req.offset, op == OpKind::Write)
+            }
         };
         let result = match res {
             Ok(n) => n as i64,

@@ -126,6 +126,7 @@ pub fn run_test(
                                 files: std::slice::from_ref(file),
                                 depth,
                                 buf_size: spec.max_block() as usize,
+                                mixed: spec.read_pct > 0 && spec.read_pct < 100,
                             };
                             start_worker(kind, &setup, args, shared)
                         })
@@ -241,7 +242,9 @@ fn start_worker(
         EngineKind::Psync => {
             go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
         }
-        EngineKind::Null => go(Ok(engine::null::NullEngine::new(setup)), args, sh),
+        EngineKind::Null => {
+            go(engine::null::NullEngine::new(setup).map_err(|e| format!("setting up null: {e}")), args, sh)
+        }
     }
 }
 

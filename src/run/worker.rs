@@ -28,6 +28,16 @@ pub struct WorkerRec {
     pub qd_area: f64,
 }
 
+impl WorkerRec {
+    /// Touches the histograms' memory now, so that first-use page faults do not land inside
+    /// the measured window.
+    fn prefault(&mut self) {
+        for r in [&mut self.read, &mut self.write, &mut self.resp_read, &mut self.resp_write, &mut self.fsync] {
+            r.prefault();
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Slot {
     submit: u64,
@@ -78,6 +88,8 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             libc::prctl(libc::PR_SET_TIMERSLACK, 1u64);
         }
     }
+    let mut rec = WorkerRec::default();
+    rec.prefault();
     let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();
@@ -93,7 +105,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         file: a.file,
         gen: a.gen,
         depth,
-        rec: WorkerRec::default(),
+        rec,
         slots: vec![Slot::default(); depth],
         free: (0..a.depth).rev().collect(),
         comps: vec![Completion::default(); depth],
@@ -105,6 +117,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         writes_since_sync: 0,
         write_counter: 0,
         error: None,
+        engine_failed: false,
     };
     w.run();
     w.mailbox.flush(&mut w.cur, u32::MAX);
@@ -137,6 +150,7 @@ struct Worker<'a, E> {
     writes_since_sync: u32,
     write_counter: u64,
     error: Option<String>,
+    engine_failed: bool,
     t0: Instant,
     m_start: u64,
     m_end: u64,
@@ -157,7 +171,7 @@ impl<E: Engine> Worker<'_, E> {
             if !stopping {
                 // Bounded, so that an engine completing at once (null) still comes back here.
                 let mut budget = self.depth;
-                while budget > 0 && self.inflight + self.batch.len() < self.depth {
+                while budget > 0 && self.inflight + self.batch.len() < self.depth && self.error.is_none() {
                     let Some(intended) = self.next_intended(now) else { break };
                     self.queue_one(intended);
                     budget -= 1;
@@ -170,19 +184,18 @@ impl<E: Engine> Worker<'_, E> {
                     }
                 }
             }
-            if self.inflight + self.batch.len() == 0 && stopping {
+            // An engine that failed to submit cannot be drained; its Drop waits for what the
+            // kernel holds.
+            if self.engine_failed || (self.inflight + self.batch.len() == 0 && stopping) {
                 break;
             }
-            let ts = if self.batch.is_empty() {
-                now
-            } else {
-                let t = self.clock();
-                self.stamp_batch(t);
-                t
-            };
+            let ts = self.clock();
+            if !self.batch.is_empty() {
+                self.stamp_batch(ts);
+            }
             // Wait for a completion, but no longer than the next paced start, the end of the
-            // phase or 100 ms (to notice Ctrl-C).
-            let mut wait = end.saturating_sub(ts).min(100_000_000);
+            // phase or 100 ms (to notice Ctrl-C); draining waits in 100 ms steps.
+            let mut wait = if stopping { 100_000_000 } else { end.saturating_sub(ts).min(100_000_000) };
             match &self.pace {
                 Pace::Iops { next, .. } | Pace::Bytes { next, .. } if self.inflight < self.depth && !stopping => {
                     wait = wait.min((*next as u64).saturating_sub(ts));
@@ -191,14 +204,27 @@ impl<E: Engine> Worker<'_, E> {
             }
             if self.inflight == 0 {
                 // Nothing in flight: either the engine completed everything already (null), or
-                // pacing holds the next I/O back — then sleep until it is due.
+                // pacing holds the next I/O back — then wait until it is due.
                 if wait > 0 && !matches!(self.pace, Pace::Free) && !stopping {
-                    std::thread::sleep(Duration::from_nanos(wait));
+                    self.wait_until(ts + wait);
                 }
                 continue;
             }
             let min = if wait == 0 && !stopping { 0 } else { 1 };
             self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
+        }
+    }
+
+    /// Sleeps until shortly before `t`, then spins: a plain sleep overshoots by tens of µs,
+    /// which would show up as response latency that is iolens's own.
+    fn wait_until(&self, t: u64) {
+        const SPIN_NS: u64 = 80_000;
+        let now = self.clock();
+        if t > now + SPIN_NS {
+            std::thread::sleep(Duration::from_nanos(t - now - SPIN_NS));
+        }
+        while self.clock() < t {
+            std::hint::spin_loop();
         }
     }
 
@@ -270,6 +296,7 @@ impl<E: Engine> Worker<'_, E> {
             Ok(n) => n,
             Err(e) => {
                 self.error.get_or_insert_with(|| format!("submitting I/O: {e}"));
+                self.engine_failed = true;
                 self.sh.abort.store(true, Ordering::Relaxed);
                 return;
             }

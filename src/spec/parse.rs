@@ -157,6 +157,12 @@ impl Spec {
         if self.duration <= 0.0 {
             return usage("--duration", "must be more than 0 seconds");
         }
+        const MONTH: f64 = 30.0 * 86400.0;
+        for (opt, v) in [("--duration", self.duration), ("--warmup", self.warmup), ("--cooldown", self.cooldown)] {
+            if v > MONTH {
+                return usage(opt, format!("{v} s is more than 30 days"));
+            }
+        }
         if self.direct {
             if let Some(b) = self.blocks.iter().find(|b| b.size % 512 != 0) {
                 return usage(

@@ -75,6 +75,11 @@ impl LatRec {
         self.count
     }
 
+    /// Writes every counter once so the pages behind them exist before the hot path.
+    pub fn prefault(&mut self) {
+        self.hist.reset();
+    }
+
     pub fn mean_ns(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum_ns as f64 / self.count as f64)
     }
@@ -111,7 +116,7 @@ impl LatRec {
             unit: "ns".into(),
             significant_digits: self.hist.sigfig(),
             count: self.count,
-            sum_ns: self.sum_ns as f64,
+            sum_ns: self.sum_ns.min(u64::MAX as u128) as u64,
             sum_sq_ns: self.sum_sq,
             min_ns: if self.count > 0 { self.min_ns } else { 0 },
             max_ns: self.max_ns,
@@ -232,7 +237,7 @@ pub struct HistDump {
     pub unit: String,
     pub significant_digits: u8,
     pub count: u64,
-    pub sum_ns: f64,
+    pub sum_ns: u64,
     pub sum_sq_ns: f64,
     pub min_ns: u64,
     pub max_ns: u64,

@@ -18,6 +18,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Extended attribute marking files iolens created, so a kept test file may be written again.
 const MARK: &str = "user.iolens";
@@ -126,7 +127,7 @@ fn limit(actual: u64, spec: &Spec, size_given: bool, shown: &str) -> Result<u64,
 
 fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
     let range = spec.range.unwrap_or(plan.size.saturating_sub(spec.offset));
-    if spec.offset >= plan.size || spec.offset + range > plan.size {
+    if spec.offset >= plan.size || spec.offset.checked_add(range).is_none_or(|end| end > plan.size) {
         return usage(
             if spec.range.is_some() { "--range" } else { "--offset" },
             format!(
@@ -195,19 +196,23 @@ pub fn prepare(
 ) -> anyhow::Result<Vec<Prepared>> {
     let mut out: Vec<Prepared> = Vec::new();
     for plan in plans {
-        let res = (|| -> anyhow::Result<Prepared> {
+        let mut created = false;
+        let mut res = (|| -> anyhow::Result<Prepared> {
             if plan.kind == Kind::NewFile {
-                create_filled(spec, plan, stop, &mut progress)?;
+                create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
             let file = open(spec, plan)?;
-            let created = plan.kind == Kind::NewFile;
             Ok(Prepared { plan: plan.clone(), file, info: TargetInfo::describe(&plan.path, plan.size, created) })
         })();
+        if res.is_ok() && stop.load(Ordering::Relaxed) {
+            res = Err(Interrupted.into());
+        }
         match res {
             Ok(p) => out.push(p),
             Err(e) => {
-                if plan.kind == Kind::NewFile {
-                    let _ = fs::remove_file(&plan.path);
+                // Only what this run created is removed: a name that existed is not ours.
+                if created {
+                    remove_created(&plan.path);
                 }
                 cleanup(&out, false);
                 return Err(e);
@@ -217,18 +222,39 @@ pub fn prepare(
     Ok(out)
 }
 
+/// Files this process created and has not removed yet, so that a second Ctrl-C (which exits
+/// at once) can still remove them.
+static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn remove_created(path: &Path) {
+    let _ = fs::remove_file(path);
+    CREATED.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != path);
+}
+
+/// Removes every test file this process created; for the exit path of a second Ctrl-C.
+pub fn remove_all_created() {
+    for p in CREATED.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        let _ = fs::remove_file(p);
+    }
+}
+
 fn create_filled(
     spec: &Spec,
     plan: &Plan,
     stop: &AtomicBool,
     progress: &mut impl FnMut(&Path, f64),
+    created: &mut bool,
 ) -> anyhow::Result<()> {
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&plan.path)
         .with_context(|| format!("creating {}", plan.path.display()))?;
+    *created = true;
+    CREATED.lock().unwrap_or_else(|e| e.into_inner()).push(plan.path.clone());
     xattr_set(&f);
+    // Find out now, not after filling a large file, whether the file system takes O_DIRECT.
+    open(spec, plan)?;
     {
         use std::os::fd::AsRawFd;
         // Reserve the blocks first so a full disk fails now rather than halfway through.
@@ -273,8 +299,18 @@ fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
     if spec.write_through {
         flags |= libc::O_DSYNC;
     }
+    if plan.kind == Kind::Device && spec.writes() {
+        // The kernel refuses (EBUSY) while anything holds the device: a mount of any file
+        // system, LVM, md, swap — the last word on "never while mounted".
+        flags |= libc::O_EXCL;
+    }
     OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
+        if e.raw_os_error() == Some(libc::EBUSY) && plan.kind == Kind::Device {
+            anyhow::Error::new(UsageError::new(
+                plan.path.display().to_string(),
+                "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",
+            ))
+        } else if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
             anyhow::Error::new(UsageError::new(
                 "--direct",
                 format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
@@ -292,7 +328,7 @@ pub fn cleanup(targets: &[Prepared], keep: bool) {
     }
     for t in targets {
         if t.plan.kind == Kind::NewFile {
-            let _ = fs::remove_file(&t.plan.path);
+            remove_created(&t.plan.path);
         }
     }
 }
