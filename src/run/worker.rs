@@ -1,6 +1,7 @@
 //! One worker: one thread, one engine, one target. The loop queues until the depth (or the
-//! pacing schedule) says stop, submits the batch and waits for completions with a single call,
-//! and records them — with no allocation and no lock except a per-second hand-off.
+//! pacing schedule) says stop, submitting every `batch` I/Os as they are ready (fio's default:
+//! each one at once), then submits the rest and waits for completions with a single call, and
+//! records them — with no allocation and no lock except a once-a-second hand-off.
 
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
@@ -252,6 +253,10 @@ impl<E: Engine> Worker<'_, E> {
         let every = self.spec.fsync_every;
         let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
             self.writes_since_sync = 0;
+            // An fsync is not one of the paced I/Os: give its place in the schedule back.
+            if let Pace::Iops { next, period } = &mut self.pace {
+                *next -= *period;
+            }
             (OpKind::Flush, 0, 0)
         } else {
             self.gen.next_io()
