@@ -136,6 +136,7 @@ fn psync_reports_its_depth_and_null_engine_runs() {
     assert_eq!(t["engine"], "psync");
     assert!(t["notices"][0].as_str().unwrap().contains("--qd 8 acts as 1"));
     assert!(f(&t["mean_qd"]) <= 1.01);
+    assert_eq!(t["depth"], 1);
     let (code, v, _) = run_json(&["--size", "8M", "-d", "0.2", "--engine", "null", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(f(&test0(&v)["total"]["iops"]) > 100_000.0, "null engine should be far faster than any disk");

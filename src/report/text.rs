@@ -78,7 +78,7 @@ fn test(o: &mut String, t: &TestResult) {
         t.engine,
         s.threads,
         s.targets.len(),
-        s.qd
+        t.depth
     );
     let _ = writeln!(
         o,

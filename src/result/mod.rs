@@ -37,6 +37,8 @@ pub struct TestResult {
     pub spec: Spec,
     /// The engine that actually ran (after any fallback).
     pub engine: String,
+    /// Outstanding I/Os per thread as run: `spec.qd`, or 1 for psync.
+    pub depth: u32,
     /// Things the user should know about how the spec was carried out (fallbacks, caps).
     pub notices: Vec<String>,
     pub started_at: String,

@@ -11,6 +11,7 @@ use std::time::Duration;
 pub struct Parts<'a> {
     pub spec: &'a Spec,
     pub engine: EngineKind,
+    pub depth: u32,
     pub notices: Vec<String>,
     pub started_at: String,
     pub recs: &'a [WorkerRec],
@@ -111,6 +112,7 @@ pub fn test_result(p: Parts) -> TestResult {
         name: p.spec.short_name(),
         spec: p.spec.clone(),
         engine: p.engine.name().into(),
+        depth: p.depth,
         notices: p.notices,
         started_at: p.started_at,
         duration_s: secs,

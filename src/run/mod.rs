@@ -200,6 +200,7 @@ pub fn run_test(
     Ok(build::test_result(build::Parts {
         spec,
         engine: kind,
+        depth,
         notices,
         started_at,
         recs: &recs,

@@ -1,0 +1,47 @@
+//! Where io_uring is unavailable, `--engine io_uring` (the default) falls back to psync with a
+//! one-line notice. Root switches io_uring off system-wide for a moment with the
+//! kernel.io_uring_disabled sysctl (Linux 6.6+); this file holds a single test so that no other
+//! test of this binary runs meanwhile.
+
+mod common;
+use common::*;
+
+const KNOB: &str = "/proc/sys/kernel/io_uring_disabled";
+
+struct Restore(String);
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = std::fs::write(KNOB, &self.0);
+    }
+}
+
+#[test]
+fn io_uring_unavailable_falls_back_to_psync() {
+    if !is_root() {
+        skip("not root: cannot switch io_uring off");
+        return;
+    }
+    let Ok(old) = std::fs::read_to_string(KNOB) else {
+        skip("kernel has no kernel.io_uring_disabled sysctl");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = {
+        let _restore = Restore(old.trim().to_string());
+        std::fs::write(KNOB, "2").unwrap();
+        bin()
+            .args(["run", "--size", "8M", "-d", "0.3", "--qd", "4", "--format", "json", "--quiet"])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let notices: Vec<&str> = stderr.lines().filter(|l| l.starts_with("notice: io_uring is unavailable")).collect();
+    assert_eq!(notices.len(), 1, "{stderr}");
+    assert!(notices[0].ends_with("using psync"), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(test0(&v)["engine"], "psync");
+    assert!(u(&test0(&v)["total"]["ios"]) > 0);
+    assert_eq!(std::fs::read_to_string(KNOB).unwrap().trim(), old.trim(), "sysctl restored");
+}
