@@ -2,7 +2,7 @@
 //! Write per-thread tables, the latency percentile table with read, write and total columns,
 //! and the CPU table — plus per-second figures.
 
-use crate::result::{OpStats, RunResult, TestResult, ThreadOp};
+use crate::result::{OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
 use crate::spec::size::format_size;
 use crate::stats::{LatStats, PERCENTILES};
 use std::fmt::Write;
@@ -42,7 +42,7 @@ pub fn render(r: &RunResult) -> String {
         let _ = writeln!(o, "target: {} ({}{created}){dev}{model}{fs}{sched}{rot}", t.path, format_size(t.size_bytes));
     }
     for t in &r.tests {
-        test(&mut o, t);
+        test(&mut o, t, &h.targets);
     }
     if r.interrupted {
         let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
@@ -58,7 +58,7 @@ fn ms(v: Option<f64>) -> String {
     v.map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "-".into())
 }
 
-fn test(o: &mut String, t: &TestResult) {
+fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     let s = &t.spec;
     let cache = match (s.direct, s.write_through) {
         (true, true) => "O_DIRECT + O_DSYNC (write-through)",
@@ -124,7 +124,7 @@ fn test(o: &mut String, t: &TestResult) {
     }
 
     for (title, pick) in [("Total IO", 2usize), ("Read IO", 0), ("Write IO", 1)] {
-        thread_table(o, t, title, pick);
+        thread_table(o, t, targets, title, pick);
     }
     latency_table(o, t);
     cpu_table(o, t);
@@ -148,7 +148,7 @@ fn summary_row(o: &mut String, name: &str, op: &OpStats) {
     );
 }
 
-fn thread_table(o: &mut String, t: &TestResult, title: &str, pick: usize) {
+fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo], title: &str, pick: usize) {
     let _ = writeln!(o, "\n{title}");
     let _ = writeln!(
         o,
@@ -164,7 +164,12 @@ fn thread_table(o: &mut String, t: &TestResult, title: &str, pick: usize) {
     };
     for th in &t.threads {
         let x = sel(th);
-        let file = t.spec.targets.get(th.target as usize).map(String::as_str).unwrap_or("?");
+        // The file as opened (a directory target names the test file made inside it).
+        let file = targets
+            .get(th.target as usize)
+            .map(|x| format!("{} ({})", x.path, format_size(x.size_bytes)))
+            .or_else(|| t.spec.targets.get(th.target as usize).cloned())
+            .unwrap_or_default();
         let _ = writeln!(
             o,
             "{:>6} | {:>11} | {:>8} | {:>8.2} | {:>10.2} | {:>7} | {:>10.2} | {:>9} | {file}",
