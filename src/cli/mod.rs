@@ -1,6 +1,7 @@
 //! Command-line front end: clap definitions, one file per subcommand. Turns arguments into a
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
+mod exec;
 mod run;
 
 use clap::{Parser, Subcommand};

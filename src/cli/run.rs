@@ -1,15 +1,11 @@
 //! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
 
-use super::{fail, install_interrupt, EXIT_INTERRUPTED};
+use super::exec::{execute, Item, Output, Passes};
+use super::fail;
 use crate::error::{usage, UsageError};
-use crate::report::{self, Format};
-use crate::result::{Host, RunResult, SCHEMA_VERSION};
 use crate::spec::{parse, BlockShare, Spec};
-use crate::{run, target};
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
@@ -166,23 +162,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
     Ok(spec)
 }
 
-fn check_dir(option: &str, p: &std::path::Path) -> Result<(), UsageError> {
-    match p.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) if !dir.is_dir() => usage(option, format!("directory {} does not exist", dir.display())),
-        _ => Ok(()),
-    }
-}
 
-fn out_format(a: &RunArgs, terminal: Format) -> Result<Option<(PathBuf, Format)>, UsageError> {
-    let Some(p) = &a.out else { return Ok(None) };
-    check_dir("--out", p)?;
-    let f = match p.extension().and_then(|e| e.to_str()) {
-        Some("json") => Format::Json,
-        Some("txt") => Format::Text,
-        _ => terminal,
-    };
-    Ok(Some((p.clone(), f)))
-}
 
 pub fn main(a: RunArgs) -> i32 {
     match go(a) {
@@ -193,93 +173,7 @@ pub fn main(a: RunArgs) -> i32 {
 
 fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
-    let format = Format::parse(&a.format)?;
-    let out = out_format(&a, format)?;
-    if let Some(t) = &a.trace {
-        check_dir("--trace", t)?;
-    }
-    let plans = target::plan(&spec, a.size.is_some())?;
-    for (opt, p) in [("--out", out.as_ref().map(|o| &o.0)), ("--trace", a.trace.as_ref())] {
-        if let Some(p) = p {
-            if plans.iter().any(|t| same_file(p, &t.path)) {
-                return Err(UsageError::new(
-                    opt,
-                    format!("{} is a target of this run; write the report elsewhere", p.display()),
-                )
-                .into());
-            }
-        }
-    }
-    check_memory(&spec, plans.len())?;
-    let interrupt = install_interrupt();
-    let progress = !a.quiet && std::io::stderr().is_terminal();
-    let mut shown = u32::MAX;
-    let targets = target::prepare(&spec, &plans, &interrupt, |p, frac| {
-        let pct = (frac * 100.0) as u32;
-        if progress && pct != shown {
-            shown = pct;
-            eprint!("\rpreparing {}: {pct} %  ", p.display());
-            if frac >= 1.0 {
-                eprint!("\r\x1b[2K");
-            }
-        }
-    })?;
-    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let opts = run::RunOptions { progress, trace: a.trace.clone() };
-    let test = run::run_test(&spec, &targets, &interrupt, &opts);
-    target::cleanup(&targets, spec.keep);
-    let test = test?;
-    let result = RunResult {
-        schema_version: SCHEMA_VERSION,
-        iolens_version: env!("CARGO_PKG_VERSION").into(),
-        command: "run".into(),
-        args: std::env::args().skip(1).collect(),
-        started_at,
-        host: Host::detect(targets.iter().map(|t| t.info.clone()).collect()),
-        interrupted: test.interrupted || interrupt.load(Ordering::Relaxed),
-        tests: vec![test],
-    };
-    print!("{}", report::render(&result, format));
-    if let Some((path, f)) = out {
-        report::write_file(&result, f, &path)?;
-    }
-    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
-}
-
-/// Do two paths name the same file (existing or about to be created)?
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-        return x.dev() == y.dev() && x.ino() == y.ino();
-    }
-    let norm = |p: &std::path::Path| {
-        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-        std::fs::canonicalize(parent).ok().map(|d| d.join(p.file_name().unwrap_or_default()))
-    };
-    norm(a).is_some() && norm(a) == norm(b)
-}
-
-/// I/O buffers are allocated up front, one per outstanding I/O (two with a read/write mix):
-/// refuse a spec whose buffers would not fit comfortably in memory.
-fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError> {
-    let mixed = if spec.read_pct > 0 && spec.read_pct < 100 { 2 } else { 1 };
-    let bytes = targets as u128 * spec.threads as u128 * spec.qd as u128 * spec.max_block() as u128 * mixed;
-    let avail = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("MemAvailable:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u128>().ok())
-        .map(|kib| kib * 1024);
-    match avail {
-        Some(a) if bytes > a / 2 => usage(
-            "--qd",
-            format!(
-                "{} outstanding I/Os of {} need {:.1} GiB of buffers, more than half the {:.1} GiB available; lower --qd, --threads or --bs",
-                targets as u128 * spec.threads as u128 * spec.qd as u128,
-                crate::spec::size::format_block(spec.max_block()),
-                bytes as f64 / (1u64 << 30) as f64,
-                a as f64 / (1u64 << 30) as f64
-            ),
-        ),
-        _ => Ok(()),
-    }
+    let output = Output::new(&a.format, a.out.as_deref(), a.trace.as_deref(), a.quiet)?;
+    let item = Item { name: spec.short_name(), spec };
+    execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
 }

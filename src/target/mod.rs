@@ -44,6 +44,21 @@ pub struct Prepared {
     pub plan: Plan,
     pub file: File,
     pub info: TargetInfo,
+    /// (O_DIRECT, O_DSYNC, writable) the file is open with.
+    flags: (bool, bool, bool),
+}
+
+fn flags_of(spec: &Spec) -> (bool, bool, bool) {
+    (spec.direct, spec.write_through, spec.writes())
+}
+
+/// Opens the targets again where a test of a series needs other flags than the last one.
+pub fn reopen_for(spec: &Spec, targets: &mut [Prepared]) -> anyhow::Result<()> {
+    for t in targets.iter_mut().filter(|t| t.flags != flags_of(spec)) {
+        t.file = open(spec, &t.plan)?;
+        t.flags = flags_of(spec);
+    }
+    Ok(())
 }
 
 /// Checks every target against the spec; touches nothing. `size_given` says whether the user
@@ -202,7 +217,8 @@ pub fn prepare(
                 create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
             let file = open(spec, plan)?;
-            Ok(Prepared { plan: plan.clone(), file, info: TargetInfo::describe(&plan.path, plan.size, created) })
+            let info = TargetInfo::describe(&plan.path, plan.size, created);
+            Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec) })
         })();
         if res.is_ok() && stop.load(Ordering::Relaxed) {
             res = Err(Interrupted.into());

@@ -1,0 +1,224 @@
+//! What every measuring command shares: check and prepare the targets once, run its tests (with
+//! passes where the front end asks for them, as CrystalDiskMark does), clean up, and print and
+//! save the one result.
+
+use super::{install_interrupt, EXIT_INTERRUPTED};
+use crate::error::{usage, UsageError};
+use crate::report::{self, Format};
+use crate::result::{Host, RunResult, TestResult, SCHEMA_VERSION};
+use crate::spec::Spec;
+use crate::{run, target};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// One test of a command: its name as users write it ("SEQ1M Q8T1 Read") and its spec.
+pub struct Item {
+    pub name: String,
+    pub spec: Spec,
+}
+
+/// Where the result goes.
+pub struct Output {
+    pub format: Format,
+    /// A copy of the report in a file, with its own format.
+    pub out: Option<(PathBuf, Format)>,
+    pub trace: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+impl Output {
+    /// Checks --format, --out and --trace before anything is touched.
+    pub fn new(format: &str, out: Option<&Path>, trace: Option<&Path>, quiet: bool) -> Result<Output, UsageError> {
+        let format = Format::parse(format)?;
+        let out = match out {
+            Some(p) => {
+                check_dir("--out", p)?;
+                let f = match p.extension().and_then(|e| e.to_str()) {
+                    Some("json") => Format::Json,
+                    Some("txt") => Format::Text,
+                    _ => format,
+                };
+                Some((p.to_path_buf(), f))
+            }
+            None => None,
+        };
+        if let Some(t) = trace {
+            check_dir("--trace", t)?;
+        }
+        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet })
+    }
+}
+
+/// How often each test runs: CrystalDiskMark runs one uncounted pass, then several, and keeps
+/// the best, with a pause between tests.
+pub struct Passes {
+    pub prepare: bool,
+    pub count: u32,
+    pub interval: f64,
+}
+
+impl Passes {
+    pub const ONCE: Passes = Passes { prepare: false, count: 1, interval: 0.0 };
+}
+
+fn check_dir(option: &str, p: &Path) -> Result<(), UsageError> {
+    match p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => usage(option, format!("directory {} does not exist", dir.display())),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the items on their (shared) targets and reports. Returns the exit code.
+pub fn execute(command: &str, items: &[Item], size_given: bool, output: &Output, passes: &Passes) -> anyhow::Result<i32> {
+    let Some(first) = items.first() else { return Ok(0) };
+    // The targets are planned once, for everything the series will do to them.
+    let mut base = first.spec.clone();
+    if items.iter().any(|i| i.spec.writes()) {
+        base.read_pct = 0;
+    }
+    let plans = target::plan(&base, size_given)?;
+    for (opt, p) in [("--out", output.out.as_ref().map(|o| &o.0)), ("--trace", output.trace.as_ref())] {
+        if let Some(p) = p {
+            if plans.iter().any(|t| same_file(p, &t.path)) {
+                return usage(opt, format!("{} is a target of this run; write the report elsewhere", p.display()))?;
+            }
+        }
+    }
+    for i in items {
+        check_memory(&i.spec, plans.len())?;
+    }
+    let interrupt = install_interrupt();
+    let progress = !output.quiet && std::io::stderr().is_terminal();
+    let mut shown = u32::MAX;
+    let mut targets = target::prepare(&base, &plans, &interrupt, |p, frac| {
+        let pct = (frac * 100.0) as u32;
+        if progress && pct != shown {
+            shown = pct;
+            eprint!("\rpreparing {}: {pct} %  ", p.display());
+            if frac >= 1.0 {
+                eprint!("\r\x1b[2K");
+            }
+        }
+    })?;
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let opts = run::RunOptions { progress, trace: output.trace.clone() };
+    let tests = run_items(items, &mut targets, &interrupt, &opts, passes);
+    target::cleanup(&targets, base.keep);
+    let tests = tests?;
+    let result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        iolens_version: env!("CARGO_PKG_VERSION").into(),
+        command: command.into(),
+        args: std::env::args().skip(1).collect(),
+        started_at,
+        host: Host::detect(targets.iter().map(|t| t.info.clone()).collect()),
+        interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
+        tests,
+    };
+    print!("{}", report::render(&result, output.format));
+    if let Some((path, f)) = &output.out {
+        report::write_file(&result, *f, path)?;
+    }
+    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+}
+
+fn run_items(
+    items: &[Item],
+    targets: &mut [target::Prepared],
+    interrupt: &AtomicBool,
+    opts: &run::RunOptions,
+    passes: &Passes,
+) -> anyhow::Result<Vec<TestResult>> {
+    let mut tests = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        if interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        if k > 0 && passes.interval > 0.0 {
+            pause(passes.interval, interrupt);
+        }
+        target::reopen_for(&item.spec, targets)?;
+        if passes.prepare {
+            if opts.progress {
+                eprintln!("{}: preparing pass (not counted)", item.name);
+            }
+            run::run_test(&item.spec, targets, interrupt, opts)?;
+        }
+        let mut runs: Vec<TestResult> = Vec::new();
+        while runs.len() < passes.count.max(1) as usize && !interrupt.load(Ordering::Relaxed) {
+            runs.push(run::run_test(&item.spec, targets, interrupt, opts)?);
+        }
+        // CrystalDiskMark keeps the best pass: a complete one before an interrupted one, then
+        // the most MB/s.
+        let Some(best) = (0..runs.len()).max_by(|&a, &b| {
+            let key = |t: &TestResult| (!t.interrupted, t.total.mbps);
+            key(&runs[a]).partial_cmp(&key(&runs[b])).unwrap_or(std::cmp::Ordering::Equal)
+        }) else {
+            continue;
+        };
+        let lines: Vec<String> = if runs.len() > 1 {
+            runs.iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let kept = if i == best { " (kept)" } else { "" };
+                    format!("pass {}: {:.2} MB/s, {:.0} IOPS{kept}", i + 1, t.total.mbps, t.total.iops)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut t = runs.swap_remove(best);
+        t.name = item.name.clone();
+        t.notices.extend(lines);
+        tests.push(t);
+    }
+    Ok(tests)
+}
+
+/// CrystalDiskMark's interval between tests, cut short by Ctrl-C.
+fn pause(secs: f64, interrupt: &AtomicBool) {
+    let until = std::time::Instant::now() + Duration::from_secs_f64(secs);
+    while std::time::Instant::now() < until && !interrupt.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Do two paths name the same file (existing or about to be created)?
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    let norm = |p: &Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::canonicalize(parent).ok().map(|d| d.join(p.file_name().unwrap_or_default()))
+    };
+    norm(a).is_some() && norm(a) == norm(b)
+}
+
+/// I/O buffers are allocated up front, one per outstanding I/O (two with a read/write mix):
+/// refuse a spec whose buffers would not fit comfortably in memory.
+fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError> {
+    let mixed = if spec.read_pct > 0 && spec.read_pct < 100 { 2 } else { 1 };
+    let bytes = targets as u128 * spec.threads as u128 * spec.qd as u128 * spec.max_block() as u128 * mixed;
+    let avail = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.starts_with("MemAvailable:")).map(str::to_string))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u128>().ok())
+        .map(|kib| kib * 1024);
+    match avail {
+        Some(a) if bytes > a / 2 => usage(
+            "--qd",
+            format!(
+                "{} outstanding I/Os of {} need {:.1} GiB of buffers, more than half the {:.1} GiB available; lower --qd, --threads or --bs",
+                targets as u128 * spec.threads as u128 * spec.qd as u128,
+                crate::spec::size::format_block(spec.max_block()),
+                bytes as f64 / (1u64 << 30) as f64,
+                a as f64 / (1u64 << 30) as f64
+            ),
+        ),
+        _ => Ok(()),
+    }
+}
