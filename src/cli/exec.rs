@@ -71,7 +71,13 @@ fn check_dir(option: &str, p: &Path) -> Result<(), UsageError> {
 }
 
 /// Runs the items on their (shared) targets and reports. Returns the exit code.
-pub fn execute(command: &str, items: &[Item], size_given: bool, output: &Output, passes: &Passes) -> anyhow::Result<i32> {
+pub fn execute(
+    command: &str,
+    items: &[Item],
+    size_given: bool,
+    output: &Output,
+    passes: &Passes,
+) -> anyhow::Result<i32> {
     let Some(first) = items.first() else { return Ok(0) };
     // The targets are planned once, for everything the series will do to them.
     let mut base = first.spec.clone();

@@ -1,6 +1,7 @@
 //! Command-line front end: clap definitions, one file per subcommand. Turns arguments into a
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
+mod cdm;
 mod exec;
 mod run;
 
@@ -20,6 +21,8 @@ enum Command {
     /// Measure one workload on files or block devices (fio/DiskSpd-style options)
     #[command(allow_negative_numbers = true)]
     Run(run::RunArgs),
+    /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
+    Cdm(cdm::CdmArgs),
 }
 
 /// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
@@ -45,6 +48,7 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Run(args) => run::main(args),
+        Command::Cdm(args) => cdm::main(args),
     }
 }
 

@@ -162,8 +162,6 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
     Ok(spec)
 }
 
-
-
 pub fn main(a: RunArgs) -> i32 {
     match go(a) {
         Ok(code) => code,

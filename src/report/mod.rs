@@ -1,5 +1,6 @@
 //! Reports: one file per format, each reading only the `RunResult`.
 
+mod cdm;
 mod json;
 mod text;
 
@@ -25,6 +26,8 @@ impl Format {
 
 pub fn render(r: &RunResult, f: Format) -> String {
     match f {
+        // A front end with a table of its own shows that; JSON is the same for all.
+        Format::Text if r.command == "cdm" => cdm::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
     }

@@ -10,6 +10,19 @@ use std::fmt::Write;
 const RULE: &str = "-------------------------------------------------------------------------------";
 
 pub fn render(r: &RunResult) -> String {
+    let mut o = header(r);
+    let h = &r.host;
+    for t in &r.tests {
+        test(&mut o, t, &h.targets);
+    }
+    if r.interrupted {
+        let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
+    }
+    o
+}
+
+/// Who ran what where: the lines every text report starts with.
+pub fn header(r: &RunResult) -> String {
     let mut o = String::new();
     let h = &r.host;
     let vm = match (&h.vm_vendor, &h.vm_product) {
@@ -40,12 +53,6 @@ pub fn render(r: &RunResult) -> String {
         };
         let created = if t.created { ", created by iolens" } else { "" };
         let _ = writeln!(o, "target: {} ({}{created}){dev}{model}{fs}{sched}{rot}", t.path, format_size(t.size_bytes));
-    }
-    for t in &r.tests {
-        test(&mut o, t, &h.targets);
-    }
-    if r.interrupted {
-        let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
     }
     o
 }

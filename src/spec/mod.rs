@@ -3,6 +3,7 @@
 //! consumes one.
 
 pub mod parse;
+pub mod presets;
 pub mod size;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,110 @@
+//! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
+
+use super::exec::{execute, Item, Output, Passes};
+use super::fail;
+use crate::error::{usage, UsageError};
+use crate::spec::presets::{self, CdmOp, CdmTest};
+use crate::spec::{parse, Spec};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct CdmArgs {
+    /// File, directory (a test file is made inside) or block device [default: .]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+    /// default, nvme, peak, realworld or demo (CrystalDiskMark's profiles)
+    #[arg(long, default_value = "default", value_name = "NAME")]
+    pub profile: String,
+    /// Own test list instead of a profile: "SEQ1M Q8T1,RND4K Q32T16"
+    #[arg(long, value_name = "LIST", conflicts_with = "profile")]
+    pub tests: Option<String>,
+    /// Also run CrystalDiskMark's mix (70 % reads, 30 % writes) for each test
+    #[arg(long)]
+    pub mix: bool,
+    /// Test file size
+    #[arg(long, default_value = "1GiB", value_name = "SIZE")]
+    pub size: String,
+    /// Measured passes per test; the best is kept
+    #[arg(long, default_value = "3", value_name = "N")]
+    pub passes: String,
+    /// Seconds per pass
+    #[arg(long, default_value = "5", value_name = "SECS")]
+    pub time: String,
+    /// Seconds of rest between tests
+    #[arg(long, default_value = "5", value_name = "SECS")]
+    pub interval: String,
+    /// Skip the uncounted preparing pass before each test
+    #[arg(long)]
+    pub no_prepare: bool,
+    /// Through the page cache instead of O_DIRECT (CrystalDiskMark bypasses it)
+    #[arg(long)]
+    pub buffered: bool,
+    /// Report format on the terminal: text (CrystalDiskMark's table) or json
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// Also write the report to FILE (format from --format, or .json/.txt extension)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Allow writes to a file iolens did not create
+    #[arg(long)]
+    pub allow_write: bool,
+    /// Allow writes to an unmounted block device (destroys its data)
+    #[arg(long)]
+    pub force_device: bool,
+    /// Keep the test file
+    #[arg(long)]
+    pub keep: bool,
+    /// No live progress line
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
+pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
+    let tests: Vec<CdmTest> = match &a.tests {
+        Some(list) => list.split(',').filter(|t| !t.trim().is_empty()).map(CdmTest::parse).collect::<Result<_, _>>()?,
+        None => presets::profile(&a.profile)?,
+    };
+    if tests.is_empty() {
+        return usage("--tests", "the list is empty; write e.g. \"SEQ1M Q8T1,RND4K Q32T16\"");
+    }
+    let base = Spec {
+        targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
+        size: parse::size("--size", &a.size)?,
+        duration: parse::seconds("--time", &a.time)?,
+        direct: !a.buffered,
+        allow_write: a.allow_write,
+        force_device: a.force_device,
+        keep: a.keep,
+        ..Spec::default()
+    };
+    let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
+    let mut items = Vec::new();
+    for t in &tests {
+        for &op in ops {
+            let spec = t.spec(&base, op);
+            spec.validate()?;
+            items.push(Item { name: format!("{} {}", t.label(), op.name()), spec });
+        }
+    }
+    Ok(items)
+}
+
+pub fn main(a: CdmArgs) -> i32 {
+    let go =
+        || -> anyhow::Result<i32> {
+            let items = items(&a)?;
+            let passes =
+                Passes {
+                    prepare: !a.no_prepare,
+                    count: a.passes.parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
+                        UsageError::new("--passes", format!("'{}' is not allowed; use 1-100", a.passes))
+                    })?,
+                    interval: parse::seconds("--interval", &a.interval)?,
+                };
+            let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet)?;
+            execute("cdm", &items, true, &output, &passes)
+        };
+    go().unwrap_or_else(|e| fail(&e))
+}

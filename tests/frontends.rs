@@ -1,0 +1,90 @@
+//! Front ends that speak the users' language: each produces specs for the same runner and the
+//! same JSON result, with one test per row as its users name it.
+
+mod common;
+use common::*;
+
+#[test]
+fn cdm_runs_its_tests_and_keeps_the_best_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["cdm", "--tests", "SEQ1M Q8T1,RND4K Q1T1", "--mix", "--passes", "2", "--time", "0.5"])
+        .args(["--interval", "0", "--no-prepare", "--size", "64M", "--format", "json", "--quiet"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["command"], "cdm");
+    let names: Vec<&str> = v["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "SEQ1M Q8T1 Read",
+            "SEQ1M Q8T1 Write",
+            "SEQ1M Q8T1 Mix",
+            "RND4K Q1T1 Read",
+            "RND4K Q1T1 Write",
+            "RND4K Q1T1 Mix"
+        ]
+    );
+    let t = &v["tests"][0];
+    assert_eq!(t["spec"]["pattern"], "sequential");
+    assert_eq!(t["spec"]["blocks"][0]["size"], 1 << 20);
+    assert_eq!((t["spec"]["qd"].as_u64(), t["spec"]["threads"].as_u64()), (Some(8), Some(1)));
+    assert_eq!(v["tests"][5]["spec"]["read_pct"], 70);
+    assert_eq!(v["tests"][3]["spec"]["pattern"], "random");
+    for t in v["tests"].as_array().unwrap() {
+        // Two passes, and the kept one is the one with the most MB/s.
+        let passes: Vec<f64> = t["notices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str()?.strip_prefix("pass ")?.split_once(": ")?.1.split(' ').next()?.parse().ok())
+            .collect();
+        assert_eq!(passes.len(), 2, "{}", t["notices"]);
+        let best = passes.iter().cloned().fold(f64::MIN, f64::max);
+        assert!(
+            (f(&t["total"]["mbps"]) - best).abs() < 0.01,
+            "{} kept {} of {passes:?}",
+            t["name"],
+            t["total"]["mbps"]
+        );
+    }
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn cdm_text_is_crystaldiskmarks_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["cdm", "--profile", "demo", "--passes", "1", "--time", "0.3", "--interval", "0", "--no-prepare"])
+        .args(["--size", "32M", "--quiet"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, text, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    for needle in ["MB/s               |       Read |      Write", "IOPS", "latency (mean µs)", "SEQ1M Q8T1         | "]
+    {
+        assert!(text.contains(needle), "missing '{needle}':\n{text}");
+    }
+}
+
+#[test]
+fn cdm_bad_input_names_the_option() {
+    for (args, want) in [
+        (vec!["--profile", "fast"], "error: --profile: 'fast' is not a profile"),
+        (vec!["--tests", "SEQ1M Q0T1"], "error: --tests: 'SEQ1M Q0T1' is not a CrystalDiskMark test"),
+        (vec!["--passes", "0"], "error: --passes: '0' is not allowed; use 1-100"),
+        (vec!["--time", "soon"], "error: --time: 'soon' is not a time"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = bin().arg("cdm").args(&args).arg(dir.path()).output().unwrap();
+        let (code, _, stderr) = parts(&out);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stderr.starts_with(want), "{args:?}: {stderr}");
+        assert!(entries(dir.path()).is_empty());
+    }
+}
