@@ -88,3 +88,35 @@ fn cdm_bad_input_names_the_option() {
         assert!(entries(dir.path()).is_empty());
     }
 }
+
+#[test]
+fn sweep_runs_every_combination() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, v, err) = {
+        let out = bin()
+            .args([
+                "sweep", "--bs", "4k,8k", "--qd", "1,4", "-d", "0.3", "--size", "16M", "--format", "json", "--quiet",
+            ])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let (code, stdout, stderr) = parts(&out);
+        (code, serde_json::from_str::<serde_json::Value>(&stdout).unwrap_or_default(), stderr)
+    };
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["command"], "sweep");
+    let tests = v["tests"].as_array().unwrap();
+    let names: Vec<&str> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["bs=4k qd=1", "bs=4k qd=4", "bs=8k qd=1", "bs=8k qd=4"]);
+    for (t, (bs, qd)) in tests.iter().zip([(4096u64, 1u64), (4096, 4), (8192, 1), (8192, 4)]) {
+        assert_eq!(u(&t["spec"]["blocks"][0]["size"]), bs);
+        assert_eq!(u(&t["spec"]["qd"]), qd);
+        assert_eq!(u(&t["total"]["bytes"]), u(&t["total"]["ios"]) * bs);
+        assert!(f(&t["mean_qd"]) <= qd as f64 + 0.01);
+    }
+    assert!(entries(dir.path()).is_empty());
+    let out = bin().args(["sweep", "--qd", "4"]).arg(dir.path()).output().unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("nothing to sweep"), "{stderr}");
+}

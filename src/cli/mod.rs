@@ -4,6 +4,7 @@
 mod cdm;
 mod exec;
 mod run;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +24,9 @@ enum Command {
     Run(run::RunArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
+    /// Iometer-style sweeps: lists for --bs, --qd, --threads or --read-pct, one row per point
+    #[command(allow_negative_numbers = true)]
+    Sweep(sweep::SweepArgs),
 }
 
 /// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
@@ -49,6 +53,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Run(args) => run::main(args),
         Command::Cdm(args) => cdm::main(args),
+        Command::Sweep(args) => sweep::main(args),
     }
 }
 

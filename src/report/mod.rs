@@ -2,6 +2,7 @@
 
 mod cdm;
 mod json;
+mod sweep;
 mod text;
 
 use crate::error::{usage, UsageError};
@@ -28,6 +29,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
     match f {
         // A front end with a table of its own shows that; JSON is the same for all.
         Format::Text if r.command == "cdm" => cdm::render(r),
+        Format::Text if r.command == "sweep" => sweep::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
     }
