@@ -120,3 +120,52 @@ fn sweep_runs_every_combination() {
     assert_eq!(code, 2);
     assert!(stderr.contains("nothing to sweep"), "{stderr}");
 }
+
+#[test]
+fn sqlio_matrix_names_cells_as_the_seeds_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "sqlio",
+            "--bs",
+            "8k,64k",
+            "--threads",
+            "1,2",
+            "-d",
+            "0.2",
+            "--size",
+            "32M",
+            "--format",
+            "json",
+            "--quiet",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let names: Vec<&str> = v["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2 * 2 * 2 * 2);
+    assert_eq!(
+        &names[..4],
+        ["8K T1 sequential read", "8K T1 sequential write", "8K T1 random read", "8K T1 random write"]
+    );
+    assert_eq!(names[15], "64K T2 random write");
+    let t = &v["tests"][15];
+    assert_eq!((u(&t["spec"]["threads"]), u(&t["spec"]["blocks"][0]["size"])), (2, 65536));
+    assert_eq!((t["spec"]["pattern"].as_str(), u(&t["spec"]["read_pct"])), (Some("random"), 0));
+    assert!(u(&t["write"]["ios"]) > 0 && u(&t["read"]["ios"]) == 0);
+    // The text form carries SQLIO's 1 ms histogram on request.
+    let out = bin()
+        .args(["sqlio", "--bs", "8k", "--threads", "1", "-d", "0.2", "--size", "16M", "--histogram", "--quiet"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, text, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.contains("threads | block | pattern    | op    |        IOPS |     MB/s | min ms | avg ms | max ms"));
+    assert!(text.contains(" 23 24+"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("8K T1 random read")), "{text}");
+    assert!(entries(dir.path()).is_empty());
+}

@@ -4,6 +4,7 @@
 mod cdm;
 mod exec;
 mod run;
+mod sqlio;
 mod sweep;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,8 @@ enum Command {
     Run(run::RunArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
+    /// The SQLIO matrix: block sizes × threads × sequential/random × read/write
+    Sqlio(sqlio::SqlioArgs),
     /// Iometer-style sweeps: lists for --bs, --qd, --threads or --read-pct, one row per point
     #[command(allow_negative_numbers = true)]
     Sweep(sweep::SweepArgs),
@@ -54,6 +57,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),
+        Command::Sqlio(args) => sqlio::main(args),
     }
 }
 

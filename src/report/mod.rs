@@ -2,6 +2,7 @@
 
 mod cdm;
 mod json;
+mod sqlio;
 mod sweep;
 mod text;
 
@@ -30,6 +31,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         // A front end with a table of its own shows that; JSON is the same for all.
         Format::Text if r.command == "cdm" => cdm::render(r),
         Format::Text if r.command == "sweep" => sweep::render(r),
+        Format::Text if r.command == "sqlio" => sqlio::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
     }

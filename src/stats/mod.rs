@@ -244,6 +244,17 @@ pub struct HistDump {
     pub buckets: Vec<(u64, u64)>,
 }
 
+impl HistDump {
+    /// SQLIO's latency histogram: I/Os per whole millisecond 0 … 23, and 24 ms or more last.
+    pub fn per_ms(&self) -> [u64; 25] {
+        let mut out = [0u64; 25];
+        for &(v, c) in &self.buckets {
+            out[((v / 1_000_000) as usize).min(24)] += c;
+        }
+        out
+    }
+}
+
 /// Population standard deviation of a series (DiskSpd's IopsStdDev over per-second samples).
 pub fn stddev(xs: &[f64]) -> f64 {
     if xs.is_empty() {
@@ -301,6 +312,17 @@ mod tests {
         assert!(s.percentiles.0.iter().all(|(_, v)| v.is_none()));
         let json = serde_json::to_string(&s).unwrap();
         assert!(json.contains("\"99.9999999\":null"), "{json}");
+    }
+
+    #[test]
+    fn millisecond_histogram() {
+        let mut r = LatRec::default();
+        for ns in [200_000, 900_000, 1_500_000, 23_999_000, 24_000_000, 90_000_000] {
+            r.record(ns);
+        }
+        let h = r.dump().per_ms();
+        assert_eq!((h[0], h[1], h[23], h[24]), (2, 1, 1, 2));
+        assert_eq!(h.iter().sum::<u64>(), 6);
     }
 
     #[test]
