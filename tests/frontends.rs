@@ -169,3 +169,72 @@ fn sqlio_matrix_names_cells_as_the_seeds_did() {
     assert!(text.lines().any(|l| l.starts_with("8K T1 random read")), "{text}");
     assert!(entries(dir.path()).is_empty());
 }
+
+#[test]
+fn diskspd_runs_the_seeds_line_in_diskspds_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    // The seed's line, shortened to one second on a 64 MiB file.
+    let out = bin()
+        .current_dir(dir.path())
+        .args([
+            "diskspd",
+            "-t2",
+            "-o32",
+            "-b4k",
+            "-r4k",
+            "-w25",
+            "-d1",
+            "-W0",
+            "-Sh",
+            "-D",
+            "-L",
+            "-c64M",
+            r"F:\IO.dat",
+        ])
+        .output()
+        .unwrap();
+    let (code, text, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.contains(r"F:\IO.dat is a Windows path")).count(), 1, "{stderr}");
+    for needle in [
+        r"Command Line: diskspd -t2 -o32 -b4k -r4k -w25 -d1 -W0 -Sh -D -L -c64M F:\IO.dat",
+        "performing mix test (read/write ratio: 75/25)",
+        "using random I/O (alignment: 4KiB)",
+        "number of outstanding I/O operations per thread: 32",
+        "hardware write cache disabled, writethrough on",
+        "Total IO",
+        "Read IO",
+        "Write IO",
+        "IO.dat (64MiB)",
+        "  %-ile |  Read (ms) | Write (ms) | Total (ms)",
+        "3-nines",
+        "9-nines",
+    ] {
+        assert!(text.contains(needle), "missing '{needle}':\n{text}");
+    }
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+    // The same line with --format json gives the common result.
+    let out = bin()
+        .current_dir(dir.path())
+        .args([
+            "diskspd", "--format", "json", "-t2", "-o32", "-b4k", "-r4k", "-w25", "-d1", "-W0", "-Sh", "-L", "-c64M",
+        ])
+        .arg(r"F:\IO.dat")
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let t = test0(&v);
+    assert_eq!(v["command"], "diskspd");
+    assert_eq!((u(&t["spec"]["threads"]), u(&t["spec"]["qd"]), u(&t["spec"]["read_pct"])), (2, 32, 75));
+    assert_eq!((t["spec"]["direct"].as_bool(), t["spec"]["write_through"].as_bool()), (Some(true), Some(true)));
+    let share = f(&t["read"]["ios"]) / f(&t["total"]["ios"]);
+    assert!((share - 0.75).abs() < 0.03, "read share {share}");
+    // An option iolens does not implement is named on one line.
+    let out = bin().args(["diskspd", "-x", "-c1M", "f.dat"]).current_dir(dir.path()).output().unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: -x"), "{stderr}");
+}

@@ -2,6 +2,7 @@
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
 mod cdm;
+mod diskspd;
 mod exec;
 mod run;
 mod sqlio;
@@ -25,6 +26,8 @@ enum Command {
     Run(run::RunArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
+    /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
+    Diskspd(diskspd::DiskspdArgs),
     /// The SQLIO matrix: block sizes × threads × sequential/random × read/write
     Sqlio(sqlio::SqlioArgs),
     /// Iometer-style sweeps: lists for --bs, --qd, --threads or --read-pct, one row per point
@@ -58,6 +61,7 @@ pub fn main() -> i32 {
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),
         Command::Sqlio(args) => sqlio::main(args),
+        Command::Diskspd(args) => diskspd::main(args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Reports: one file per format, each reading only the `RunResult`.
 
 mod cdm;
+mod diskspd;
 mod json;
 mod sqlio;
 mod sweep;
@@ -32,6 +33,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text if r.command == "cdm" => cdm::render(r),
         Format::Text if r.command == "sweep" => sweep::render(r),
         Format::Text if r.command == "sqlio" => sqlio::render(r),
+        Format::Text if r.command == "diskspd" => diskspd::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
     }

@@ -155,7 +155,7 @@ fn summary_row(o: &mut String, name: &str, op: &OpStats) {
     );
 }
 
-fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo], title: &str, pick: usize) {
+pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo], title: &str, pick: usize) {
     let _ = writeln!(o, "\n{title}");
     let _ = writeln!(
         o,
@@ -241,7 +241,7 @@ fn latency_table(o: &mut String, t: &TestResult) {
     row(o, "max", &|l| l.max);
 }
 
-fn cpu_table(o: &mut String, t: &TestResult) {
+pub(super) fn cpu_table(o: &mut String, t: &TestResult) {
     let c = &t.cpu;
     let _ = writeln!(o, "\nCPU   |  Usage |   User | Kernel |   Idle");
     let _ = writeln!(o, "{}", &RULE[..38]);

@@ -1,0 +1,96 @@
+//! `iolens diskspd ARGS…`: a DiskSpd command line, parsed as DiskSpd parses it, run by iolens,
+//! reported in DiskSpd's layout. iolens' own options use two dashes (DiskSpd's use one), so
+//! they mix freely: `iolens diskspd --format json -t2 -o32 -b4k -r -w25 -d60 -Sh -L -c1G io.dat`.
+
+use super::exec::{execute, Item, Output, Passes};
+use super::fail;
+use crate::error::{usage, UsageError};
+use crate::spec::diskspd;
+use clap::Args;
+
+#[derive(Args, Debug, Clone)]
+pub struct DiskspdArgs {
+    /// DiskSpd's arguments (-b4k -t2 -o32 -r -w25 -d60 -Sh -L -c1G FILE), plus iolens' --format text|json,
+    /// --out FILE, --keep, --allow-write, --force-device, --quiet
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Own {
+    format: String,
+    out: Option<std::path::PathBuf>,
+    keep: bool,
+    allow_write: bool,
+    force_device: bool,
+    quiet: bool,
+}
+
+/// Splits iolens' own `--options` from DiskSpd's `-options` and targets.
+fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
+    let mut own =
+        Own { format: "text".into(), out: None, keep: false, allow_write: false, force_device: false, quiet: false };
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if a.starts_with("--") => (n, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value =
+            |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
+        match name {
+            "--format" => own.format = value(name)?,
+            "--out" => own.out = Some(value(name)?.into()),
+            "--keep" => own.keep = true,
+            "--allow-write" => own.allow_write = true,
+            "--force-device" => own.force_device = true,
+            "--quiet" | "-q" => own.quiet = true,
+            n if n.starts_with("--") => {
+                return usage(n, "is not an iolens option here; use --format, --out, --keep, --allow-write, --force-device or --quiet");
+            }
+            _ => rest.push(a.clone()),
+        }
+    }
+    Ok((own, rest))
+}
+
+pub fn main(a: DiskspdArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let (own, rest) = split(&a.args)?;
+        let mut job = diskspd::parse(&rest)?;
+        job.spec.keep = own.keep;
+        job.spec.allow_write = own.allow_write;
+        job.spec.force_device = own.force_device;
+        for n in &job.notes {
+            eprintln!("note: {n}");
+        }
+        let output = Output::new(&own.format, own.out.as_deref(), None, own.quiet)?;
+        let name = job.spec.short_name();
+        // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
+        let size_given = job.create_size.is_some();
+        let mut item = Item { name, spec: job.spec };
+        item.spec.targets.dedup();
+        execute("diskspd", &[item], size_given, &output, &Passes::ONCE)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn own_options_are_split_from_diskspds() {
+        let (own, rest) = split(&v("--format json -t2 --out=r.json -b4k --keep f.dat")).unwrap();
+        assert_eq!((own.format.as_str(), own.keep), ("json", true));
+        assert_eq!(own.out.unwrap().to_str(), Some("r.json"));
+        assert_eq!(rest, v("-t2 -b4k f.dat"));
+        assert_eq!(split(&v("--size 1G f")).unwrap_err().option, "--size");
+        assert_eq!(split(&v("-t2 --format")).unwrap_err().option, "--format");
+    }
+}

@@ -1,0 +1,369 @@
+//! DiskSpd 2.x command lines → Specs. The rules follow DiskSpd's own CmdLineParser.cpp rather than
+//! iolens' options: values are glued to their letter (`-t2`, never `-t 2`), options come before
+//! targets, sizes take one K/M/G/T/b suffix, and DiskSpd's defaults apply (64K blocks, 2 outstanding,
+//! cached I/O, 5 s warm-up), so a line pasted from a Windows run means here what it meant there.
+
+use super::{BlockShare, DataPattern, Pattern, Spec};
+use crate::error::{usage, UsageError};
+
+type R<T> = Result<T, UsageError>;
+
+/// A parsed DiskSpd line: the workload plus what DiskSpd would have printed or created differently.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiskspdJob {
+    pub spec: Spec,
+    /// One line each: where iolens runs the line differently from DiskSpd.
+    pub notes: Vec<String>,
+    /// `-L`: iolens always measures latency; DiskSpd prints its table only with -L.
+    pub latency: bool,
+    /// `-D`: DiskSpd prints the IOPS standard deviation only with -D.
+    pub iops_stddev: bool,
+    /// `-c<size>`: create the targets at this size.
+    pub create_size: Option<u64>,
+}
+
+const SIZE_HELP: &str = "use a whole number with an optional K, M, G, T or b (blocks of -b) suffix, e.g. 4K";
+
+/// DiskSpd's `_GetSizeInBytes`: digits and at most one suffix, either case; "b" counts blocks, so
+/// "64KiB", "1.5G" and "8 B" (eight bytes in iolens) are not what DiskSpd would read and are refused.
+fn size(opt: &str, s: &str, block: u64) -> R<u64> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (num, unit) = s.split_at(digits);
+    let mult = match unit.to_ascii_uppercase().as_str() {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        "B" => block,
+        _ => 0,
+    };
+    match num.parse::<u64>().ok().and_then(|n| n.checked_mul(mult)) {
+        Some(n) if mult > 0 => Ok(n),
+        _ => usage(opt, format!("'{s}' is not a size; {SIZE_HELP}")),
+    }
+}
+
+/// Whole numbers only: DiskSpd's atoi would read "-d1.5" as 1 s, which is never what was meant.
+fn number(opt: &str, s: &str, what: &str) -> R<u64> {
+    match s.parse::<u64>() {
+        Ok(n) if s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ if s.is_empty() => usage(opt, format!("needs {what} attached, e.g. {opt}2")),
+        _ => usage(opt, format!("'{s}' is not {what}")),
+    }
+}
+
+fn count(opt: &str, s: &str) -> R<u32> {
+    match number(opt, s, "a whole number")? {
+        0 => usage(opt, "must be at least 1"),
+        n => u32::try_from(n).or_else(|_| usage(opt, format!("{s} is too large"))),
+    }
+}
+
+/// DiskSpd's target forms → a Linux path; Windows files keep only their name, in the current directory.
+fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
+    const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead, e.g. /dev/sdb";
+    let b = raw.as_bytes();
+    let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    if b.len() > 1 && b[0] == b'#' {
+        return usage(raw, format!("is a Windows physical drive number; {DEV}"));
+    }
+    let device = raw.strip_prefix(r"\\.\").is_some()
+        || raw.strip_prefix(r"\\?\").is_some_and(|r| !(r.len() > 2 && r.as_bytes()[1] == b':'));
+    if (drive && b.len() == 2) || device {
+        return usage(raw, format!("is a Windows volume or device; {DEV}1 or /dev/nvme0n1p1"));
+    }
+    if raw.is_empty() {
+        return usage("TARGET", "an empty argument is not a target");
+    }
+    if !drive && !raw.contains('\\') {
+        return Ok(raw.to_string());
+    }
+    // The first two bytes are ASCII when `drive` holds, so slicing at 2 stays on a char boundary.
+    let rest = if drive { &raw[2..] } else { raw };
+    let name = rest.rsplit(['\\', '/']).next().unwrap_or("");
+    if matches!(name, "" | "." | "..") {
+        return usage(raw, "is a Windows path that names no file");
+    }
+    notes.push(format!("{raw} is a Windows path; using {name} in the current directory"));
+    Ok(name.to_string())
+}
+
+/// Parses the arguments after `diskspd`.
+pub fn parse(args: &[String]) -> R<DiskspdJob> {
+    let split = args.iter().position(|a| !a.starts_with('-')).unwrap_or(args.len());
+    let (opts, raw_targets) = args.split_at(split);
+    if let Some(a) = raw_targets.iter().find(|a| a.starts_with('-')) {
+        return usage(a, "options must come before the targets, as in DiskSpd");
+    }
+    let mut notes = Vec::new();
+    let mut targets: Vec<String> = Vec::new();
+    for raw in raw_targets {
+        let t = target(raw, &mut notes)?;
+        // Two different Windows paths may shrink to one name; the same path twice is DiskSpd-legal.
+        if let Some(j) = targets.iter().position(|u| *u == t).filter(|&j| raw_targets[j] != *raw) {
+            return usage(raw, format!("would use {t}, as {} does; rename one", raw_targets[j]));
+        }
+        targets.push(t);
+    }
+    // DiskSpd reads -b before everything else, so "b" sizes anywhere count blocks of the last -b.
+    let mut block: u64 = 64 << 10;
+    for v in opts.iter().filter_map(|a| a.strip_prefix("-b")) {
+        block = size("-b", v, block)?;
+        if block == 0 || block > 64 << 20 {
+            return usage("-b", format!("'{v}' is out of range; iolens takes block sizes from 1 byte to 64M"));
+        }
+    }
+    let mut spec = Spec {
+        targets,
+        blocks: vec![BlockShare { size: block, pct: 100 }],
+        pattern: Pattern::Sequential,
+        qd: 2,
+        warmup: 5.0,
+        direct: false,
+        seed: 0,
+        ..Spec::default()
+    };
+    let (mut latency, mut iops_stddev, mut create_size) = (false, false, None);
+    let (mut unbuffered, mut wt): (Option<bool>, Option<bool>) = (None, None);
+    let (mut random, mut seq, mut interlocked) = (None::<u64>, false, false);
+    let (mut base, mut max_end, mut throttle, mut f_threads) = (None::<u64>, None::<(u64, &str)>, None, None::<u32>);
+    let (mut affinity, mut no_affinity, mut zbuf, mut zero, mut zr) = (false, false, None::<u64>, false, false);
+    for arg in opts {
+        // `arg` starts with the ASCII '-', so byte 1 is a char boundary.
+        let mut it = arg[1..].chars();
+        let Some(letter) = it.next() else {
+            return usage(arg, "is not an option; DiskSpd options are a letter with the value attached, e.g. -t2");
+        };
+        let v = it.as_str();
+        let flag = format!("-{letter}");
+        let f = flag.as_str();
+        let once = |seen: bool| if seen { usage(f, "can only be given once") } else { Ok(()) };
+        match letter {
+            'b' => {}
+            't' => spec.threads = count(f, v)?,
+            'o' => spec.qd = count(f, v)?,
+            'F' => f_threads = Some(count(f, v)?),
+            'w' => match number(f, v, "a write percentage")? {
+                w @ 0..=100 => spec.read_pct = 100 - w as u32,
+                _ => return usage(f, format!("{v} is out of range; use a write percentage 0-100")),
+            },
+            'd' => spec.duration = number(f, v, "a whole number of seconds")? as f64,
+            'W' => spec.warmup = number(f, v, "a whole number of seconds")? as f64,
+            'C' => spec.cooldown = number(f, v, "a whole number of seconds")? as f64,
+            'c' => {
+                spec.size = size(f, v, block)?;
+                create_size = Some(spec.size);
+            }
+            'B' => {
+                once(base.is_some())?;
+                let (b, len) = v.split_once(':').map_or((v, None), |(b, l)| (b, Some(l)));
+                let b = size(f, b, block)?;
+                base = Some(b);
+                if let Some(l) = len {
+                    once(max_end.is_some())?;
+                    let end = b.checked_add(size(f, l, block)?);
+                    max_end = Some((end.ok_or_else(|| UsageError::new(f, "base + length overflows"))?, "-B"));
+                }
+            }
+            'f' if v.starts_with(|c: char| c.is_ascii_digit()) => {
+                once(max_end.is_some())?;
+                max_end = Some((size(f, v, block)?, "-f"));
+            }
+            'f' if !v.is_empty() && v.chars().all(|c| "rst".contains(c)) => {
+                notes.push(format!("{arg}: Windows file access hints are ignored"));
+            }
+            'f' => return usage(f, format!("'{v}' is neither a size nor access hints (r, s, t)")),
+            'r' if v.starts_with('s') => return usage(arg, "mixed random/sequential I/O is not supported"),
+            'r' if v.starts_with('d') => {
+                return usage(arg, "random distributions over target ranges are not supported")
+            }
+            'r' => {
+                if seq {
+                    return usage(arg, "conflicts with sequential I/O (-s)");
+                }
+                once(random.is_some())?;
+                let a = if v.is_empty() { block } else { size(f, v, block)? };
+                random = Some(if a > 0 { a } else { return usage(f, "an alignment of 0 is not allowed") });
+            }
+            's' => {
+                if random.is_some() {
+                    return usage(arg, "conflicts with random I/O (-r)");
+                }
+                once(seq)?;
+                seq = true;
+                interlocked = v.starts_with('i');
+                let stride = v.strip_prefix('i').unwrap_or(v);
+                if !stride.is_empty() && size(f, stride, block)? != block {
+                    return usage(arg, format!("strides other than the block size ({block}) are not supported"));
+                }
+            }
+            'S' | 'h' => {
+                let flags = match (letter, v) {
+                    ('h', _) => "h",
+                    (_, "") => "u",
+                    _ => v,
+                };
+                for c in flags.chars() {
+                    let (cache, through) = match c {
+                        'b' => (Some(false), None),
+                        'u' => (Some(true), None),
+                        'w' => (None, Some(true)),
+                        'h' => (Some(true), Some(true)),
+                        'm' => return usage(arg, "memory-mapped I/O is not supported"),
+                        'r' => return usage(arg, "remote-only caching is not supported"),
+                        _ => return usage(f, format!("'{c}' is not a caching flag; use b, h, u or w")),
+                    };
+                    if (cache.is_some() && unbuffered.is_some()) || (through.is_some() && wt.is_some()) {
+                        return usage(arg, "conflicts with an earlier caching option (-S or -h)");
+                    }
+                    unbuffered = unbuffered.or(cache);
+                    wt = wt.or(through);
+                }
+            }
+            'g' => {
+                let (n, iops) = v.strip_suffix('i').map_or((v, false), |n| (n, true));
+                throttle = Some((count(f, n)? as f64, iops));
+            }
+            'z' if v.is_empty() => {
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+                spec.seed = now.map_or(0, |d| d.as_nanos() as u64 & 0xffff_ffff);
+                notes.push(format!("-z: random seed {} taken from the clock", spec.seed));
+            }
+            'z' => match number(f, v, "a seed")? {
+                s if s <= u32::MAX as u64 => spec.seed = s,
+                _ => return usage(f, format!("{v} is not a 32-bit seed")),
+            },
+            'Z' if v.is_empty() => zero = true,
+            'Z' if v == "r" => zr = true,
+            'Z' if v.contains(',') => return usage(arg, "write data from a file is not supported"),
+            'Z' => {
+                zbuf = Some(size(f, v, block)?).filter(|&n| n > 0);
+                if zbuf.is_none() {
+                    return usage(f, "a write source buffer of 0 bytes is not allowed");
+                }
+                notes.push(format!("{arg}: iolens writes fresh random data per I/O, not slices of one buffer"));
+            }
+            'L' => latency = true,
+            'D' => {
+                iops_stddev = true;
+                let ms = if v.is_empty() { 1000 } else { number(f, v, "milliseconds")? };
+                if ms > 0 && ms != 1000 {
+                    notes.push(format!("{arg}: iolens samples IOPS once per second, not every {ms} ms"));
+                }
+            }
+            'n' => no_affinity = true,
+            'a' => {
+                // DiskSpd's grammar: "" or "g", else CPU numbers and gN group prefixes, ending on a CPU.
+                let num = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+                let list = v.split(',').all(|t| num(t.strip_prefix('g').unwrap_or(t)));
+                if !(v.is_empty() || v == "g" || (list && !v.rsplit(',').next().is_some_and(|t| t.starts_with('g')))) {
+                    return usage(f, format!("'{v}' is not an affinity list; write e.g. -a0,1 or -ag0,0,1"));
+                }
+                affinity = true;
+                notes.push(format!("{arg}: CPU affinity is ignored; the scheduler places iolens' threads"));
+            }
+            'v' if v.is_empty() || v == "s" => {}
+            'v' => return usage(f, format!("'{v}' is not a verbosity; use -v or -vs")),
+            'P' => {}
+            'R' => match v {
+                "text" => {}
+                "xml" => return usage(arg, "XML results are not supported"),
+                "p" | "ptext" | "pxml" => return usage(arg, "profile-only output (no run) is not supported"),
+                _ => return usage(f, format!("'{v}' is not a results format; use text or xml")),
+            },
+            'I' => match number(f, v, "a priority")? {
+                3 => {}
+                1 | 2 => return usage(arg, "I/O priority hints are not supported"),
+                _ => return usage(f, format!("'{v}' is not a priority; use 1, 2 or 3")),
+            },
+            'T' => {
+                if size(f, v, block)? == 0 {
+                    return usage(f, "a thread stride of 0 is not allowed");
+                }
+                return usage(arg, "per-thread start offsets are not supported; iolens spreads threads evenly");
+            }
+            'x' => return usage(arg, "completion routines are not supported"),
+            'X' => return usage(arg, "XML profiles are not supported"),
+            'y' => return usage(arg, "event synchronization is not supported"),
+            'e' => return usage(arg, "ETW tracing is not supported"),
+            'l' => return usage(arg, "large-page buffers are not supported"),
+            'N' => return usage(arg, "memory-mapped flush modes are not supported"),
+            'O' => return usage(arg, "outstanding I/Os per thread over all targets are not supported; use -o"),
+            'p' => return usage(arg, "parallel I/Os at one sequential offset are not supported"),
+            'i' | 'j' => return usage(arg, "bursts with think time are not supported"),
+            ':' => return usage(arg, "experimental flags are not supported"),
+            '?' => return usage(arg, "asks for DiskSpd's help text, which iolens does not reproduce"),
+            _ => return usage(arg, "is not a DiskSpd option"),
+        }
+    }
+    let n_targets = spec.targets.len() as u32;
+    if let Some(n) = f_threads {
+        if spec.threads > 1 {
+            return usage("-F", "conflicts with -t");
+        }
+        if n_targets > 1 {
+            return usage("-F", "threads shared by several targets are not supported; use -t");
+        }
+        spec.threads = n;
+    }
+    if affinity && no_affinity {
+        return usage("-n", "conflicts with -a");
+    }
+    if zero {
+        spec.data = DataPattern::Zero;
+    }
+    if let Some(z) = zbuf.filter(|&z| z < block) {
+        return usage("-Z", format!("a {z}-byte write source buffer is smaller than the block size ({block})"));
+    }
+    spec.direct = unbuffered == Some(true);
+    spec.write_through = wt == Some(true);
+    if let Some(a) = random {
+        spec.pattern = Pattern::Random;
+        spec.align = Some(a);
+    }
+    spec.offset = base.unwrap_or(0);
+    if let Some((end, o)) = max_end {
+        if end <= spec.offset {
+            return usage(o, "the maximum target offset must be greater than the base (-B)");
+        }
+        spec.range = Some(end - spec.offset);
+    }
+    let workers = spec.threads as f64 * n_targets as f64;
+    if let Some((g, iops)) = throttle {
+        // -g limits each thread on each target (bytes per ms, or IOPS with i); iolens' rates are totals.
+        let (total, unit, per) =
+            if iops { (g * workers, "IOPS", "IOPS") } else { (g * workers / 1e3, "MB/s", "bytes/ms") };
+        *(if iops { &mut spec.rate_iops } else { &mut spec.rate_mbps }) = Some(total);
+        notes.push(format!("-g: {g} {per} per thread = {total} {unit} over {workers} threads"));
+    }
+    // Checked here so the message names DiskSpd's options, not iolens' --buffered.
+    let aligned = [("-b", block), ("-r", spec.align.unwrap_or(0)), ("-B", spec.offset)];
+    if let Some((o, n)) = aligned.into_iter().find(|(_, n)| spec.direct && !n.is_multiple_of(512)) {
+        return usage(o, format!("{n} is not a multiple of 512, which unbuffered I/O (-Su, -Sh) needs"));
+    }
+    let t = spec.threads;
+    if spec.pattern == Pattern::Sequential && t > 1 {
+        notes.push(if interlocked {
+            format!("-si: iolens has no shared offset; each of the {t} threads runs its own sequential stream")
+        } else {
+            format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly")
+        });
+    }
+    if spec.writes() && !zero && !zr && zbuf.is_none() {
+        notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());
+    }
+    spec.validate().map_err(|mut e| {
+        const DSPD: &str = "--threads -t --qd -o --duration -d --warmup -W --cooldown -C --size -c --rate-mbps -g";
+        let words: Vec<&str> = DSPD.split(' ').collect();
+        if let Some(w) = words.chunks(2).find(|w| w[0] == e.option) {
+            e.option = w[1].to_string();
+        }
+        e
+    })?;
+    Ok(DiskspdJob { spec, notes, latency, iops_stddev, create_size })
+}
+
+#[cfg(test)]
+#[path = "diskspd_tests.rs"]
+mod tests;
