@@ -238,3 +238,29 @@ fn diskspd_runs_the_seeds_line_in_diskspds_layout() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("error: -x"), "{stderr}");
 }
+
+#[test]
+fn pattern_runs_with_its_description() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["pattern", "log", "--db", "sqlserver", "-d", "0.5", "--size", "32M", "--format", "json", "--quiet"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let t = test0(&v);
+    assert_eq!((v["command"].as_str(), t["name"].as_str()), (Some("pattern"), Some("log")));
+    assert!(t["notices"][0].as_str().unwrap().starts_with("log (SQL Server): transaction log"), "{}", t["notices"]);
+    assert_eq!((t["spec"]["write_through"].as_bool(), u(&t["spec"]["qd"])), (Some(true), 1));
+    // Every write is one of the log's sizes: 512 B to 60 KiB.
+    let ios = u(&t["write"]["ios"]);
+    let mean = u(&t["write"]["bytes"]) as f64 / ios as f64;
+    assert!(ios > 50 && mean > 512.0 && mean < 61440.0, "{ios} writes of mean {mean} B");
+    assert!(entries(dir.path()).is_empty());
+    let out = bin().args(["pattern", "nosql"]).arg(dir.path()).output().unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: PATTERN: 'nosql' is not a pattern; use oltp, log"), "{stderr}");
+}

@@ -85,7 +85,7 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
         for &op in ops {
             let spec = t.spec(&base, op);
             spec.validate()?;
-            items.push(Item { name: format!("{} {}", t.label(), op.name()), spec });
+            items.push(Item { name: format!("{} {}", t.label(), op.name()), spec, notes: Vec::new() });
         }
     }
     Ok(items)

@@ -65,11 +65,12 @@ pub fn main(a: DiskspdArgs) -> i32 {
         for n in &job.notes {
             eprintln!("note: {n}");
         }
+        let notes = job.notes.clone();
         let output = Output::new(&own.format, own.out.as_deref(), None, own.quiet)?;
         let name = job.spec.short_name();
         // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
         let size_given = job.create_size.is_some();
-        let mut item = Item { name, spec: job.spec };
+        let mut item = Item { name, spec: job.spec, notes };
         item.spec.targets.dedup();
         execute("diskspd", &[item], size_given, &output, &Passes::ONCE)
     };

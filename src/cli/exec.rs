@@ -17,6 +17,8 @@ use std::time::Duration;
 pub struct Item {
     pub name: String,
     pub spec: Spec,
+    /// Lines the result carries for the user (a pattern's description, a front end's notes).
+    pub notes: Vec<String>,
 }
 
 /// Where the result goes.
@@ -177,6 +179,7 @@ fn run_items(
         };
         let mut t = runs.swap_remove(best);
         t.name = item.name.clone();
+        t.notices.splice(0..0, item.notes.iter().cloned());
         t.notices.extend(lines);
         tests.push(t);
     }

@@ -4,6 +4,7 @@
 mod cdm;
 mod diskspd;
 mod exec;
+mod pattern;
 mod run;
 mod sqlio;
 mod sweep;
@@ -28,6 +29,8 @@ enum Command {
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
     Diskspd(diskspd::DiskspdArgs),
+    /// A database's I/O pattern (oltp, log, readahead, checkpoint, backup, restore, dss, tempdb)
+    Pattern(pattern::PatternArgs),
     /// The SQLIO matrix: block sizes × threads × sequential/random × read/write
     Sqlio(sqlio::SqlioArgs),
     /// Iometer-style sweeps: lists for --bs, --qd, --threads or --read-pct, one row per point
@@ -62,6 +65,7 @@ pub fn main() -> i32 {
         Command::Sweep(args) => sweep::main(args),
         Command::Sqlio(args) => sqlio::main(args),
         Command::Diskspd(args) => diskspd::main(args),
+        Command::Pattern(args) => pattern::main(args),
     }
 }
 

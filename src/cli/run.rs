@@ -172,6 +172,6 @@ pub fn main(a: RunArgs) -> i32 {
 fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
     let output = Output::new(&a.format, a.out.as_deref(), a.trace.as_deref(), a.quiet)?;
-    let item = Item { name: spec.short_name(), spec };
+    let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
     execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
 }

@@ -99,7 +99,11 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
                         ..base.clone()
                     };
                     spec.validate()?;
-                    items.push(Item { name: format!("{} T{t} {pname} {op}", format_block(b)), spec });
+                    items.push(Item {
+                        name: format!("{} T{t} {pname} {op}", format_block(b)),
+                        spec,
+                        notes: Vec::new(),
+                    });
                 }
             }
         }

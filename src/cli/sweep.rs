@@ -81,7 +81,7 @@ pub fn items(a: &RunArgs) -> Result<Vec<Item>, UsageError> {
                 .map(|n| format!("{}={}", n.trim_start_matches('-'), axis(p, n).unwrap_or("")))
                 .collect::<Vec<_>>()
                 .join(" ");
-            Ok(Item { name, spec })
+            Ok(Item { name, spec, notes: Vec::new() })
         })
         .collect()
 }

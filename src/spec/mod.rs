@@ -2,6 +2,7 @@
 //! profiles, DiskSpd lines and fio job files later) only produces a [`Spec`]; the runner only
 //! consumes one.
 
+pub mod dbpatterns;
 pub mod diskspd;
 pub mod parse;
 pub mod presets;

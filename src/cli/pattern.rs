@@ -1,0 +1,78 @@
+//! `iolens pattern NAME`: a database's I/O pattern as a ready workload.
+
+use super::exec::{execute, Item, Output, Passes};
+use super::fail;
+use crate::error::UsageError;
+use crate::spec::dbpatterns::{pattern, Db};
+use crate::spec::{parse, Spec};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct PatternArgs {
+    /// oltp, log, readahead, checkpoint, backup, restore, dss or tempdb
+    #[arg(value_name = "PATTERN")]
+    pub name: String,
+    /// File, directory (a test file is made inside) or block device [default: .]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+    /// Whose sizes: sqlserver, postgres or db2
+    #[arg(long, default_value = "sqlserver", value_name = "DB")]
+    pub db: String,
+    /// Db2's page size: 4k, 8k, 16k or 32k [default: 4k]
+    #[arg(long, value_name = "SIZE")]
+    pub page_size: Option<String>,
+    /// Measured seconds
+    #[arg(long, short = 'd', default_value = "10", value_name = "SECS")]
+    pub duration: String,
+    /// Test file size
+    #[arg(long, default_value = "1GiB", value_name = "SIZE")]
+    pub size: String,
+    /// Through the page cache instead of O_DIRECT (databases bypass it, as SQL Server and Db2 do)
+    #[arg(long)]
+    pub buffered: bool,
+    /// Report format on the terminal: text or json
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// Also write the report to FILE
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Allow writes to a file iolens did not create
+    #[arg(long)]
+    pub allow_write: bool,
+    /// Allow writes to an unmounted block device (destroys its data)
+    #[arg(long)]
+    pub force_device: bool,
+    /// Keep the test file
+    #[arg(long)]
+    pub keep: bool,
+    /// No live progress line
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
+    let page = a.page_size.as_deref().map(|s| parse::size("--page-size", s)).transpose()?;
+    let db = Db::parse(&a.db, page)?;
+    let base = Spec {
+        targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
+        size: parse::size("--size", &a.size)?,
+        duration: parse::seconds("--duration", &a.duration)?,
+        direct: !a.buffered,
+        allow_write: a.allow_write,
+        force_device: a.force_device,
+        keep: a.keep,
+        ..Spec::default()
+    };
+    let p = pattern(&a.name, db, &base)?;
+    Ok(Item { name: a.name.clone(), spec: p.spec, notes: vec![p.description] })
+}
+
+pub fn main(a: PatternArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let item = item(&a)?;
+        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet)?;
+        execute("pattern", &[item], true, &output, &Passes::ONCE)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}

@@ -1,0 +1,204 @@
+//! Database I/O patterns as ready workloads, with the sizes each engine really uses: SQL Server
+//! (8 KiB pages, 64 KiB extents, log writes 512 B–60 KiB), PostgreSQL (8 KiB pages, WAL written
+//! in 8 KiB pages), Db2 (4/8/16/32 KiB pages, 4 KiB log pages, prefetch by extent).
+
+use super::parse::bssplit;
+use super::{Pattern, Spec};
+use crate::error::{usage, UsageError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Db {
+    SqlServer,
+    Postgres,
+    Db2 { page: u64 },
+}
+
+pub const NAMES: [&str; 8] = ["oltp", "log", "readahead", "checkpoint", "backup", "restore", "dss", "tempdb"];
+
+impl Db {
+    pub fn parse(s: &str, page: Option<u64>) -> Result<Db, UsageError> {
+        let db = match s {
+            "sqlserver" | "mssql" => Db::SqlServer,
+            "postgres" | "postgresql" => Db::Postgres,
+            "db2" => Db::Db2 { page: page.unwrap_or(4096) },
+            _ => return usage("--db", format!("'{s}' is not a database; use sqlserver, postgres or db2")),
+        };
+        match (db, page) {
+            (Db::Db2 { page }, _) if ![4096, 8192, 16384, 32768].contains(&page) => {
+                usage("--page-size", format!("{page} bytes is not a Db2 page size; use 4k, 8k, 16k or 32k"))
+            }
+            (Db::SqlServer | Db::Postgres, Some(_)) => usage("--page-size", "only Db2 has a choice of page sizes"),
+            _ => Ok(db),
+        }
+    }
+
+    fn page(self) -> u64 {
+        match self {
+            Db::Db2 { page } => page,
+            _ => 8192,
+        }
+    }
+}
+
+/// One pattern: the spec fields that define it and the sentence printed with its result.
+#[derive(Debug)]
+pub struct DbPattern {
+    pub spec: Spec,
+    pub description: String,
+}
+
+fn kib(b: u64) -> String {
+    format!("{}K", b / 1024)
+}
+
+/// The workload of pattern `name` for database `db`, on top of the command's common settings
+/// (targets, size, duration, cache flags).
+pub fn pattern(name: &str, db: Db, base: &Spec) -> Result<DbPattern, UsageError> {
+    let page = db.page();
+    let p = kib(page);
+    let split = |s: &str| bssplit(s).expect("built-in split is valid");
+    let (blocks, pattern, read_pct, threads, qd, write_through, what) = match (name, db) {
+        ("oltp", _) => (
+            split(&format!("{p}/100")),
+            Pattern::Random,
+            70,
+            4,
+            8,
+            false,
+            format!("{p} random page reads and writes, 70 % reads, 4 users × 8 outstanding: index seeks and updates"),
+        ),
+        ("log", Db::SqlServer) => (
+            split("512/10:4k/30:8k/20:16k/15:32k/15:60k/10"),
+            Pattern::Sequential,
+            0,
+            1,
+            1,
+            true,
+            "transaction log: sequential write-through writes of 512 B to 60 KiB, one outstanding".into(),
+        ),
+        ("log", Db::Postgres) => (
+            split("8k/60:16k/20:64k/15:128k/5"),
+            Pattern::Sequential,
+            0,
+            1,
+            1,
+            true,
+            "WAL: sequential write-through writes of whole 8 KiB WAL pages (8 KiB to 128 KiB), one outstanding".into(),
+        ),
+        ("log", Db::Db2 { .. }) => (
+            split("4k/40:16k/30:64k/20:128k/10"),
+            Pattern::Sequential,
+            0,
+            1,
+            1,
+            true,
+            "transaction log: sequential write-through writes of 4 KiB log pages (4 KiB to 128 KiB), one outstanding"
+                .into(),
+        ),
+        ("readahead", _) => {
+            let (s, w) = match db {
+                Db::Db2 { page } => {
+                    (format!("{}/100", kib(page * 32)), format!("prefetch of one extent (32 × {p} pages)"))
+                }
+                Db::Postgres => ("128k/100".into(), "the kernel's 128 KiB read-ahead under sequential scans".into()),
+                Db::SqlServer => ("64k/40:128k/20:256k/20:512k/20".into(), "read-ahead of 64 KiB to 512 KiB".into()),
+            };
+            (split(&s), Pattern::Sequential, 100, 1, 4, false, format!("{w}, 4 outstanding"))
+        }
+        ("checkpoint", _) => (
+            split(&format!("{p}/100")),
+            Pattern::Random,
+            0,
+            1,
+            64,
+            false,
+            format!("checkpoint: a burst of {p} random page writes, 64 outstanding"),
+        ),
+        ("backup", _) => (
+            split("1m/100"),
+            Pattern::Sequential,
+            100,
+            1,
+            4,
+            false,
+            "backup: one 1 MiB sequential read stream, 4 buffers".into(),
+        ),
+        ("restore", _) => (
+            split("1m/100"),
+            Pattern::Sequential,
+            0,
+            1,
+            4,
+            false,
+            "restore: one 1 MiB sequential write stream, 4 buffers".into(),
+        ),
+        ("dss", _) => (
+            split("512k/100"),
+            Pattern::Sequential,
+            100,
+            8,
+            2,
+            false,
+            "decision support: 8 parallel 512 KiB sequential scans, 2 outstanding each".into(),
+        ),
+        ("tempdb", _) => (
+            split(&format!("{p}/60:64k/40")),
+            Pattern::Random,
+            50,
+            4,
+            8,
+            false,
+            format!("temporary objects: {p} pages and 64 KiB extents, half reads, 4 users × 8 outstanding"),
+        ),
+        _ => return usage("PATTERN", format!("'{name}' is not a pattern; use {}", NAMES.join(", "))),
+    };
+    let spec = Spec {
+        blocks,
+        pattern,
+        read_pct,
+        threads,
+        qd,
+        write_through: write_through || base.write_through,
+        ..base.clone()
+    };
+    spec.validate()?;
+    let db_name = match db {
+        Db::SqlServer => "SQL Server",
+        Db::Postgres => "PostgreSQL",
+        Db::Db2 { .. } => "Db2",
+    };
+    Ok(DbPattern { spec, description: format!("{name} ({db_name}): {what}") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_builds_for_every_database() {
+        let base = Spec { targets: vec!["f".into()], ..Spec::default() };
+        for db in [Db::SqlServer, Db::Postgres, Db::Db2 { page: 16384 }] {
+            for name in NAMES {
+                let p = pattern(name, db, &base).unwrap();
+                assert_eq!(p.spec.blocks.iter().map(|b| b.pct).sum::<u32>(), 100, "{name}");
+                assert!(p.description.starts_with(name));
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_follow_the_database() {
+        let base = Spec { targets: vec!["f".into()], ..Spec::default() };
+        let oltp = pattern("oltp", Db::SqlServer, &base).unwrap().spec;
+        assert_eq!((oltp.blocks[0].size, oltp.read_pct, oltp.pattern), (8192, 70, Pattern::Random));
+        let log = pattern("log", Db::SqlServer, &base).unwrap().spec;
+        assert_eq!((log.min_block(), log.max_block(), log.qd, log.write_through), (512, 61440, 1, true));
+        assert_eq!(pattern("oltp", Db::Db2 { page: 32768 }, &base).unwrap().spec.blocks[0].size, 32768);
+        assert_eq!(pattern("readahead", Db::Db2 { page: 4096 }, &base).unwrap().spec.blocks[0].size, 131072);
+        assert_eq!(pattern("log", Db::Postgres, &base).unwrap().spec.min_block(), 8192);
+        assert_eq!(pattern("restore", Db::SqlServer, &base).unwrap().spec.read_pct, 0);
+        assert_eq!(pattern("nosql", Db::SqlServer, &base).unwrap_err().option, "PATTERN");
+        assert_eq!(Db::parse("db2", Some(12288)).unwrap_err().option, "--page-size");
+        assert_eq!(Db::parse("oracle", None).unwrap_err().option, "--db");
+    }
+}
