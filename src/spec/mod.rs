@@ -4,6 +4,9 @@
 
 pub mod dbpatterns;
 pub mod diskspd;
+pub mod fio;
+mod fio_options;
+mod fio_values;
 pub mod parse;
 pub mod presets;
 pub mod size;

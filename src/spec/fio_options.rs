@@ -1,0 +1,435 @@
+//! What each fio option means for a [`Spec`]: fio's defaults (read, 4k, iodepth 1, numjobs 1,
+//! buffered, psync), its number syntax (parse.c `str_to_decimal`: k/m/g/t/p are powers of
+//! kb_base, kib/mib/… of the other base, 0x hex; times default to seconds) and its per-direction
+//! `read,write` values. Errors are one line, "option: why", naming what iolens cannot do.
+
+use super::fio::Opt;
+use super::size::format_block;
+use super::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
+
+use super::fio_values::{block, boolean, distribution, fixed_range, int, names, pct, per_dir, time, u32v};
+
+type R<T> = Result<T, String>;
+
+/// fio options that may stand alone (fio's FIO_OPT_STR_SET); `=0` turns them off.
+const FLAGS: &[&str] = &[
+    "time_based",
+    "group_reporting",
+    "stonewall",
+    "new_group",
+    "norandommap",
+    "thread",
+    "refill_buffers",
+    "zero_buffers",
+    "hipri",
+    "fixedbufs",
+    "registerfiles",
+];
+
+const VALUES: &[&str] = &[
+    "name",
+    "description",
+    "filename",
+    "directory",
+    "size",
+    "filesize",
+    "offset",
+    "rw",
+    "rwmixread",
+    "rwmixwrite",
+    "bs",
+    "bssplit",
+    "bsrange",
+    "ba",
+    "iodepth",
+    "iodepth_batch",
+    "numjobs",
+    "runtime",
+    "ramp_time",
+    "direct",
+    "buffered",
+    "sync",
+    "fsync",
+    "rate",
+    "rate_iops",
+    "randrepeat",
+    "randseed",
+    "random_distribution",
+    "ioengine",
+    "buffer_compress_percentage",
+    "end_fsync",
+    "invalidate",
+    "loops",
+    "kb_base",
+    "nrfiles",
+    "gtod_reduce",
+];
+
+/// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
+pub(super) fn canonical(key: &str) -> Option<&'static str> {
+    let k = match key {
+        "readwrite" => "rw",
+        "blocksize" => "bs",
+        "blocksize_range" => "bsrange",
+        "blockalign" => "ba",
+        "wait_for_previous" => "stonewall",
+        "iodepth_batch_submit" => "iodepth_batch",
+        "timeout" => "runtime",
+        "fileoffset" => "offset",
+        "allrandrepeat" => "randrepeat",
+        "nr_files" => "nrfiles",
+        k => k,
+    };
+    FLAGS.iter().chain(VALUES).find(|&&n| n == k).copied()
+}
+
+pub(super) fn is_flag(key: &str) -> bool {
+    canonical(key).is_some_and(|k| FLAGS.contains(&k))
+}
+
+/// A job's options turned into a spec.
+pub(super) struct Built {
+    pub name: String,
+    pub spec: Spec,
+    pub notes: Vec<String>,
+    pub group_reporting: bool,
+    pub stonewall: bool,
+    pub new_group: bool,
+}
+
+/// Applies `opts` (globals first) in order, later values winning, as fio does.
+pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
+    let kb = match opts.iter().rev().find(|(k, _)| k == "kb_base").and_then(|(_, v)| v.as_deref()) {
+        None | Some("1024") => 1024,
+        Some("1000") => 1000,
+        Some(v) => return Err(format!("kb_base: '{v}' is not 1000 or 1024")),
+    };
+    let spec = Spec {
+        pattern: Pattern::Sequential,
+        read_pct: 100,
+        direct: false,
+        engine: EngineKind::Psync,
+        ..Spec::default()
+    };
+    let mut j =
+        Job { kb, name: section.to_string(), spec, stonewall, rwmix: 50, bs: [4096; 2], nrfiles: 1, ..Job::default() };
+    for (k, v) in opts {
+        j.apply(canonical(k).unwrap_or(""), v.as_deref()).map_err(|m| format!("{k}: {m}"))?;
+    }
+    j.finish()
+}
+
+#[derive(Default)]
+struct Job {
+    kb: u64,
+    name: String,
+    spec: Spec,
+    notes: Vec<String>,
+    mixed: bool,
+    rwmix: u32,
+    bs: [u64; 2],
+    split: [Option<Vec<BlockShare>>; 2],
+    align: [u64; 2],
+    files: Vec<String>,
+    dirs: Vec<String>,
+    size: Option<u64>,
+    filesize: Option<u64>,
+    runtime: f64,
+    time_based: bool,
+    rate: [u64; 2],
+    rate_iops: [u64; 2],
+    batch: Option<u32>,
+    nrfiles: u64,
+    group_reporting: bool,
+    stonewall: bool,
+    new_group: bool,
+    norandommap: bool,
+}
+
+impl Job {
+    fn apply(&mut self, key: &str, v: Option<&str>) -> R<()> {
+        if FLAGS.contains(&key) {
+            let on = match v {
+                None => true,
+                Some(s) => s.trim().parse::<i64>().map_err(|_| format!("'{s}' is not 0 or 1"))? != 0,
+            };
+            match key {
+                "time_based" => self.time_based = on,
+                "group_reporting" => self.group_reporting = on,
+                "stonewall" => self.stonewall = on,
+                "new_group" => self.new_group = on,
+                "norandommap" => self.norandommap = on,
+                "zero_buffers" if on => self.spec.data = DataPattern::Zero,
+                "hipri" | "fixedbufs" | "registerfiles" if on => self.note(format!("{key}: accepted, not applied")),
+                _ => {}
+            }
+            return Ok(());
+        }
+        let v = v.map(str::trim).filter(|s| !s.is_empty()).ok_or("needs a value")?;
+        let kb = self.kb;
+        match key {
+            "name" => self.name = v.to_string(),
+            "description" | "kb_base" => {}
+            "filename" => self.files = names(v),
+            "directory" => self.dirs = names(v),
+            "size" => self.size = Some(int(v, kb)?),
+            "filesize" => self.filesize = Some(int(v, kb)?),
+            "offset" => self.spec.offset = int(v, kb)?,
+            "rw" => {
+                let (word, suffix) = v.split_once(':').unwrap_or((v, ""));
+                if !suffix.is_empty() {
+                    return Err(format!("'{v}': the ':{suffix}' offset modifier is not supported by iolens"));
+                }
+                let (pattern, pct, mixed) = match word {
+                    "read" => (Pattern::Sequential, 100, false),
+                    "write" => (Pattern::Sequential, 0, false),
+                    "randread" => (Pattern::Random, 100, false),
+                    "randwrite" => (Pattern::Random, 0, false),
+                    "rw" | "readwrite" => (Pattern::Sequential, 50, true),
+                    "randrw" => (Pattern::Random, 50, true),
+                    _ => return Err(format!("'{v}' is not supported by iolens (trims are not)")),
+                };
+                (self.spec.pattern, self.spec.read_pct, self.mixed) = (pattern, pct, mixed);
+            }
+            "rwmixread" => self.rwmix = pct(v, kb)?,
+            "rwmixwrite" => self.rwmix = 100 - pct(v, kb)?,
+            "bs" => self.bs = per_dir(v, 4096, |s| block(s, kb))?,
+            "bssplit" => {
+                let (r, w) = v.split_once(',').unwrap_or((v, v));
+                self.split = [self.bssplit(r)?, self.bssplit(w.split(',').next().unwrap_or(""))?];
+            }
+            "bsrange" => {
+                let (r, w) = v.split_once(',').unwrap_or((v, v));
+                self.bs =
+                    [fixed_range(r, self.bs[0], kb)?, fixed_range(w.split(',').next().unwrap_or(""), self.bs[1], kb)?];
+            }
+            "ba" => self.align = per_dir(v, 0, |s| int(s, kb))?,
+            "iodepth" => self.spec.qd = u32v(v, kb)?,
+            "iodepth_batch" => self.batch = Some(u32v(v, kb)?),
+            "numjobs" => self.spec.threads = u32v(v, kb)?,
+            "runtime" => self.runtime = time(v)?,
+            "ramp_time" => self.spec.warmup = time(v)?,
+            "direct" => self.spec.direct = boolean(v)?,
+            "buffered" => self.spec.direct = !boolean(v)?,
+            "invalidate" => _ = boolean(v)?,
+            "sync" => {
+                self.spec.write_through = match v {
+                    "none" | "0" => false,
+                    "dsync" => true,
+                    "sync" | "1" => {
+                        self.note("sync: fio opens with O_SYNC, iolens with O_DSYNC");
+                        true
+                    }
+                    _ => return Err(format!("'{v}' is not none, 0, sync, 1 or dsync")),
+                }
+            }
+            "fsync" => self.spec.fsync_every = u32v(v, kb)?,
+            "rate" => self.rate = per_dir(v, 0, |s| int(s, kb))?,
+            "rate_iops" => self.rate_iops = per_dir(v, 0, |s| int(s, kb))?,
+            "randrepeat" if !boolean(v)? => self.note("randrepeat=0: iolens repeats its random sequence anyway"),
+            "randrepeat" => {}
+            "randseed" => self.spec.seed = int(v, kb)?,
+            "random_distribution" => self.spec.random_dist = distribution(v)?,
+            "ioengine" => {
+                self.spec.engine = match v {
+                    "io_uring" => EngineKind::IoUring,
+                    "libaio" => {
+                        self.note("ioengine=libaio: iolens runs it on io_uring");
+                        EngineKind::IoUring
+                    }
+                    "psync" | "sync" | "vsync" | "pvsync" | "pvsync2" => EngineKind::Psync,
+                    "null" => EngineKind::Null,
+                    _ => {
+                        return Err(format!(
+                    "'{v}' is not supported by iolens (io_uring, libaio, psync, sync, pvsync, pvsync2 and null are)"
+                ))
+                    }
+                }
+            }
+            "buffer_compress_percentage" => self.spec.data = DataPattern::Compress { pct: pct(v, kb)? },
+            "end_fsync" if boolean(v)? => self.note("end_fsync: iolens does not fsync at the end"),
+            "end_fsync" => {}
+            "gtod_reduce" if boolean(v)? => self.note("gtod_reduce: accepted; iolens still times every I/O"),
+            "gtod_reduce" => {}
+            "loops" if int(v, kb)? == 1 => {}
+            "loops" => return Err(format!("'{v}': iolens is time-based; only loops=1 is supported")),
+            "nrfiles" => self.nrfiles = int(v, kb)?,
+            _ => return Err("is not supported by iolens".into()),
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, s: impl Into<String>) {
+        self.notes.push(s.into());
+    }
+
+    /// One direction of fio's bssplit (options.c `bssplit_ddir`): blank or 0 shares split what
+    /// is left evenly; fio then sorts by share and the largest share takes any shortfall.
+    fn bssplit(&mut self, s: &str) -> R<Option<Vec<BlockShare>>> {
+        let mut e: Vec<(u64, Option<u32>)> = Vec::new();
+        for part in s.trim().split(':').take_while(|p| !p.is_empty()) {
+            let (b, p) = part.split_once('/').unwrap_or((part, ""));
+            let p = match p.trim() {
+                "" => 0,
+                p => p.parse::<u32>().map_err(|_| format!("share '{p}' in '{part}' is not a whole percentage"))?,
+            };
+            e.push((block(b, self.kb)?, (p > 0).then_some(p.min(100))));
+        }
+        let set: u32 = e.iter().filter_map(|x| x.1).sum();
+        let missing = e.iter().filter(|x| x.1.is_none()).count() as u32;
+        if set > 100 && missing > 1 {
+            return Err(format!("shares in '{s}' add up to more than 100%"));
+        }
+        let fill = if missing == 1 && e.len() == 1 { 100 } else { 100u32.saturating_sub(set) / missing.max(1) };
+        let mut shares: Vec<BlockShare> =
+            e.iter().map(|&(size, p)| BlockShare { size, pct: p.unwrap_or(fill) }).collect();
+        shares.sort_by_key(|b| b.pct);
+        let total: u32 = shares.iter().map(|b| b.pct).sum();
+        let (mut cum, last) = (0, shares.len().saturating_sub(1));
+        for (i, b) in shares.iter_mut().enumerate() {
+            b.pct = if i == last { 100 - cum } else { b.pct.min(100 - cum) };
+            cum += b.pct;
+        }
+        shares.retain(|b| b.pct > 0);
+        if total != 100 && !shares.is_empty() {
+            self.note(format!("bssplit: shares add up to {total}%; as in fio, the largest share makes up the rest"));
+        }
+        Ok((!shares.is_empty()).then_some(shares))
+    }
+
+    fn finish(mut self) -> R<Built> {
+        let s = &mut self.spec;
+        if self.mixed {
+            s.read_pct = self.rwmix;
+        }
+        let rp = s.read_pct;
+        let pick = |what: &str, r: String, w: String| -> R<()> {
+            match rp {
+                0 | 100 => Ok(()),
+                _ if r == w => Ok(()),
+                _ => Err(format!("{what}: reads use {r} and writes {w}; iolens uses one setting for both")),
+            }
+        };
+        let blocks = [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
+        let what = if self.split.iter().any(Option::is_some) { "bssplit" } else { "bs" };
+        let show =
+            |b: &[BlockShare]| b.iter().map(|b| format!("{}/{}", format_block(b.size), b.pct)).collect::<Vec<_>>();
+        pick(what, show(&blocks[0]).join(":"), show(&blocks[1]).join(":"))?;
+        s.blocks = blocks[usize::from(rp == 0)].clone();
+        pick("ba", self.align[0].to_string(), self.align[1].to_string())?;
+        let align = self.align[usize::from(rp == 0)];
+        s.align = (align > 0).then_some(align);
+        let jobs = s.threads as f64;
+        let mut rate = |what: &str, v: [u64; 2]| -> R<Option<f64>> {
+            Ok(match (rp, v) {
+                (_, [0, 0]) => None,
+                (100, [r, _]) | (0, [_, r]) => (r > 0).then_some(r as f64 * jobs),
+                (_, [r, w]) if r > 0 && w > 0 => {
+                    self.notes.push(format!("{what}: fio caps reads and writes separately; iolens caps their sum"));
+                    Some(r.saturating_add(w) as f64 * jobs)
+                }
+                _ => {
+                    return Err(format!(
+                        "{what}: capping only reads or only writes of a mix is not supported by iolens"
+                    ))
+                }
+            })
+        };
+        s.rate_mbps = rate("rate", self.rate)?.map(|b| b / 1e6);
+        s.rate_iops = rate("rate_iops", self.rate_iops)?;
+        if s.rate_mbps.is_some() && s.rate_iops.is_some() {
+            return Err("rate_iops: rate and rate_iops are mutually exclusive (in fio too)".into());
+        }
+        s.batch = match self.batch {
+            Some(0) => s.qd,
+            Some(n) => n,
+            None => 1,
+        };
+        if self.runtime > 0.0 {
+            s.duration = self.runtime;
+            if !self.time_based {
+                self.notes.push("runtime without time_based: iolens runs for the runtime".into());
+            }
+        } else {
+            s.duration = 10.0;
+            self.notes.push("no runtime: fio runs until size is done; iolens runs for 10 s".into());
+        }
+        let files = self.files.len();
+        if self.files.iter().any(|f| f == "-") {
+            return Err("filename: '-' (stdin/stdout) is not supported by iolens".into());
+        }
+        if files > 0 {
+            let prefix = self.dirs.first().map(|d| format!("{}/", d.trim_end_matches('/'))).unwrap_or_default();
+            s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();
+            if files > 1 {
+                self.notes.push(format!(
+                    "filename: fio spreads each job over its {files} files; iolens runs numjobs workers on each file"
+                ));
+            }
+        } else {
+            if self.nrfiles != 1 {
+                return Err("nrfiles: only 1 file per job is supported by iolens".into());
+            }
+            if self.dirs.is_empty() {
+                self.notes.push("no filename: iolens creates its test file in the current directory".into());
+                self.dirs.push(".".into());
+            }
+            let n = self.dirs.len() as u32;
+            if !s.threads.is_multiple_of(n) {
+                return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
+            }
+            s.threads /= n;
+            s.targets = self.dirs.clone();
+            if s.threads > 1 {
+                self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
+            }
+            if self.size.is_none() && self.filesize.is_none() {
+                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
+            }
+        }
+        if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
+            if per == 0 {
+                return Err("size: less than a byte per file".into());
+            }
+            if self.filesize.is_none() && s.offset > 0 {
+                s.range = Some(per);
+            }
+            s.size = if self.filesize.is_none() { s.offset.saturating_add(per) } else { per };
+        }
+        if s.pattern == Pattern::Random && !self.norandommap {
+            self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
+        }
+        if !s.direct {
+            self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
+        }
+        s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
+        Ok(Built {
+            name: self.name,
+            spec: self.spec,
+            notes: self.notes,
+            group_reporting: self.group_reporting,
+            stonewall: self.stonewall,
+            new_group: self.new_group,
+        })
+    }
+}
+
+/// The fio option behind a `Spec::validate` complaint.
+fn fio_name(option: &str) -> &str {
+    match option {
+        "--qd" => "iodepth",
+        "--threads" => "numjobs",
+        "--batch" => "iodepth_batch",
+        "--bs" => "bs",
+        "--offset" => "offset",
+        "--size" => "size",
+        "--duration" => "runtime",
+        "--warmup" => "ramp_time",
+        "--rate-iops" => "rate_iops",
+        "--rate-mbps" => "rate",
+        "--read-pct" => "rwmixread",
+        "--align" => "ba",
+        "TARGET" => "filename",
+        o => o,
+    }
+}

@@ -1,0 +1,233 @@
+//! fio's value syntax (parse.c): numbers with k/m/g/t/p in kb_base and kib/mib in the other
+//! base, times defaulting to seconds, per-direction `read,write` lists, booleans, distributions,
+//! and `${VAR}` / keyword substitution in job files.
+
+use super::RandomDist;
+
+type R<T> = Result<T, String>;
+
+/// fio's `read,write[,trim]` values (parse.c `handle_option`): split at ',' (else ':' or '-');
+/// a single value applies to both directions, an empty one keeps the default.
+pub(super) fn per_dir<T: Copy>(v: &str, def: T, f: impl Fn(&str) -> R<T>) -> R<[T; 2]> {
+    let sep = [',', ':'].into_iter().find(|&c| v.contains(c));
+    let sep = sep.or(v.get(1..).is_some_and(|t| t.contains('-')).then_some('-')).unwrap_or(',');
+    let parts: Vec<&str> = v.split(sep).map(str::trim).collect();
+    let get = |s: &str| if s.is_empty() { Ok(def) } else { f(s) };
+    let r = get(parts[0])?;
+    Ok([r, if parts.len() > 1 { get(parts[1])? } else { r }])
+}
+
+/// fio's integers: digits with k/m/g/t/p (powers of kb_base, "b" allowed after), kib/mib/… (the
+/// other base), or 0x hex. Fractions, percentages and (expressions) are refused.
+pub(super) fn int(v: &str, kb: u64) -> R<u64> {
+    let bad = || format!("'{v}' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)");
+    if v.starts_with('(') {
+        return Err(format!("'{v}': arithmetic expressions are not supported by iolens"));
+    }
+    if v.ends_with('%') {
+        return Err(format!("'{v}': percentages of the file or device are not supported by iolens"));
+    }
+    if let Some(h) = v.strip_prefix("0x").or(v.strip_prefix("0X")) {
+        return u64::from_str_radix(h, 16).map_err(|_| bad());
+    }
+    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let pow = |c: &u8| "kmgtp".find(*c as char).map(|i| i as u32 + 1);
+    let other: u64 = if kb == 1000 { 1024 } else { 1000 };
+    let mult = match unit.to_ascii_lowercase().as_bytes() {
+        [] | [b'b'] => Some(1),
+        [c] | [c, b'b'] => pow(c).map(|p| kb.pow(p)),
+        [c, b'i', b'b'] => pow(c).map(|p| other.pow(p)),
+        _ => None,
+    };
+    num.parse::<u64>().ok().zip(mult).and_then(|(n, m)| n.checked_mul(m)).ok_or_else(bad)
+}
+
+/// A bsrange part "LOW-HIGH": iolens takes it only when LOW = HIGH; empty keeps `def`.
+pub(super) fn fixed_range(v: &str, def: u64, kb: u64) -> R<u64> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Ok(def);
+    }
+    let (lo, hi) = v.split_once(['-', ':']).ok_or_else(|| format!("'{v}' is not a range LOW-HIGH"))?;
+    match (block(lo, kb)?, block(hi, kb)?) {
+        (a, b) if a == b => Ok(a),
+        _ => Err(format!("'{v}': block sizes drawn from a range are not supported by iolens (bssplit is)")),
+    }
+}
+
+pub(super) fn u32v(v: &str, kb: u64) -> R<u32> {
+    u32::try_from(int(v, kb)?).map_err(|_| format!("'{v}' is too large"))
+}
+
+pub(super) fn pct(v: &str, kb: u64) -> R<u32> {
+    u32v(v, kb).ok().filter(|&p| p <= 100).ok_or_else(|| format!("'{v}' is not a percentage 0-100"))
+}
+
+pub(super) fn block(v: &str, kb: u64) -> R<u64> {
+    let n = int(v, kb)?;
+    (1..=64 << 20).contains(&n).then_some(n).ok_or_else(|| format!("'{v}' is out of range; iolens takes 1 byte to 64M"))
+}
+
+pub(super) fn boolean(v: &str) -> R<bool> {
+    match v {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(format!("'{v}' is not 0 or 1")),
+    }
+}
+
+/// fio times: whole numbers, seconds unless us/usec, ms/msec, s, m, h or d follows.
+pub(super) fn time(v: &str) -> R<f64> {
+    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" | "s" => 1.0,
+        "us" | "usec" => 1e-6,
+        "ms" | "msec" => 1e-3,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => 0.0,
+    };
+    match num.parse::<u64>() {
+        Ok(n) if mult > 0.0 => Ok(n as f64 * mult),
+        _ => Err(format!("'{v}' is not a time iolens reads (whole numbers with us, ms, s, m, h or d)")),
+    }
+}
+
+/// fio's file and directory lists: ':' separates, "\:" is a colon inside a name.
+pub(super) fn names(v: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => out.last_mut().map_or((), |s| s.push(chars.next().unwrap_or(':'))),
+            ':' => out.push(String::new()),
+            c => out.last_mut().map_or((), |s| s.push(c)),
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// random (uniform), zipf[:theta] (fio's default 1.1), pareto[:h] (default 0.2).
+pub(super) fn distribution(v: &str) -> R<RandomDist> {
+    let mut parts = v.split(':');
+    let (kind, arg) = (parts.next().unwrap_or(""), parts.next());
+    if !matches!(kind, "random" | "zipf" | "pareto") {
+        return Err(format!("'{v}' is not supported by iolens (random, zipf:THETA and pareto:H are)"));
+    }
+    if v.contains(',') || parts.next().is_some() {
+        return Err(format!("'{v}': per-direction distributions and centers are not supported by iolens"));
+    }
+    let num = |def: f64| arg.map_or(Ok(def), |a| a.parse::<f64>().map_err(|_| format!("'{a}' is not a number")));
+    match kind {
+        "random" if arg.is_none() => Ok(RandomDist::Uniform),
+        "zipf" => match num(1.1)? {
+            1.0 => Err("zipf theta must differ from 1 (as in fio)".into()),
+            t if t > 0.0 && t.is_finite() => Ok(RandomDist::Zipf { theta: t }),
+            t => Err(format!("zipf:{t}: iolens needs a theta above 0")),
+        },
+        "pareto" => match num(0.2)? {
+            h if h > 0.0 && h < 1.0 => Ok(RandomDist::Pareto { h }),
+            h => Err(format!("pareto:{h}: h must be between 0 and 1 (as in fio)")),
+        },
+        _ => Err(format!("'{v}' is not supported by iolens (random, zipf:THETA and pareto:H are)")),
+    }
+}
+
+/// `${VAR}` → the variable (empty when unset), then fio's reserved keywords; a value with a
+/// keyword and + - * / is worked out with integer math, as fio hands it to `bc`.
+pub(super) fn substitute(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        match rest[i + 2..].find('}') {
+            Some(j) if j > 0 => {
+                out.push_str(&env(&rest[i + 2..i + 2 + j]).unwrap_or_default());
+                rest = &rest[i + 3 + j..];
+            }
+            _ => {
+                out.push_str(&rest[i..i + 2]);
+                rest = &rest[i + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    let mut keyword = false;
+    for (word, value) in
+        [("$pagesize", keyword_value(0)), ("$mb_memory", keyword_value(1)), ("$ncpus", keyword_value(2))]
+    {
+        if out.contains(word) {
+            out = out.replace(word, &value.to_string());
+            keyword = true;
+        }
+    }
+    let math = out.contains(['+', '-', '*', '/']) && !out.contains('\'');
+    match out.split_once('=') {
+        Some((k, v)) if keyword && math => {
+            let n =
+                eval(v.trim()).ok_or_else(|| format!("{}: '{}' is not integer math fio can work out", k.trim(), v))?;
+            Ok(format!("{k}={n}"))
+        }
+        _ => Ok(out),
+    }
+}
+
+/// $pagesize, $mb_memory, $ncpus as fio computes them.
+pub(super) fn keyword_value(which: u8) -> i64 {
+    // SAFETY: sysconf only reads system configuration.
+    let conf = |name| unsafe { libc::sysconf(name) } as i64;
+    match which {
+        0 => conf(libc::_SC_PAGESIZE),
+        1 => conf(libc::_SC_PHYS_PAGES).saturating_mul(conf(libc::_SC_PAGESIZE)) >> 20,
+        _ => conf(libc::_SC_NPROCESSORS_CONF),
+    }
+}
+
+/// Integer + - * / with parentheses, as `bc` (scale 0) works it out.
+pub(super) fn eval(s: &str) -> Option<i64> {
+    fn expr(t: &[u8], i: &mut usize) -> Option<i64> {
+        let mut v = term(t, i)?;
+        while let Some(&op @ (b'+' | b'-')) = t.get(*i) {
+            *i += 1;
+            let r = term(t, i)?;
+            v = if op == b'+' { v.checked_add(r)? } else { v.checked_sub(r)? };
+        }
+        Some(v)
+    }
+    fn term(t: &[u8], i: &mut usize) -> Option<i64> {
+        let mut v = atom(t, i)?;
+        while let Some(&op @ (b'*' | b'/')) = t.get(*i) {
+            *i += 1;
+            let r = atom(t, i)?;
+            v = if op == b'*' { v.checked_mul(r)? } else { v.checked_div(r)? };
+        }
+        Some(v)
+    }
+    fn atom(t: &[u8], i: &mut usize) -> Option<i64> {
+        match t.get(*i)? {
+            b'(' => {
+                *i += 1;
+                let v = expr(t, i)?;
+                (t.get(*i) == Some(&b')')).then(|| *i += 1)?;
+                Some(v)
+            }
+            b'-' => {
+                *i += 1;
+                atom(t, i)?.checked_neg()
+            }
+            _ => {
+                let start = *i;
+                while t.get(*i).is_some_and(u8::is_ascii_digit) {
+                    *i += 1;
+                }
+                std::str::from_utf8(&t[start..*i]).ok()?.parse().ok()
+            }
+        }
+    }
+    let t: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let mut i = 0;
+    let v = expr(&t, &mut i)?;
+    (i == t.len()).then_some(v)
+}
