@@ -1,6 +1,6 @@
-//! The one model of "what to run". Every front end (the `run` options today; CrystalDiskMark
-//! profiles, DiskSpd lines and fio job files later) only produces a [`Spec`]; the runner only
-//! consumes one.
+//! The one model of "what to run". Every front end (`run`'s options, CrystalDiskMark profiles
+//! in `presets`, DiskSpd lines in `diskspd`, fio job files in `fio`, database patterns in
+//! `dbpatterns`) only produces a [`Spec`]; the runner only consumes one.
 
 pub mod dbpatterns;
 pub mod diskspd;
