@@ -114,6 +114,8 @@ pub fn test_result(p: Parts) -> TestResult {
         engine: p.engine.name().into(),
         depth: p.depth,
         notices: p.notices,
+        group: 0,
+        options: Vec::new(),
         started_at: p.started_at,
         duration_s: secs,
         interrupted: p.interrupted,

@@ -65,16 +65,52 @@ pub fn run_test(
     interrupt: &AtomicBool,
     opts: &RunOptions,
 ) -> anyhow::Result<TestResult> {
-    let mut notices = Vec::new();
-    let (kind, depth) = choose_engine(spec, &mut notices);
-    for n in &notices {
-        eprintln!("notice: {n}");
+    let mut r = run_group(&[Job { spec, targets }], interrupt, opts)?;
+    Ok(r.remove(0))
+}
+
+/// One of the tests a group runs at the same time (fio's jobs between two stonewalls).
+pub struct Job<'a> {
+    pub spec: &'a Spec,
+    pub targets: &'a [Prepared],
+}
+
+/// Runs several tests at once, in one measured window: the longest warm-up, duration and
+/// cool-down of the group. Each test gets its own result; CPU and disk figures are the group's.
+pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> anyhow::Result<Vec<TestResult>> {
+    let mut notices: Vec<Vec<String>> = Vec::with_capacity(jobs.len());
+    let mut engines = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        let mut n = Vec::new();
+        engines.push(choose_engine(j.spec, &mut n));
+        for line in &n {
+            eprintln!("notice: {line}");
+        }
+        notices.push(n);
     }
-    let workers = targets.len() * spec.threads as usize;
+    let longest = |f: fn(&Spec) -> f64| jobs.iter().map(|j| f(j.spec)).fold(0.0, f64::max);
+    let (warmup, duration, cooldown) = (longest(|s| s.warmup), longest(|s| s.duration), longest(|s| s.cooldown));
+    if jobs.len() > 1 {
+        for (j, n) in jobs.iter().zip(&mut notices) {
+            if (j.spec.warmup, j.spec.duration, j.spec.cooldown) != (warmup, duration, cooldown) {
+                n.push(format!("ran in a group for {duration} s after {warmup} s of warm-up, the group's longest"));
+            }
+        }
+    }
+    // Workers are numbered job by job, target by target, thread by thread.
+    let first: Vec<usize> = jobs
+        .iter()
+        .scan(0, |acc, j| {
+            let f = *acc;
+            *acc += j.targets.len() * j.spec.threads as usize;
+            Some(f)
+        })
+        .collect();
+    let workers: usize = jobs.iter().map(|j| j.targets.len() * j.spec.threads as usize).sum();
     let ns = |s: f64| (s * 1e9) as u64;
-    let m_start = ns(spec.warmup);
-    let m_end = m_start + ns(spec.duration);
-    let end = m_end + ns(spec.cooldown);
+    let m_start = ns(warmup);
+    let m_end = m_start + ns(duration);
+    let end = m_end + ns(cooldown);
     let shared = Shared {
         ready: Barrier::new(workers + 1),
         start: Barrier::new(workers + 1),
@@ -94,44 +130,57 @@ pub fn run_test(
         },
     };
     let mailboxes: Vec<Mailbox> = (0..workers).map(|_| Mailbox::new()).collect();
-    let mut collector = Collector::new(workers);
+    let mut collectors: Vec<Collector> =
+        jobs.iter().map(|j| Collector::new(j.targets.len() * j.spec.threads as usize)).collect();
+    let collect = |cs: &mut [Collector]| {
+        for (k, c) in cs.iter_mut().enumerate() {
+            c.collect(&mailboxes[first[k]..first[k] + c.per_worker.len()]);
+        }
+    };
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let bar = progress_bar(opts.progress);
 
-    let mut devices: Vec<String> = targets.iter().filter_map(|t| t.info.device.clone()).collect();
+    let mut devices: Vec<String> =
+        jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
     devices.sort();
     devices.dedup();
     let (recs, cpu, disks, measured_ns, interrupted) = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(workers);
-        for (ti, t) in targets.iter().enumerate() {
-            for th in 0..spec.threads {
-                let w = ti * spec.threads as usize + th as usize;
-                let args = worker::WorkerArgs {
-                    spec,
-                    shared: &shared,
-                    mailbox: &mailboxes[w],
-                    file: 0,
-                    gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
-                    index: w as u32,
-                    workers: workers as u32,
-                    depth,
-                };
-                let file = &t.file;
-                let shared = &shared;
-                handles.push(
-                    std::thread::Builder::new()
-                        .name(format!("iolens-w{w}"))
-                        .spawn_scoped(scope, move || {
-                            let setup = EngineSetup {
-                                files: std::slice::from_ref(file),
-                                depth,
-                                buf_size: spec.max_block() as usize,
-                                mixed: spec.read_pct > 0 && spec.read_pct < 100,
-                            };
-                            start_worker(kind, &setup, args, shared)
-                        })
-                        .expect("spawning a worker thread"),
-                );
+        for (k, job) in jobs.iter().enumerate() {
+            let (spec, (kind, depth)) = (job.spec, engines[k]);
+            let job_workers = job.targets.len() * spec.threads as usize;
+            for (ti, t) in job.targets.iter().enumerate() {
+                for th in 0..spec.threads {
+                    let rank = ti * spec.threads as usize + th as usize;
+                    let w = first[k] + rank;
+                    let args = worker::WorkerArgs {
+                        spec,
+                        shared: &shared,
+                        mailbox: &mailboxes[w],
+                        file: 0,
+                        gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
+                        index: w as u32,
+                        rank: rank as u32,
+                        workers: job_workers as u32,
+                        depth,
+                    };
+                    let file = &t.file;
+                    let shared = &shared;
+                    handles.push(
+                        std::thread::Builder::new()
+                            .name(format!("iolens-w{w}"))
+                            .spawn_scoped(scope, move || {
+                                let setup = EngineSetup {
+                                    files: std::slice::from_ref(file),
+                                    depth,
+                                    buf_size: spec.max_block() as usize,
+                                    mixed: spec.read_pct > 0 && spec.read_pct < 100,
+                                };
+                                start_worker(kind, &setup, args, shared)
+                            })
+                            .expect("spawning a worker thread"),
+                    );
+                }
             }
         }
         shared.ready.wait();
@@ -165,19 +214,19 @@ pub fn run_test(
             if shared.abort.load(Ordering::Relaxed) {
                 shared.end.store(t, Ordering::Relaxed);
             }
-            collector.collect(&mailboxes);
+            collect(&mut collectors);
             if t >= end_now || handles.iter().all(|h| h.is_finished()) {
                 break;
             }
             if let Some(b) = &bar {
-                b.set_message(progress_line(t, m_start, m_end_now, end_now, &collector));
+                b.set_message(progress_line(t, m_start, m_end_now, end_now, &collectors));
             }
             let next_edge = [m_start, m_end_now, end_now].into_iter().filter(|&e| e > t).min().unwrap_or(t);
             std::thread::sleep(Duration::from_nanos((next_edge - t).clamp(1_000_000, 100_000_000)));
         }
         let recs: Vec<Result<worker::WorkerRec, String>> =
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();
-        collector.collect(&mailboxes);
+        collect(&mut collectors);
         let t_end = now();
         let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
         let (cs, ds, cs_t) = cpu_start.unwrap_or_else(|| {
@@ -197,20 +246,27 @@ pub fn run_test(
         b.finish_and_clear();
     }
     let recs = recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
-    Ok(build::test_result(build::Parts {
-        spec,
-        engine: kind,
-        depth,
-        notices,
-        started_at,
-        recs: &recs,
-        collector: &collector,
-        cpu,
-        disks,
-        measured_s: measured_ns as f64 / 1e9,
-        interrupted,
-        threads: spec.threads,
-    }))
+    Ok(jobs
+        .iter()
+        .zip(notices)
+        .enumerate()
+        .map(|(k, (job, notices))| {
+            build::test_result(build::Parts {
+                spec: job.spec,
+                engine: engines[k].0,
+                depth: engines[k].1,
+                notices,
+                started_at: started_at.clone(),
+                recs: &recs[first[k]..first[k] + collectors[k].per_worker.len()],
+                collector: &collectors[k],
+                cpu: cpu.clone(),
+                disks: disks.clone(),
+                measured_s: measured_ns as f64 / 1e9,
+                interrupted,
+                threads: job.spec.threads,
+            })
+        })
+        .collect())
 }
 
 fn start_worker(
@@ -258,7 +314,7 @@ fn progress_bar(wanted: bool) -> Option<indicatif::ProgressBar> {
     Some(b)
 }
 
-fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, c: &Collector) -> String {
+fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, cs: &[Collector]) -> String {
     let s = |ns: u64| ns as f64 / 1e9;
     if t < m_start {
         return format!("warming up: {:.0} s left", s(m_start - t));
@@ -267,8 +323,11 @@ fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, c: &Collector) -> S
         return format!("cooling down: {:.0} s left", s(end.saturating_sub(t)));
     }
     let elapsed = t - m_start;
-    let rate = c
-        .last_full((elapsed / 1_000_000_000) as usize)
+    let sec = (elapsed / 1_000_000_000) as usize;
+    let rate = cs
+        .iter()
+        .map(|c| c.last_full(sec))
+        .try_fold((0, 0), |(i, b), x| x.map(|(ios, bytes)| (i + ios, b + bytes)))
         .map(|(ios, bytes)| format!("{ios} IOPS, {:.1} MB/s", bytes as f64 / 1e6))
         .unwrap_or_else(|| "…".into());
     format!("elapsed {:.0} s, remaining {:.0} s: {rate}", s(elapsed), s(m_end - t))

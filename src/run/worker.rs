@@ -62,7 +62,10 @@ pub struct WorkerArgs<'a> {
     pub mailbox: &'a Mailbox,
     pub file: u32,
     pub gen: OffsetGen,
+    /// Global worker number (seeds, trace).
     pub index: u32,
+    /// Place among the workers of its test, and their count: a test's rate is split among them.
+    pub rank: u32,
     pub workers: u32,
     pub depth: u32,
 }
@@ -77,7 +80,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     let pace = match (spec.rate_iops, spec.rate_mbps) {
         (Some(r), _) => {
             let period = 1e9 * a.workers as f64 / r;
-            Pace::Iops { next: period * a.index as f64 / a.workers as f64, period }
+            Pace::Iops { next: period * a.rank as f64 / a.workers as f64, period }
         }
         (_, Some(m)) => Pace::Bytes { next: 0.0, ns_per_byte: 1e9 * a.workers as f64 / (m * 1e6) },
         _ => Pace::Free,
