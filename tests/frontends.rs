@@ -264,3 +264,69 @@ fn pattern_runs_with_its_description() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: PATTERN: 'nosql' is not a pattern; use oltp, log"), "{stderr}");
 }
+
+#[test]
+fn fio_job_file_runs_its_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("t.fio");
+    std::fs::write(
+        &job,
+        "[global]\nioengine=io_uring\ndirect=1\nsize=16m\nruntime=500ms\ntime_based\nfilename=${IOLENS_T_FILE}\n\n\
+         [seq-read]\nrw=read\nbs=64k\niodepth=4\n\n[rand-read]\nstonewall\nrw=randread\nbs=4k\niodepth=8\n\n\
+         [rand-write]\nrw=randwrite\nbs=4k\niodepth=2\n",
+    )
+    .unwrap();
+    let data = dir.path().join("data.bin");
+    let out =
+        bin().env("IOLENS_T_FILE", &data).args(["fio", "--format", "json", "--quiet"]).arg(&job).output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["command"], "fio");
+    let tests = v["tests"].as_array().unwrap();
+    let got: Vec<(&str, u64)> = tests.iter().map(|t| (t["name"].as_str().unwrap(), u(&t["group"]))).collect();
+    assert_eq!(got, [("seq-read", 0), ("rand-read", 1), ("rand-write", 1)]);
+    assert_eq!((u(&tests[0]["spec"]["blocks"][0]["size"]), u(&tests[0]["spec"]["qd"])), (65536, 4));
+    assert_eq!(tests[0]["spec"]["pattern"], "sequential");
+    assert_eq!(u(&tests[2]["spec"]["read_pct"]), 0);
+    // The jobs of a group ran at the same time, each measured on its own.
+    assert!(u(&tests[1]["read"]["ios"]) > 0 && u(&tests[2]["write"]["ios"]) > 0 && u(&tests[2]["read"]["ios"]) == 0);
+    assert!(tests[2]["options"].as_array().unwrap().iter().any(|o| o[0] == "rw" && o[1] == "randwrite"));
+    assert!(!data.exists(), "the data file iolens created is removed");
+}
+
+#[test]
+fn fio_command_line_and_fio_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("d.bin");
+    let out = bin()
+        .args(["fio", "--output-format=json", "--name=j", "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=4"])
+        .args(["--size=16m", "--runtime=1", "--time_based", "--direct=1", "--ioengine=io_uring"])
+        .arg(format!("--filename={}", data.display()))
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let j = &v["jobs"][0];
+    assert_eq!(j["jobname"], "j");
+    for d in ["read", "write"] {
+        assert!(f(&j[d]["iops"]) > 0.0, "{d}");
+        assert!(j[d]["clat_ns"]["percentile"]["50.000000"].as_u64().unwrap() > 0);
+        assert!(f(&j[d]["lat_ns"]["mean"]) > 0.0);
+        assert!(u(&j[d]["io_bytes"]) == u(&j[d]["total_ios"]) * 4096);
+    }
+    let share = f(&j["read"]["iops"]) / (f(&j["read"]["iops"]) + f(&j["write"]["iops"]));
+    assert!((share - 0.7).abs() < 0.03, "read share {share}");
+    // An option iolens does not implement is named on one line.
+    let out = bin()
+        .args(["fio", "--name=j", "--size=1m", "--verify=crc32"])
+        .arg(format!("--filename={}", data.display()))
+        .output()
+        .unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("'verify'"), "{stderr}");
+    assert!(entries(dir.path()).is_empty());
+}

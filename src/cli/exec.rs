@@ -99,29 +99,30 @@ pub fn execute(
     }
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
-    let mut shown = u32::MAX;
-    let mut targets = target::prepare(&base, &plans, &interrupt, |p, frac| {
-        let pct = (frac * 100.0) as u32;
-        if progress && pct != shown {
-            shown = pct;
-            eprint!("\rpreparing {}: {pct} %  ", p.display());
-            if frac >= 1.0 {
-                eprint!("\r\x1b[2K");
-            }
-        }
-    })?;
+    let mut targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let opts = run::RunOptions { progress, trace: output.trace.clone() };
     let tests = run_items(items, &mut targets, &interrupt, &opts, passes);
     target::cleanup(&targets, base.keep);
-    let tests = tests?;
+    finish(command, started_at, targets.iter().map(|t| t.info.clone()).collect(), tests?, &interrupt, output)
+}
+
+/// Builds the one result, prints it and saves it; the exit code says whether it was cut short.
+pub(super) fn finish(
+    command: &str,
+    started_at: String,
+    targets: Vec<crate::result::TargetInfo>,
+    tests: Vec<TestResult>,
+    interrupt: &AtomicBool,
+    output: &Output,
+) -> anyhow::Result<i32> {
     let result = RunResult {
         schema_version: SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
         command: command.into(),
         args: std::env::args().skip(1).collect(),
         started_at,
-        host: Host::detect(targets.iter().map(|t| t.info.clone()).collect()),
+        host: Host::detect(targets),
         interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
         tests,
     };
@@ -130,6 +131,21 @@ pub fn execute(
         report::write_file(&result, *f, path)?;
     }
     Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+}
+
+/// Shows how far the filling of a new test file has come (on a terminal only).
+pub(super) fn prefill_progress(progress: bool) -> impl FnMut(&Path, f64) {
+    let mut shown = u32::MAX;
+    move |p, frac| {
+        let pct = (frac * 100.0) as u32;
+        if progress && pct != shown {
+            shown = pct;
+            eprint!("\rpreparing {}: {pct} %  ", p.display());
+            if frac >= 1.0 {
+                eprint!("\r\x1b[2K");
+            }
+        }
+    }
 }
 
 fn run_items(
@@ -195,7 +211,7 @@ fn pause(secs: f64, interrupt: &AtomicBool) {
 }
 
 /// Do two paths name the same file (existing or about to be created)?
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
         return x.dev() == y.dev() && x.ino() == y.ino();
@@ -209,7 +225,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// I/O buffers are allocated up front, one per outstanding I/O (two with a read/write mix):
 /// refuse a spec whose buffers would not fit comfortably in memory.
-fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError> {
+pub(super) fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError> {
     let mixed = if spec.read_pct > 0 && spec.read_pct < 100 { 2 } else { 1 };
     let bytes = targets as u128 * spec.threads as u128 * spec.qd as u128 * spec.max_block() as u128 * mixed;
     let avail = std::fs::read_to_string("/proc/meminfo")

@@ -4,6 +4,7 @@
 mod cdm;
 mod diskspd;
 mod exec;
+mod fio;
 mod pattern;
 mod run;
 mod sqlio;
@@ -29,6 +30,8 @@ enum Command {
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
     Diskspd(diskspd::DiskspdArgs),
+    /// fio job files or fio's command line, jobs of a group at the same time; --output-format=json as fio
+    Fio(fio::FioArgs),
     /// A database's I/O pattern (oltp, log, readahead, checkpoint, backup, restore, dss, tempdb)
     Pattern(pattern::PatternArgs),
     /// The SQLIO matrix: block sizes × threads × sequential/random × read/write
@@ -66,6 +69,7 @@ pub fn main() -> i32 {
         Command::Sqlio(args) => sqlio::main(args),
         Command::Diskspd(args) => diskspd::main(args),
         Command::Pattern(args) => pattern::main(args),
+        Command::Fio(args) => fio::main(args),
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod cdm;
 mod diskspd;
+mod fio_json;
 mod json;
 mod sqlio;
 mod sweep;
@@ -15,6 +16,8 @@ use std::path::Path;
 pub enum Format {
     Text,
     Json,
+    /// fio's `--output-format=json` layout, for tools built on fio.
+    FioJson,
 }
 
 impl Format {
@@ -36,6 +39,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text if r.command == "diskspd" => diskspd::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
+        Format::FioJson => fio_json::render(r),
     }
 }
 

@@ -41,6 +41,12 @@ pub struct TestResult {
     pub depth: u32,
     /// Things the user should know about how the spec was carried out (fallbacks, caps).
     pub notices: Vec<String>,
+    /// The front end's options for this test as the user wrote them (fio's job options).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    /// Tests with the same group ran at the same time (fio's groups); 0 otherwise.
+    #[serde(default)]
+    pub group: u32,
     pub started_at: String,
     /// Measured seconds (warm-up and cool-down excluded).
     pub duration_s: f64,

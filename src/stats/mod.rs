@@ -255,6 +255,23 @@ impl HistDump {
         }
         out
     }
+
+    /// The value at percentile `pct` (0 < pct ≤ 100), as `LatRec::percentile_ns` gives it but
+    /// from the dump alone: the first bucket at which the cumulative count reaches
+    /// ceil(pct/100 × count), clamped to the exact [min_ns, max_ns]. None without I/Os.
+    pub fn percentile_ns(&self, pct: f64) -> Option<u64> {
+        if self.count == 0 {
+            return None;
+        }
+        // The same arithmetic as hdrhistogram's value_at_quantile, so both agree to the ns.
+        let target = (((pct / 100.0).min(1.0) * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0u64;
+        let v = self.buckets.iter().find(|&&(_, c)| {
+            seen += c;
+            seen >= target
+        });
+        Some(v.map_or(self.max_ns, |b| b.0).clamp(self.min_ns, self.max_ns.max(self.min_ns)))
+    }
 }
 
 /// Population standard deviation of a series (DiskSpd's IopsStdDev over per-second samples).
@@ -325,6 +342,20 @@ mod tests {
         let h = r.dump().per_ms();
         assert_eq!((h[0], h[1], h[23], h[24]), (2, 1, 1, 2));
         assert_eq!(h.iter().sum::<u64>(), 6);
+    }
+
+    #[test]
+    fn dump_percentiles_match_recorder() {
+        let mut r = LatRec::default();
+        // A few thousand values over five decades, with repeats, so buckets hold several.
+        for v in 0..4000u64 {
+            r.record(300 + v * v * 7919 % 50_000_000 / (1 + v % 7));
+        }
+        let d = r.dump();
+        for p in PERCENTILES.iter().map(|p| p.parse::<f64>().unwrap()).chain([99.95, 100.0, 0.001]) {
+            assert_eq!(d.percentile_ns(p).map(|v| v as f64), r.percentile_ns(p), "p{p}");
+        }
+        assert_eq!(LatRec::default().dump().percentile_ns(50.0), None);
     }
 
     #[test]

@@ -52,6 +52,16 @@ fn flags_of(spec: &Spec) -> (bool, bool, bool) {
     (spec.direct, spec.write_through, spec.writes())
 }
 
+/// Another handle on a target this run already prepared (another fio job on the same file),
+/// opened with this spec's flags. It is never removed through this handle.
+pub fn share(spec: &Spec, of: &Prepared) -> anyhow::Result<Prepared> {
+    let plan = Plan {
+        kind: if of.plan.kind == Kind::NewFile { Kind::File { ours: true } } else { of.plan.kind },
+        ..of.plan.clone()
+    };
+    Ok(Prepared { file: open(spec, &plan)?, info: of.info.clone(), flags: flags_of(spec), plan })
+}
+
 /// Opens the targets again where a test of a series needs other flags than the last one.
 pub fn reopen_for(spec: &Spec, targets: &mut [Prepared]) -> anyhow::Result<()> {
     for t in targets.iter_mut().filter(|t| t.flags != flags_of(spec)) {

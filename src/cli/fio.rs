@@ -1,0 +1,195 @@
+//! `iolens fio JOBFILE…` and `iolens fio --name=… --rw=… …`: fio's job files and command line,
+//! run by iolens. Jobs between two stonewalls run together, as in fio; `--output-format=json`
+//! writes fio's JSON layout so tools built on it read iolens' results.
+
+use super::exec::{check_memory, finish, prefill_progress, same_file, Output};
+use super::{fail, install_interrupt};
+use crate::error::{usage, UsageError};
+use crate::report::Format;
+use crate::spec::fio::{self, FioJob};
+use crate::{run, target};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct FioArgs {
+    /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's
+    /// --output-format=normal|json and --output=FILE, and iolens' --format text|json, --keep,
+    /// --allow-write, --force-device, --quiet
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Own {
+    format: Format,
+    out: Option<PathBuf>,
+    keep: bool,
+    allow_write: bool,
+    force_device: bool,
+    quiet: bool,
+}
+
+/// Takes fio's program options and iolens' own from the arguments; the rest describes jobs.
+fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
+    let mut own =
+        Own { format: Format::Text, out: None, keep: false, allow_write: false, force_device: false, quiet: false };
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (name, inline) = match a.split_once('=') {
+            Some((n, v)) if a.starts_with("--") => (n, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        let mut value =
+            |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
+        match name {
+            "--output-format" => {
+                own.format = match value(name)?.as_str() {
+                    "normal" => Format::Text,
+                    "json" | "json+" => Format::FioJson,
+                    v => return usage("--output-format", format!("'{v}' is not supported; use normal or json")),
+                }
+            }
+            "--format" => own.format = Format::parse(&value(name)?)?,
+            "--output" | "--out" => own.out = Some(value(name)?.into()),
+            "--keep" => own.keep = true,
+            "--allow-write" => own.allow_write = true,
+            "--force-device" => own.force_device = true,
+            "--quiet" | "-q" => own.quiet = true,
+            _ => rest.push(a.clone()),
+        }
+    }
+    Ok((own, rest))
+}
+
+fn jobs(rest: &[String], own: &Own) -> Result<Vec<FioJob>, UsageError> {
+    let mut jobs = if rest.iter().any(|a| a.starts_with("--")) {
+        fio::parse_args(rest)?
+    } else {
+        let mut all = Vec::new();
+        for f in rest {
+            let mut js = fio::parse_job_file(Path::new(f))?;
+            // Each job file after the first waits for the ones before it, as in fio.
+            let base = all.iter().map(|j: &FioJob| j.group + 1).max().unwrap_or(0);
+            js.iter_mut().for_each(|j| j.group += base);
+            all.extend(js);
+        }
+        all
+    };
+    if jobs.is_empty() {
+        return usage("JOBFILE", "no jobs; give job files or fio options such as --name=j --rw=randread --size=1g");
+    }
+    for j in &mut jobs {
+        j.spec.keep = own.keep;
+        j.spec.allow_write = own.allow_write;
+        j.spec.force_device = own.force_device;
+    }
+    Ok(jobs)
+}
+
+pub fn main(a: FioArgs) -> i32 {
+    go(a).unwrap_or_else(|e| fail(&e))
+}
+
+fn go(a: FioArgs) -> anyhow::Result<i32> {
+    let (own, rest) = split(&a.args)?;
+    let jobs = jobs(&rest, &own)?;
+    let output = Output {
+        format: own.format,
+        out: own.out.clone().map(|p| {
+            let f = if p.extension().is_some_and(|e| e == "json") && own.format == Format::Text {
+                Format::Json
+            } else {
+                own.format
+            };
+            (p, f)
+        }),
+        trace: None,
+        quiet: own.quiet,
+    };
+    // Everything is checked before anything is created.
+    let mut plans = Vec::with_capacity(jobs.len());
+    for j in &jobs {
+        let p = target::plan(&j.spec, j.size_given())?;
+        if let Some((out, _)) = &output.out {
+            if p.iter().any(|t| same_file(out, &t.path)) {
+                return usage(
+                    "--output",
+                    format!("{} is a target of this run; write the report elsewhere", out.display()),
+                )?;
+            }
+        }
+        check_memory(&j.spec, p.len())?;
+        plans.push(p);
+    }
+    for j in &jobs {
+        for n in &j.notes {
+            eprintln!("note: [{}] {n}", j.name);
+        }
+    }
+    let interrupt = install_interrupt();
+    let progress = !own.quiet && std::io::stderr().is_terminal();
+    // Files are created once, by the first job naming them; every job gets its own handles.
+    let mut owned: Vec<target::Prepared> = Vec::new();
+    let mut per_job: Vec<Vec<target::Prepared>> = Vec::with_capacity(jobs.len());
+    let prepared = (|| -> anyhow::Result<()> {
+        for (j, p) in jobs.iter().zip(&plans) {
+            let mut mine = Vec::with_capacity(p.len());
+            for plan in p {
+                if !owned.iter().any(|o| o.plan.path == plan.path) {
+                    owned.extend(target::prepare(
+                        &j.spec,
+                        std::slice::from_ref(plan),
+                        &interrupt,
+                        prefill_progress(progress),
+                    )?);
+                }
+                let of = owned.iter().find(|o| o.plan.path == plan.path).expect("prepared above");
+                mine.push(target::share(&j.spec, of)?);
+            }
+            per_job.push(mine);
+        }
+        Ok(())
+    })();
+    if let Err(e) = prepared {
+        target::cleanup(&owned, own.keep);
+        return Err(e);
+    }
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let opts = run::RunOptions { progress, trace: None };
+    let mut tests = Vec::new();
+    let mut groups: Vec<u32> = jobs.iter().map(|j| j.group).collect();
+    groups.dedup();
+    let mut outcome = Ok(());
+    for g in groups {
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let members: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].group == g).collect();
+        let group: Vec<run::Job> =
+            members.iter().map(|&i| run::Job { spec: &jobs[i].spec, targets: &per_job[i] }).collect();
+        match run::run_group(&group, &interrupt, &opts) {
+            Ok(results) => {
+                for (t, &i) in results.into_iter().zip(&members) {
+                    let j = &jobs[i];
+                    let mut t = t;
+                    t.name = j.name.clone();
+                    t.group = j.group;
+                    t.options = j.options.clone();
+                    t.notices.splice(0..0, j.notes.iter().cloned());
+                    tests.push(t);
+                }
+            }
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
+    }
+    drop(per_job);
+    target::cleanup(&owned, own.keep);
+    outcome?;
+    finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output)
+}
