@@ -149,3 +149,35 @@ fn block_device_writes_need_force_and_a_write_cap_holds() {
     let iops = f(&test0(&v)["write"]["iops"]);
     assert!(within(iops, 300.0, 0.03), "write cap 300 IOPS, measured {iops:.1}");
 }
+
+#[test]
+fn fio_job_file_matches_fio_on_a_throttled_device() {
+    let Some(t) = Throttled::new("fiojob") else { return };
+    if Command::new("fio").arg("--version").output().is_err() {
+        skip("fio not installed: nothing to compare with");
+        return;
+    }
+    t.set("read_iops_device", 800);
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("cap.fio");
+    std::fs::write(
+        &job,
+        format!(
+            "[global]\nioengine=io_uring\ndirect=1\nbs=4k\niodepth=8\nramp_time=1\nruntime=4\ntime_based\n\n\
+             [capped]\nfilename={}\nrw=randread\n",
+            t.dev
+        ),
+    )
+    .unwrap();
+    let ours = t.run(&format!("{} fio --output-format=json --quiet {}", env!("CARGO_BIN_EXE_iolens"), job.display()));
+    let (code, stdout, stderr) = parts(&ours);
+    assert_eq!(code, 0, "{stderr}");
+    let ours: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let theirs = t.run(&format!("fio --output-format=json {}", job.display()));
+    assert!(theirs.status.success(), "fio: {}", String::from_utf8_lossy(&theirs.stderr));
+    let theirs: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
+    let (a, b) = (f(&ours["jobs"][0]["read"]["iops"]), f(&theirs["jobs"][0]["read"]["iops"]));
+    eprintln!("same job file under an 800 IOPS cap: iolens {a:.1} IOPS, fio {b:.1} IOPS");
+    assert!(within(a, b, 0.05), "iolens {a:.1} vs fio {b:.1} IOPS");
+    assert!(within(a, 800.0, 0.03), "cap 800, iolens measured {a:.1}");
+}
