@@ -105,6 +105,7 @@ fn iops_cap_is_measured_within_3_percent() {
     t.set("read_iops_device", 500);
     let v = t.iolens("--rw randread --bs 4k --qd 16 --warmup 1 -d 4");
     let iops = f(&test0(&v)["read"]["iops"]);
+    eprintln!("read cap 500 IOPS: iolens measured {iops:.1} IOPS at QD16");
     assert!(within(iops, 500.0, 0.03), "QD16: cap 500 IOPS, measured {iops:.1}");
     assert_eq!(v["host"]["targets"][0]["kind"], "block_device");
     // At QD1 each I/O also pays its service time on top of the throttle's spacing, so the
@@ -114,6 +115,7 @@ fn iops_cap_is_measured_within_3_percent() {
     assert!(within(iops1, 500.0, 0.05), "QD1: cap 500 IOPS, measured {iops1:.1}");
     if let Some(fio) = t.fio("--rw=randread --bs=4k --iodepth=16 --ramp_time=1 --runtime=4") {
         let fio_iops = f(&fio["jobs"][0]["read"]["iops"]);
+        eprintln!("read cap 500 IOPS: fio measured {fio_iops:.1} IOPS at QD16");
         assert!(within(fio_iops, 500.0, 0.03), "fio QD16 measured {fio_iops:.1}");
     }
     if let Some(fio) = t.fio("--rw=randread --bs=4k --iodepth=1 --ramp_time=1 --runtime=4") {
@@ -129,10 +131,12 @@ fn bandwidth_cap_is_measured_within_3_percent() {
     // The bandwidth throttle needs a moment to settle at large blocks: warm up first.
     let v = t.iolens("--rw read --bs 128k --qd 4 --warmup 2 -d 5");
     let mbps = f(&test0(&v)["read"]["mbps"]);
+    eprintln!("read cap 4 MB/s: iolens measured {mbps:.3} MB/s at 128K QD4");
     assert!(within(mbps, 4.0, 0.03), "cap 4 MB/s, measured {mbps:.3} MB/s");
     if let Some(fio) = t.fio("--rw=read --bs=128k --iodepth=4 --ramp_time=2 --runtime=5") {
         // fio's bw is KiB/s.
         let fio_mbps = f(&fio["jobs"][0]["read"]["bw_bytes"]) / 1e6;
+        eprintln!("read cap 4 MB/s: fio measured {fio_mbps:.3} MB/s");
         assert!(within(fio_mbps, 4.0, 0.03), "fio measured {fio_mbps:.3} MB/s");
     }
 }
@@ -147,6 +151,7 @@ fn block_device_writes_need_force_and_a_write_cap_holds() {
     t.set("write_iops_device", 300);
     let v = t.iolens("--rw randwrite --bs 4k --qd 8 --warmup 1 -d 4 --force-device");
     let iops = f(&test0(&v)["write"]["iops"]);
+    eprintln!("write cap 300 IOPS: iolens measured {iops:.1} IOPS at QD8");
     assert!(within(iops, 300.0, 0.03), "write cap 300 IOPS, measured {iops:.1}");
 }
 
