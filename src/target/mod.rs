@@ -132,10 +132,10 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             return usage(
                 "--size",
                 format!(
-                    "{} of test files does not fit in {} ({} free); use a smaller --size",
+                    "{} of test files does not fit in {} ({:.1} GiB free); use a smaller --size",
                     format_size(*want),
                     dir.display(),
-                    format_size(*free)
+                    *free as f64 / (1u64 << 30) as f64
                 ),
             );
         }
