@@ -94,6 +94,12 @@ impl Engine for UringEngine {
         self.depth
     }
 
+    fn notice(&self) -> Option<String> {
+        (!self.fixed_bufs).then(|| {
+            "io_uring could not register the I/O buffers (memlock limit? see ulimit -l); each I/O maps its pages".into()
+        })
+    }
+
     fn buffer(&mut self, slot: u32) -> &mut [u8] {
         self.bufs[slot as usize].as_mut_slice()
     }

@@ -50,6 +50,10 @@ pub trait Engine {
     /// Issues what is queued, then waits until at least `min` completions are ready or `timeout`
     /// passes, and moves ready completions into `out`. Returns how many it moved.
     fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize>;
+    /// How this engine runs differently from its best setup (e.g. buffers it could not register).
+    fn notice(&self) -> Option<String> {
+        None
+    }
 }
 
 /// What an engine needs to start.

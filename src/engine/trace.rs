@@ -38,6 +38,9 @@ impl<E: Engine> Engine for Traced<'_, E> {
     fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize> {
         self.inner.submit_and_reap(out, min, timeout)
     }
+    fn notice(&self) -> Option<String> {
+        self.inner.notice()
+    }
 }
 
 impl<E> Traced<'_, E> {

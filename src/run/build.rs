@@ -108,12 +108,18 @@ pub fn test_result(p: Parts) -> TestResult {
         .collect();
 
     let qd_area: f64 = p.recs.iter().map(|r| r.qd_area).sum();
+    let mut notices = p.notices;
+    for n in p.recs.iter().filter_map(|r| r.notice.as_ref()) {
+        if !notices.contains(n) {
+            notices.push(n.clone());
+        }
+    }
     TestResult {
         name: p.spec.short_name(),
         spec: p.spec.clone(),
         engine: p.engine.name().into(),
         depth: p.depth,
-        notices: p.notices,
+        notices,
         group: 0,
         options: Vec::new(),
         started_at: p.started_at,

@@ -27,6 +27,8 @@ pub struct WorkerRec {
     pub write_bytes: u64,
     /// ∫ in-flight I/Os dt over the measured window, ns.
     pub qd_area: f64,
+    /// The engine's word on how it ran.
+    pub notice: Option<String>,
 }
 
 impl WorkerRec {
@@ -124,6 +126,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         engine_failed: false,
     };
     w.run();
+    w.rec.notice = w.engine.notice();
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {
         Some(e) => Err(e),
