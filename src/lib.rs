@@ -12,4 +12,5 @@ pub mod result;
 pub mod run;
 pub mod spec;
 pub mod stats;
+pub mod store;
 pub mod target;

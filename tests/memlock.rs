@@ -23,7 +23,7 @@ fn unregistered_buffers_are_reported() {
         env!("CARGO_BIN_EXE_iolens"),
         dir.path().display()
     );
-    let out = Command::new("sh").arg("-c").arg(cmd).output().unwrap();
+    let out = Command::new("sh").env("IOLENS_STORE", test_store()).arg("-c").arg(cmd).output().unwrap();
     let (code, stdout, stderr) = parts(&out);
     assert_eq!(code, 0, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();

@@ -58,7 +58,12 @@ impl Throttled {
     /// Runs a command line inside the cgroup.
     fn run(&self, cmd: &str) -> std::process::Output {
         let procs = self.cgroup.join("cgroup.procs");
-        Command::new("sh").arg("-c").arg(format!("echo $$ > {} && exec {cmd}", procs.display())).output().unwrap()
+        Command::new("sh")
+            .env("IOLENS_STORE", test_store())
+            .arg("-c")
+            .arg(format!("echo $$ > {} && exec {cmd}", procs.display()))
+            .output()
+            .unwrap()
     }
 
     fn iolens(&self, args: &str) -> serde_json::Value {

@@ -58,6 +58,8 @@ pub struct CdmArgs {
     /// No live progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub store: super::stored::StoreArgs,
 }
 
 /// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
@@ -103,7 +105,7 @@ pub fn main(a: CdmArgs) -> i32 {
                     })?,
                     interval: parse::seconds("--interval", &a.interval)?,
                 };
-            let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet)?;
+            let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
             execute("cdm", &items, true, &output, &passes)
         };
     go().unwrap_or_else(|e| fail(&e))

@@ -24,12 +24,20 @@ struct Own {
     allow_write: bool,
     force_device: bool,
     quiet: bool,
+    store: super::stored::StoreArgs,
 }
 
 /// Splits iolens' own `--options` from DiskSpd's `-options` and targets.
 fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
-    let mut own =
-        Own { format: "text".into(), out: None, keep: false, allow_write: false, force_device: false, quiet: false };
+    let mut own = Own {
+        format: "text".into(),
+        out: None,
+        keep: false,
+        allow_write: false,
+        force_device: false,
+        quiet: false,
+        store: Default::default(),
+    };
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -39,6 +47,9 @@ fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
         };
         let mut value =
             |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
+        if own.store.take(name, &mut || value(name))? {
+            continue;
+        }
         match name {
             "--format" => own.format = value(name)?,
             "--out" => own.out = Some(value(name)?.into()),
@@ -66,7 +77,7 @@ pub fn main(a: DiskspdArgs) -> i32 {
             eprintln!("note: {n}");
         }
         let notes = job.notes.clone();
-        let output = Output::new(&own.format, own.out.as_deref(), None, own.quiet)?;
+        let output = Output::new(&own.format, own.out.as_deref(), None, own.quiet, &own.store)?;
         let name = job.spec.short_name();
         // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
         let size_given = job.create_size.is_some();

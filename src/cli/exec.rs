@@ -28,11 +28,19 @@ pub struct Output {
     pub out: Option<(PathBuf, Format)>,
     pub trace: Option<PathBuf>,
     pub quiet: bool,
+    /// The result store, label and tags.
+    pub store: super::stored::StoreOpts,
 }
 
 impl Output {
     /// Checks --format, --out and --trace before anything is touched.
-    pub fn new(format: &str, out: Option<&Path>, trace: Option<&Path>, quiet: bool) -> Result<Output, UsageError> {
+    pub fn new(
+        format: &str,
+        out: Option<&Path>,
+        trace: Option<&Path>,
+        quiet: bool,
+        store: &super::stored::StoreArgs,
+    ) -> Result<Output, UsageError> {
         let format = Format::parse(format)?;
         let out = match out {
             Some(p) => {
@@ -49,7 +57,7 @@ impl Output {
         if let Some(t) = trace {
             check_dir("--trace", t)?;
         }
-        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet })
+        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store: store.check()? })
     }
 }
 
@@ -125,11 +133,14 @@ pub(super) fn finish(
         host: Host::detect(targets),
         interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
         tests,
+        label: output.store.label.clone(),
+        tags: output.store.tags.clone(),
     };
     print!("{}", report::render(&result, output.format));
     if let Some((path, f)) = &output.out {
         report::write_file(&result, *f, path)?;
     }
+    super::stored::save(&result, &output.store);
     Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
 }
 

@@ -29,12 +29,20 @@ struct Own {
     allow_write: bool,
     force_device: bool,
     quiet: bool,
+    store: super::stored::StoreArgs,
 }
 
 /// Takes fio's program options and iolens' own from the arguments; the rest describes jobs.
 fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
-    let mut own =
-        Own { format: Format::Text, out: None, keep: false, allow_write: false, force_device: false, quiet: false };
+    let mut own = Own {
+        format: Format::Text,
+        out: None,
+        keep: false,
+        allow_write: false,
+        force_device: false,
+        quiet: false,
+        store: Default::default(),
+    };
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -44,6 +52,9 @@ fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
         };
         let mut value =
             |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
+        if own.store.take(name, &mut || value(name))? {
+            continue;
+        }
         match name {
             "--output-format" => {
                 own.format = match value(name)?.as_str() {
@@ -108,6 +119,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         }),
         trace: None,
         quiet: own.quiet,
+        store: own.store.check()?,
     };
     // Everything is checked before anything is created.
     let mut plans = Vec::with_capacity(jobs.len());

@@ -5,9 +5,11 @@ mod cdm;
 mod diskspd;
 mod exec;
 mod fio;
+mod history;
 mod pattern;
 mod run;
 mod sqlio;
+mod stored;
 mod sweep;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +32,12 @@ enum Command {
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
     Diskspd(diskspd::DiskspdArgs),
+    /// Stored results, newest first: id, time, host, label, command, headline figures
+    History(history::HistoryArgs),
+    /// Print a stored result (text or json)
+    Show(history::ShowArgs),
+    /// Remove a stored result
+    Delete(history::ShowArgs),
     /// fio job files or fio's command line, jobs of a group at the same time; --output-format=json as fio
     Fio(fio::FioArgs),
     /// A database's I/O pattern (oltp, log, readahead, checkpoint, backup, restore, dss, tempdb)
@@ -47,6 +55,11 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 pub fn main() -> i32 {
+    // A closed pipe (`iolens show 3 | head`) ends the program quietly, as it does for cat.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {
@@ -70,6 +83,9 @@ pub fn main() -> i32 {
         Command::Diskspd(args) => diskspd::main(args),
         Command::Pattern(args) => pattern::main(args),
         Command::Fio(args) => fio::main(args),
+        Command::History(args) => history::history(args),
+        Command::Show(args) => history::show(args),
+        Command::Delete(args) => history::delete(args),
     }
 }
 

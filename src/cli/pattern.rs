@@ -49,6 +49,8 @@ pub struct PatternArgs {
     /// No live progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub store: super::stored::StoreArgs,
 }
 
 pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
@@ -71,7 +73,7 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
 pub fn main(a: PatternArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let item = item(&a)?;
-        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet)?;
+        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
         execute("pattern", &[item], true, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

@@ -105,6 +105,8 @@ pub struct RunArgs {
     /// No live progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub store: super::stored::StoreArgs,
 }
 
 fn number<T: std::str::FromStr>(opt: &str, s: &str, allowed: &str) -> Result<T, UsageError> {
@@ -171,7 +173,7 @@ pub fn main(a: RunArgs) -> i32 {
 
 fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
-    let output = Output::new(&a.format, a.out.as_deref(), a.trace.as_deref(), a.quiet)?;
+    let output = Output::new(&a.format, a.out.as_deref(), a.trace.as_deref(), a.quiet, &a.store)?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
     execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
 }

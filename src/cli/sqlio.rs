@@ -54,6 +54,8 @@ pub struct SqlioArgs {
     /// No live progress line
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    #[command(flatten)]
+    pub store: super::stored::StoreArgs,
 }
 
 fn list<T>(opt: &str, s: &str, one: impl Fn(&str) -> Result<T, UsageError>) -> Result<Vec<T>, UsageError> {
@@ -114,7 +116,7 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
 pub fn main(a: SqlioArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let items = items(&a)?;
-        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet)?;
+        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
         execute("sqlio", &items, true, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

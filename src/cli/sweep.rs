@@ -90,7 +90,7 @@ pub fn main(a: SweepArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let items = items(&a.run)?;
         let r = &a.run;
-        let output = Output::new(&r.format, r.out.as_deref(), r.trace.as_deref(), r.quiet)?;
+        let output = Output::new(&r.format, r.out.as_deref(), r.trace.as_deref(), r.quiet, &r.store)?;
         execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

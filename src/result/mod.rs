@@ -28,6 +28,12 @@ pub struct RunResult {
     pub tests: Vec<TestResult>,
     /// True when any test was cut short (Ctrl-C): the figures cover what was measured.
     pub interrupted: bool,
+    /// The user's name for this result (`--label "Azure-2 4xP30 RAID0"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The user's `--tag key=value` pairs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,8 +5,15 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
 
+/// The binary, with results saved in a store of this test process, never the user's.
 pub fn bin() -> std::process::Command {
-    std::process::Command::new(env!("CARGO_BIN_EXE_iolens"))
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_iolens"));
+    c.env("IOLENS_STORE", test_store());
+    c
+}
+
+pub fn test_store() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("store-{}.db", std::process::id()))
 }
 
 /// Runs `iolens run ARGS --format json --quiet` and returns (exit code, parsed stdout, stderr).

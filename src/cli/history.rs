@@ -1,0 +1,118 @@
+//! `iolens history`, `show ID` and `delete ID`: what the store holds.
+
+use super::fail;
+use crate::error::{usage, UsageError};
+use crate::report::{self, Format};
+use crate::store::{self, Filter, Store};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct HistoryArgs {
+    /// Only this host
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Only targets whose path contains this
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Only labels containing this
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Only results started on or after this date or time (2026-11-01, 2026-11-01T12:00:00Z)
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+    /// At most this many lines, newest first
+    #[arg(long, default_value = "50", value_name = "N")]
+    pub limit: String,
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// The result's id (from `iolens history`)
+    pub id: String,
+    /// text or json
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+fn id(s: &str) -> Result<i64, UsageError> {
+    match s.parse::<i64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => usage("ID", format!("'{s}' is not a result id; `iolens history` lists them")),
+    }
+}
+
+/// The store, which must already exist: looking never creates one.
+fn open(path: &Option<PathBuf>) -> anyhow::Result<Store> {
+    let p = path.clone().unwrap_or_else(store::default_path);
+    if !p.exists() {
+        return Err(
+            UsageError::new("--store", format!("{} does not exist yet; measure something first", p.display())).into()
+        );
+    }
+    Store::open(&p)
+}
+
+pub fn history(a: HistoryArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let limit = a.limit.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+            UsageError::new("--limit", format!("'{}' is not allowed; use a whole number above 0", a.limit))
+        })?;
+        if let Some(s) = &a.since {
+            if !(s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-') {
+                return Err(UsageError::new(
+                    "--since",
+                    format!("'{s}' is not a date; write 2026-11-01 or 2026-11-01T12:00:00Z"),
+                )
+                .into());
+            }
+        }
+        let s = open(&a.store)?;
+        let f = Filter {
+            host: a.host.clone(),
+            target: a.target.clone(),
+            label: a.label.clone(),
+            since: a.since.clone(),
+            limit: Some(limit),
+        };
+        for e in s.list(&f)? {
+            let label = e.label.map(|l| format!(" \"{l}\"")).unwrap_or_default();
+            println!("{:>5}  {}  {}{label}  {}  {}", e.id, e.started_at, e.host, e.command, e.headline);
+        }
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
+
+pub fn show(a: ShowArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let n = id(&a.id)?;
+        let format = Format::parse(&a.format)?;
+        let s = open(&a.store)?;
+        let Some(r) = s.load(n)? else {
+            return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
+        };
+        print!("{}", report::render(&r, format));
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
+
+pub fn delete(a: ShowArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let n = id(&a.id)?;
+        let mut s = open(&a.store)?;
+        if !s.delete(n)? {
+            return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
+        }
+        eprintln!("deleted result {n}");
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}

@@ -1,0 +1,74 @@
+//! Where every measuring command keeps its result: the store options they all share
+//! (`--label`, `--tag`, `--store`, `--no-store`) and the saving itself.
+
+use crate::error::{usage, UsageError};
+use crate::result::RunResult;
+use crate::store::{self, Store};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct StoreArgs {
+    /// A name for this result in the store and in comparisons: "Azure-2 4xP30 RAID0"
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// A key=value tag on the result (repeatable): --tag cache=none --tag vm=D8s_v3
+    #[arg(long = "tag", value_name = "K=V")]
+    pub tags: Vec<String>,
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+    /// Do not save the result
+    #[arg(long, conflicts_with = "store")]
+    pub no_store: bool,
+}
+
+/// The checked store options.
+#[derive(Debug, Clone, Default)]
+pub struct StoreOpts {
+    pub label: Option<String>,
+    pub tags: Vec<(String, String)>,
+    /// None = do not save.
+    pub path: Option<PathBuf>,
+}
+
+impl StoreArgs {
+    pub fn check(&self) -> Result<StoreOpts, UsageError> {
+        let tags = self
+            .tags
+            .iter()
+            .map(|t| match t.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+                _ => usage("--tag", format!("'{t}' is not key=value")),
+            })
+            .collect::<Result<_, _>>()?;
+        let path = if self.no_store { None } else { Some(self.store.clone().unwrap_or_else(store::default_path)) };
+        Ok(StoreOpts { label: self.label.clone(), tags, path })
+    }
+
+    /// For front ends that read their own argument lists (diskspd, fio): takes `--label`,
+    /// `--tag`, `--store` and `--no-store` if `name` is one of them.
+    pub fn take(
+        &mut self,
+        name: &str,
+        value: &mut dyn FnMut() -> Result<String, UsageError>,
+    ) -> Result<bool, UsageError> {
+        match name {
+            "--label" => self.label = Some(value()?),
+            "--tag" => self.tags.push(value()?),
+            "--store" => self.store = Some(value()?.into()),
+            "--no-store" => self.no_store = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// Saves the result; a store that cannot be written costs a warning, not the measurement.
+pub fn save(r: &RunResult, opts: &StoreOpts) {
+    let Some(path) = &opts.path else { return };
+    match Store::open(path).and_then(|mut s| s.save(r)) {
+        Ok(id) => eprintln!("saved as result {id} in {}", path.display()),
+        Err(e) => eprintln!("warning: the result was not saved in {}: {e:#}", path.display()),
+    }
+}

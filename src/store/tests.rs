@@ -1,0 +1,64 @@
+use super::*;
+
+fn fixture() -> RunResult {
+    serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses")
+}
+
+#[test]
+fn save_then_load_gives_the_same_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("a.db")).unwrap();
+    assert_eq!(s.version().unwrap(), MIGRATIONS.len() as u32);
+    let mut r = fixture();
+    r.label = Some("Azure-2 4xP30 RAID0".into());
+    r.tags = vec![("cache".into(), "none".into())];
+    let id = s.save(&r).unwrap();
+    assert_eq!(s.load(id).unwrap().unwrap(), r);
+    assert_eq!(s.load(id + 1).unwrap(), None);
+    let rows = s.list(&Filter { label: Some("4xP30".into()), ..Filter::default() }).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].id, id);
+    assert!(rows[0].headline.contains("IOPS"), "{}", rows[0].headline);
+    assert!(s.list(&Filter { host: Some("elsewhere".into()), ..Filter::default() }).unwrap().is_empty());
+    assert!(s.delete(id).unwrap());
+    assert!(!s.delete(id).unwrap());
+    assert!(s.list(&Filter::default()).unwrap().is_empty());
+}
+
+#[test]
+fn reopening_keeps_results_and_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("b.db");
+    let id = Store::open(&p).unwrap().save(&fixture()).unwrap();
+    let s = Store::open(&p).unwrap();
+    assert_eq!(s.version().unwrap(), 1);
+    assert!(s.load(id).unwrap().is_some());
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("c.db");
+    drop(Store::open(&p).unwrap());
+    Connection::open(&p).unwrap().pragma_update(None, "user_version", 99).unwrap();
+    assert!(Store::open(&p).err().unwrap().to_string().contains("newer iolens"));
+}
+
+#[test]
+fn concurrent_writers_all_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("d.db");
+    drop(Store::open(&p).unwrap());
+    let r = fixture();
+    std::thread::scope(|sc| {
+        for _ in 0..4 {
+            sc.spawn(|| {
+                let mut s = Store::open(&p).unwrap();
+                for _ in 0..5 {
+                    s.save(&r).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(Store::open(&p).unwrap().list(&Filter { limit: Some(100), ..Filter::default() }).unwrap().len(), 20);
+}

@@ -1,0 +1,102 @@
+//! The result store through the binary: every measuring command saves, `history` lists,
+//! `show` prints the stored result whole, `delete` removes it, and two processes saving at the
+//! same moment both land.
+
+mod common;
+use common::*;
+use std::process::Stdio;
+
+fn store_cmd(store: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = bin().env("IOLENS_STORE", store).args(args).output().unwrap();
+    parts(&out)
+}
+
+#[test]
+fn results_are_saved_listed_shown_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let target = dir.path().join("t");
+    std::fs::create_dir(&target).unwrap();
+    let t = target.to_str().unwrap();
+    let (code, first, err) = store_cmd(
+        &store,
+        &["run", "-d", "0.3", "--size", "8M", "--format", "json", "-q", "--label", "plain", "--tag", "cache=none", t],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("saved as result 1 in"), "{err}");
+    let (code, _, err) = store_cmd(
+        &store,
+        &[
+            "cdm",
+            "--profile",
+            "demo",
+            "--passes",
+            "1",
+            "--time",
+            "0.2",
+            "--interval",
+            "0",
+            "--no-prepare",
+            "--size",
+            "16M",
+            "-q",
+            t,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = store_cmd(&store, &["run", "-d", "0.2", "--size", "8M", "-q", "--no-store", t]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("saved"), "{err}");
+    let (_, list, _) = store_cmd(&store, &["history"]);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 2, "{list}");
+    assert!(
+        lines[0].trim_start().starts_with("2 ") && lines[0].contains("cdm") && lines[0].contains("SEQ1M Q8T1 Read")
+    );
+    assert!(lines[1].trim_start().starts_with("1 ") && lines[1].contains("\"plain\"") && lines[1].contains("IOPS"));
+    let (_, only, _) = store_cmd(&store, &["history", "--label", "pla"]);
+    assert_eq!(only.lines().count(), 1);
+    // The stored result is the printed one, label and tags included.
+    let (code, shown, _) = store_cmd(&store, &["show", "1", "--format", "json"]);
+    assert_eq!(code, 0);
+    let (a, b): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&first).unwrap(), serde_json::from_str(&shown).unwrap());
+    assert_eq!(a, b);
+    assert_eq!(b["label"], "plain");
+    assert_eq!(b["tags"][0], serde_json::json!(["cache", "none"]));
+    let (code, _, err) = store_cmd(&store, &["delete", "1"]);
+    assert_eq!((code, err.trim()), (0, "deleted result 1"));
+    let (code, _, err) = store_cmd(&store, &["show", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: ID: no result 1 in"), "{err}");
+    let (code, _, err) = store_cmd(&store, &["run", "--tag", "nokey", t]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --tag: 'nokey' is not key=value"), "{err}");
+}
+
+#[test]
+fn two_processes_saving_at_once_both_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let children: Vec<_> = (0..2)
+        .map(|k| {
+            let target = dir.path().join(format!("t{k}"));
+            std::fs::create_dir(&target).unwrap();
+            bin()
+                .env("IOLENS_STORE", &store)
+                .args(["run", "-d", "0.3", "--size", "8M", "-q", "--label", &format!("proc{k}")])
+                .arg(&target)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (_, list, _) = store_cmd(&store, &["history"]);
+    assert!(list.contains("\"proc0\"") && list.contains("\"proc1\""), "{list}");
+    assert_eq!(list.lines().count(), 2);
+}
