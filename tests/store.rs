@@ -100,3 +100,72 @@ fn two_processes_saving_at_once_both_land() {
     assert!(list.contains("\"proc0\"") && list.contains("\"proc1\""), "{list}");
     assert_eq!(list.lines().count(), 2);
 }
+
+#[test]
+fn import_and_export_carry_results_between_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    let target = dir.path().join("t");
+    std::fs::create_dir(&target).unwrap();
+    let (code, _, err) =
+        store_cmd(&a, &["run", "-d", "0.2", "--size", "8M", "-q", "--label", "vm1", target.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = store_cmd(&a, &["export", "1", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let file = dir.path().join("iolens-1.json");
+    let (code, out, err) = store_cmd(&b, &["import", file.to_str().unwrap(), "--tag", "site=home"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("1\t"), "{out}");
+    let (_, original, _) = store_cmd(&a, &["show", "1", "--format", "json"]);
+    let (_, imported, _) = store_cmd(&b, &["show", "1", "--format", "json"]);
+    let (mut o, i): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&original).unwrap(), serde_json::from_str(&imported).unwrap());
+    assert_eq!(i["host"], o["host"], "the measuring host is kept");
+    assert_eq!(i["label"], "vm1");
+    o["tags"] = serde_json::json!([["site", "home"]]);
+    assert_eq!(i, o);
+    // Anything but an iolens result is named and nothing is saved.
+    let fio = dir.path().join("fio.json");
+    std::fs::write(&fio, r#"{"fio version": "fio-3.33", "jobs": []}"#).unwrap();
+    let (code, _, err) = store_cmd(&b, &["import", file.to_str().unwrap(), fio.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is fio's JSON"), "{err}");
+    let (_, list, _) = store_cmd(&b, &["history"]);
+    assert_eq!(list.lines().count(), 1, "{list}");
+}
+
+#[test]
+fn a_save_killed_midway_leaves_no_half_result() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("k.db");
+    // A large result (about 1 MB of JSON), so that a kill often lands inside a save.
+    let mut r: serde_json::Value =
+        serde_json::from_str(include_str!("../src/report/testdata/iolens_randrw_q4.json")).unwrap();
+    let t = r["tests"][0].clone();
+    r["tests"] = serde_json::Value::Array(vec![t; 20]);
+    let big = dir.path().join("big.json");
+    std::fs::write(&big, serde_json::to_string(&r).unwrap()).unwrap();
+    for delay_ms in [700u64, 1100, 1500] {
+        let mut child = std::process::Command::new("sh")
+            .env("IOLENS_STORE", &store)
+            .arg("-c")
+            .arg(format!("while true; do {} import {} >/dev/null; done", env!("CARGO_BIN_EXE_iolens"), big.display()))
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    let s = iolens::store::Store::open(&store).expect("the store opens after SIGKILL");
+    let rows = s.list(&iolens::store::Filter { limit: Some(100_000), ..Default::default() }).unwrap();
+    assert!(rows.len() >= 3, "only {} saves landed", rows.len());
+    for e in &rows {
+        let loaded = s.load(e.id).unwrap().expect("listed result loads");
+        assert_eq!(loaded.tests.len(), 20, "result {} is whole", e.id);
+    }
+    let conn = rusqlite::Connection::open(&store).unwrap();
+    let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(ok, "ok");
+}

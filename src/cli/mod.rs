@@ -11,6 +11,7 @@ mod run;
 mod sqlio;
 mod stored;
 mod sweep;
+mod transfer;
 
 use clap::{Parser, Subcommand};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,6 +39,10 @@ enum Command {
     Show(history::ShowArgs),
     /// Remove a stored result
     Delete(history::ShowArgs),
+    /// Save iolens JSON results from other machines into the store, keeping their host
+    Import(transfer::ImportArgs),
+    /// Write stored results out (json or text)
+    Export(transfer::ExportArgs),
     /// fio job files or fio's command line, jobs of a group at the same time; --output-format=json as fio
     Fio(fio::FioArgs),
     /// A database's I/O pattern (oltp, log, readahead, checkpoint, backup, restore, dss, tempdb)
@@ -84,6 +89,8 @@ pub fn main() -> i32 {
         Command::Pattern(args) => pattern::main(args),
         Command::Fio(args) => fio::main(args),
         Command::History(args) => history::history(args),
+        Command::Import(args) => transfer::import(args),
+        Command::Export(args) => transfer::export(args),
         Command::Show(args) => history::show(args),
         Command::Delete(args) => history::delete(args),
     }

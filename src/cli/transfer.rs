@@ -1,0 +1,108 @@
+//! `iolens import FILE…` and `iolens export ID…`: results travel as their JSON (the usual way:
+//! run on each VM, copy the JSON home, import), keeping the host they were measured on.
+
+use super::fail;
+use super::stored::StoreArgs;
+use crate::error::{usage, UsageError};
+use crate::report::{self, Format};
+use crate::result::RunResult;
+use crate::store::{self, Store};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct ImportArgs {
+    /// iolens JSON results (`--format json` or `--out r.json` from any machine)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ExportArgs {
+    /// Stored result ids
+    #[arg(value_name = "ID", required = true)]
+    pub ids: Vec<String>,
+    /// text or json
+    #[arg(long, default_value = "json", value_name = "FORMAT")]
+    pub format: String,
+    /// Write each result to DIR/iolens-ID.json (or .txt) instead of the terminal
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+/// Reads an iolens result; any other JSON is named as such.
+fn read(path: &PathBuf) -> Result<RunResult, UsageError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError::new(&shown, format!("cannot be read: {e}")))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| UsageError::new(&shown, format!("is not JSON: {e}")))?;
+    if v.get("fio version").is_some() {
+        return usage(&shown, "is fio's JSON; importing it is not supported yet (import iolens results)");
+    }
+    serde_json::from_value(v).map_err(|e| UsageError::new(&shown, format!("is not an iolens result: {e}")))
+}
+
+pub fn import(a: ImportArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let opts = a.store.check()?;
+        // Every file is read and checked before the first one is saved.
+        let results = a.files.iter().map(read).collect::<Result<Vec<_>, _>>()?;
+        let Some(path) = opts.path else { return usage("--no-store", "import saves into the store; drop --no-store")? };
+        let mut s = Store::open(&path)?;
+        for (f, mut r) in a.files.iter().zip(results) {
+            if opts.label.is_some() {
+                r.label = opts.label.clone();
+            }
+            r.tags.extend(opts.tags.iter().cloned());
+            let id = s.save(&r)?;
+            println!("{id}\t{}\t{}\t{}", r.host.hostname, r.command, f.display());
+        }
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
+
+pub fn export(a: ExportArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let format = Format::parse(&a.format)?;
+        let ids = a
+            .ids
+            .iter()
+            .map(|s| {
+                s.parse::<i64>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| UsageError::new("ID", format!("'{s}' is not a result id")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(d) = &a.dir {
+            if !d.is_dir() {
+                return usage("--dir", format!("{} is not a directory", d.display()))?;
+            }
+        }
+        let path = a.store.clone().unwrap_or_else(store::default_path);
+        if !path.exists() {
+            return usage("--store", format!("{} does not exist yet; measure something first", path.display()))?;
+        }
+        let s = Store::open(&path)?;
+        for id in ids {
+            let Some(r) = s.load(id)? else { return usage("ID", format!("no result {id} in {}", path.display()))? };
+            match &a.dir {
+                Some(d) => {
+                    let ext = if format == Format::Json { "json" } else { "txt" };
+                    let f = d.join(format!("iolens-{id}.{ext}"));
+                    report::write_file(&r, format, &f)?;
+                    eprintln!("wrote {}", f.display());
+                }
+                None => print!("{}", report::render(&r, format)),
+            }
+        }
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
