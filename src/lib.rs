@@ -5,6 +5,7 @@
 //! [`result::RunResult`] is what every [`report`] reads.
 
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod error;
 pub mod report;

@@ -169,3 +169,56 @@ fn a_save_killed_midway_leaves_no_half_result() {
     let ok: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     assert_eq!(ok, "ok");
 }
+
+#[test]
+fn compare_lays_results_side_by_side_with_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("c.db");
+    let target = dir.path().join("t");
+    std::fs::create_dir(&target).unwrap();
+    let t = target.to_str().unwrap();
+    for (label, extra) in [("direct", None), ("pagecache", Some("--buffered"))] {
+        let mut args = vec![
+            "run", "--rw", "read", "--bs", "64k", "--qd", "4", "-d", "0.5", "--size", "32M", "-q", "--label", label,
+        ];
+        args.extend(extra);
+        args.push(t);
+        let (code, _, err) = store_cmd(&store, &args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, _, err) = store_cmd(
+        &store,
+        &[
+            "cdm",
+            "--tests",
+            "SEQ64K Q4T1",
+            "--passes",
+            "1",
+            "--time",
+            "0.3",
+            "--interval",
+            "0",
+            "--no-prepare",
+            "--size",
+            "32M",
+            "-q",
+            "--label",
+            "cdm",
+            t,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = store_cmd(&store, &["compare", "direct", "pagecache", "3"]);
+    assert_eq!(code, 0, "{err}");
+    // The run and the CrystalDiskMark test of the same workload share a row.
+    let row = out.lines().find(|l| l.starts_with("SEQ64K Q4T1 Read ")).unwrap_or_else(|| panic!("{out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells.len(), 6, "{row}");
+    assert!(!cells[2].is_empty() && !cells[4].is_empty(), "{row}");
+    // The CDM write test is listed, not dropped.
+    assert!(out.contains("SEQ64K Q4T1 Write") && out.contains("note: SEQ64K Q4T1 Write is not in #1 direct"), "{out}");
+    assert!(out.contains("≈ within ±10 %"), "{out}");
+    let (code, _, err) = store_cmd(&store, &["compare", "direct", "nosuchlabel"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: nosuchlabel: is no file, id or label in the store"), "{err}");
+}

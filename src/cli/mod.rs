@@ -2,6 +2,7 @@
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
 mod cdm;
+mod compare;
 mod diskspd;
 mod exec;
 mod fio;
@@ -33,6 +34,8 @@ enum Command {
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
     Diskspd(diskspd::DiskspdArgs),
+    /// Results side by side (ids, labels or JSON files), with verdicts against the first
+    Compare(compare::CompareArgs),
     /// Stored results, newest first: id, time, host, label, command, headline figures
     History(history::HistoryArgs),
     /// Print a stored result (text or json)
@@ -89,6 +92,7 @@ pub fn main() -> i32 {
         Command::Pattern(args) => pattern::main(args),
         Command::Fio(args) => fio::main(args),
         Command::History(args) => history::history(args),
+        Command::Compare(args) => compare::main(args),
         Command::Import(args) => transfer::import(args),
         Command::Export(args) => transfer::export(args),
         Command::Show(args) => history::show(args),

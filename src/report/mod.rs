@@ -1,6 +1,7 @@
 //! Reports: one file per format, each reading only the `RunResult`.
 
 mod cdm;
+mod compare;
 mod diskspd;
 mod fio_json;
 mod json;
@@ -51,4 +52,9 @@ pub fn write_file(r: &RunResult, f: Format, path: &Path) -> anyhow::Result<()> {
     std::fs::write(&tmp, render(r, f)).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// The side-by-side table of several results (see `compare`).
+pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) -> String {
+    compare::render(results, names, base, same)
 }

@@ -1,0 +1,94 @@
+//! `iolens compare A B [C…]`: results by id, label or JSON file, side by side with verdicts.
+
+use super::fail;
+use crate::error::{usage, UsageError};
+use crate::result::RunResult;
+use crate::store::{self, Filter, Store};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// Results: store ids, labels, or iolens JSON files
+    #[arg(value_name = "RESULT", num_args = 2.., required = true)]
+    pub results: Vec<String>,
+    /// Compare each result with this one (id, label or file) instead of the first
+    #[arg(long, value_name = "RESULT")]
+    pub baseline: Option<String>,
+    /// Differences within this many percent are ≈
+    #[arg(long, default_value = "10", value_name = "PCT")]
+    pub same: String,
+    /// text or json (the results themselves, in order)
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: String,
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+}
+
+/// A result and the name its columns carry.
+fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
+    if Path::new(what).is_file() {
+        let r: RunResult = serde_json::from_str(&std::fs::read_to_string(what)?)
+            .map_err(|e| UsageError::new(what, format!("is not an iolens result: {e}")))?;
+        return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
+    }
+    if store.is_none() {
+        if !path.exists() {
+            return Err(UsageError::new(
+                what,
+                format!("is neither a file nor in a store ({} does not exist)", path.display()),
+            )
+            .into());
+        }
+        *store = Some(Store::open(path)?);
+    }
+    let s = store.as_ref().expect("opened above");
+    let id = match what.parse::<i64>() {
+        Ok(id) => id,
+        Err(_) => match s.list(&Filter { label: Some(what.to_string()), limit: Some(1), ..Filter::default() })?.first()
+        {
+            Some(e) => e.id,
+            None => return Err(UsageError::new(what, "is no file, id or label in the store").into()),
+        },
+    };
+    let r = s.load(id)?.ok_or_else(|| UsageError::new(what, format!("no result {id} in {}", path.display())))?;
+    Ok((r.label.clone().map_or_else(|| format!("#{id}"), |l| format!("#{id} {l}")), r))
+}
+
+pub fn main(a: CompareArgs) -> i32 {
+    let go = || -> anyhow::Result<i32> {
+        let same = match a.same.trim_end_matches('%').parse::<f64>() {
+            Ok(v) if (0.0..100.0).contains(&v) => v / 100.0,
+            _ => return usage("--same", format!("'{}' is not allowed; use a percentage from 0 to 100", a.same))?,
+        };
+        let format = crate::report::Format::parse(&a.format)?;
+        let path = a.store.clone().unwrap_or_else(store::default_path);
+        let mut store = None;
+        let mut names = Vec::new();
+        let mut results = Vec::new();
+        for w in &a.results {
+            let (n, r) = resolve(w, &mut store, &path)?;
+            names.push(n);
+            results.push(r);
+        }
+        let base = match &a.baseline {
+            None => 0,
+            Some(b) => match a.results.iter().position(|w| w == b) {
+                Some(i) => i,
+                None => {
+                    let (n, r) = resolve(b, &mut store, &path)?;
+                    names.insert(0, n);
+                    results.insert(0, r);
+                    0
+                }
+            },
+        };
+        match format {
+            crate::report::Format::Text => print!("{}", crate::report::compare(&results, &names, base, same)),
+            _ => println!("{}", serde_json::to_string_pretty(&results)?),
+        }
+        Ok(0)
+    };
+    go().unwrap_or_else(|e| fail(&e))
+}
