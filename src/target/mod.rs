@@ -360,45 +360,5 @@ pub fn cleanup(targets: &[Prepared], keep: bool) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The block device holding the root file system, if it is one we can see.
-    fn root_device() -> Option<String> {
-        let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
-        text.lines().find_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            let sep = f.iter().position(|x| *x == "-")?;
-            let src = f.get(sep + 2)?;
-            (f.get(4) == Some(&"/") && src.starts_with("/dev/")).then(|| src.to_string())
-        })
-    }
-
-    #[test]
-    fn mounted_device_is_never_planned_for_writes() {
-        // plan() only looks; it opens nothing for writing, so this is safe on the root disk.
-        let Some(dev) = root_device().filter(|d| fs::metadata(d).is_ok_and(|m| m.file_type().is_block_device())) else {
-            eprintln!("SKIPPED: the root file system is not on a visible block device");
-            return;
-        };
-        let spec = Spec { targets: vec![dev.clone()], read_pct: 0, force_device: true, ..Spec::default() };
-        let e = plan(&spec, false).unwrap_err();
-        assert!(e.message.contains("is mounted on /"), "{dev}: {e}");
-        let spec = Spec { force_device: false, ..spec };
-        assert!(plan(&spec, false).unwrap_err().message.contains("needs --force-device"));
-    }
-
-    #[test]
-    fn existing_file_size_and_region_rules() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        fs::write(&p, vec![1u8; 1 << 20]).unwrap();
-        let spec = Spec { targets: vec![p.display().to_string()], ..Spec::default() };
-        let plans = plan(&spec, false).unwrap();
-        assert_eq!(plans[0].size, 1 << 20);
-        assert_eq!(plans[0].kind, Kind::File { ours: false });
-        assert_eq!(plan(&spec, true).unwrap_err().option, "--size");
-        let spec = Spec { offset: 1 << 20, ..spec };
-        assert_eq!(plan(&spec, false).unwrap_err().option, "--offset");
-    }
-}
+#[path = "tests.rs"]
+mod tests;

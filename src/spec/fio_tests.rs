@@ -1,0 +1,190 @@
+//! Tests of the fio reader: sections, includes, groups, refusals, and fio's own examples.
+
+use super::*;
+use crate::spec::fio_values::{eval, keyword_value};
+use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist};
+
+fn parse(text: &str) -> R<Vec<FioJob>> {
+    parse_job_text(text, Path::new("."), &|v| (v == "SIZE").then(|| "64m".to_string()))
+}
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn globals_merge_and_stonewalls_make_groups() {
+    let jobs = parse(
+        "; ssd test\n[global]\nbs=4k\nioengine=libaio\niodepth=4\nsize=10g # comment\ndirect=1\nruntime=60\n\
+         filename=/tmp/ssd.test\n\n[seq-read]\nrw=read\n\n[rand-write]\nrw=randwrite\nstonewall\niodepth=8\n",
+    )
+    .unwrap();
+    assert_eq!((jobs.len(), jobs[0].group, jobs[1].group), (2, 0, 1));
+    let (a, b) = (&jobs[0].spec, &jobs[1].spec);
+    assert_eq!((a.pattern, a.read_pct, a.qd, a.size, a.duration), (Pattern::Sequential, 100, 4, 10 << 30, 60.0));
+    assert_eq!((b.pattern, b.read_pct, b.qd, b.engine, b.direct), (Pattern::Random, 0, 8, EngineKind::IoUring, true));
+    assert_eq!(b.targets, vec!["/tmp/ssd.test"]);
+    let opt = |j: &FioJob, k: &str| j.options.iter().find(|(o, _)| o == k).map(|(_, v)| v.clone());
+    assert_eq!(opt(&jobs[1], "iodepth").as_deref(), Some("8"));
+    assert_eq!(opt(&jobs[1], "stonewall").as_deref(), Some(""));
+    assert_eq!(jobs[1].options.iter().filter(|(k, _)| k == "iodepth").count(), 1);
+    assert!(jobs[0].notes.iter().any(|n| n.contains("runtime without time_based")), "{:?}", jobs[0].notes);
+    assert!(jobs[0].notes.iter().any(|n| n.contains("libaio")));
+    // fio's defaults where iolens' differ, a global after a job, and new_group.
+    let jobs = parse("[a]\nfilename=f\n[global]\nrw=randrw\n[b]\nfilename=f\nnew_group\n[c]\nfilename=f\n").unwrap();
+    let a = &jobs[0].spec;
+    assert_eq!(
+        (a.pattern, a.blocks[0].size, a.direct, a.engine, a.duration),
+        (Pattern::Sequential, 4096, false, EngineKind::Psync, 10.0)
+    );
+    assert!(!jobs[0].size_given());
+    assert_eq!(jobs.iter().map(|j| (j.spec.read_pct, j.group)).collect::<Vec<_>>(), [(100, 0), (50, 1), (50, 1)]);
+}
+
+#[test]
+fn include_env_and_keywords() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("inc")).unwrap();
+    std::fs::write(dir.path().join("inc/common.fio"), "numjobs=2\ninclude deeper.fio\n").unwrap();
+    std::fs::write(dir.path().join("inc/deeper.fio"), "group_reporting\n").unwrap();
+    let text =
+        "[job]\nfilename=f${NOPE}\nsize=${SIZE}\ninclude inc/common.fio\nbs=$pagesize\niodepth=$ncpus*2-$ncpus\n";
+    let jobs = parse_job_text(text, dir.path(), &|v| (v == "SIZE").then(|| "64m".to_string())).unwrap();
+    let j = &jobs[0];
+    assert_eq!((j.spec.size, j.spec.threads, j.group_reporting), (64 << 20, 2, true));
+    assert_eq!(j.spec.targets, vec!["f"]);
+    assert_eq!(j.spec.qd as i64, keyword_value(2));
+    assert_eq!(j.spec.blocks[0].size as i64, keyword_value(0));
+    assert!(j.options.contains(&("size".into(), "64m".into())));
+    std::fs::write(dir.path().join("inc/main.fio"), "[m]\nfilename=g\nsize=1m\ninclude deeper.fio\n").unwrap();
+    assert!(parse_job_file(&dir.path().join("inc/main.fio")).unwrap()[0].group_reporting);
+    assert!(parse_job_text("[j]\ninclude missing.fio\n", dir.path(), &|_| None)
+        .unwrap_err()
+        .to_string()
+        .contains("missing.fio"));
+    std::fs::write(dir.path().join("bad.fio"), "[x]\n").unwrap();
+    let e = parse_job_text("[j]\ninclude bad.fio\n", dir.path(), &|_| None).unwrap_err();
+    assert!(e.to_string().contains("may not open sections"), "{e}");
+    assert!(parse("rw=read\n[j]\n").unwrap_err().to_string().contains("outside any [section]"));
+    assert_eq!(eval("(8*1024)/3-1"), Some(2729));
+    assert_eq!(eval("4k*2"), None);
+}
+
+#[test]
+fn command_line_and_job_files() {
+    let jobs = parse_args(&args(
+        "--direct=1 --size 1g --filename=/tmp/x --name=a --rw=randread --bs=8k --iodepth=32 --time_based \
+         --runtime=2m --name=b --rw=write --stonewall --rate=10m --numjobs=2",
+    ))
+    .unwrap();
+    assert_eq!(jobs.iter().map(|j| (j.name.as_str(), j.group)).collect::<Vec<_>>(), [("a", 0), ("b", 1)]);
+    let (a, b) = (&jobs[0].spec, &jobs[1].spec);
+    assert_eq!((a.blocks[0].size, a.qd, a.duration, a.size, a.direct), (8192, 32, 120.0, 1 << 30, true));
+    assert!(!jobs[0].notes.iter().any(|n| n.contains("runtime")));
+    assert_eq!(b.rate_mbps, Some(2.0 * 10.0 * 1048576.0 / 1e6));
+    assert_eq!(jobs[0].options[0], ("direct".into(), "1".into()));
+    assert!(jobs[1].options.contains(&("name".into(), "b".into())));
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("j.fio");
+    std::fs::write(&f, "[c]\nrw=randwrite\n").unwrap();
+    let mut a = args("--size=1m --filename=/tmp/y --name=d");
+    a.extend([f.display().to_string(), f.display().to_string()]);
+    let jobs = parse_args(&a).unwrap();
+    assert_eq!(jobs.iter().map(|j| (j.name.as_str(), j.group)).collect::<Vec<_>>(), [("d", 0), ("c", 0), ("c", 1)]);
+    assert_eq!((jobs[1].spec.size, jobs[1].spec.pattern), (1 << 20, Pattern::Random));
+}
+
+#[test]
+fn bssplit_rwmix_and_values() {
+    let j = &parse("[j]\nfilename=f\nrw=randrw\nrwmixread=70\nbssplit=4k/50:1k/:32k/\n").unwrap()[0];
+    assert_eq!(j.spec.read_pct, 70);
+    let b = |size, pct| BlockShare { size, pct };
+    assert_eq!(j.spec.blocks, vec![b(1024, 25), b(32768, 25), b(4096, 50)]);
+    let j = &parse("[j]\nfilename=f\nrw=rw\nrwmixwrite=10\nbssplit=4k/30:8k/30:64k\n").unwrap()[0];
+    assert_eq!((j.spec.read_pct, j.spec.blocks.len()), (90, 3));
+    let j = &parse("[j]\nfilename=f\nbsrange=4k-4k\n").unwrap()[0];
+    assert_eq!(j.spec.blocks, vec![b(4096, 100)]);
+    let j = &parse("[j]\nfilename=f\nbssplit=4k:8k:16k\n").unwrap()[0];
+    assert_eq!(j.spec.blocks, vec![b(4096, 33), b(8192, 33), b(16384, 34)]);
+    assert!(j.notes.iter().any(|n| n.contains("add up to 99%")));
+    let j =
+        &parse("[j]\nfilename=f\nrw=write\nbs=8k,64k\nsync=dsync\nfsync=4\nrandom_distribution=zipf:1.2\n").unwrap()[0];
+    assert_eq!((j.spec.blocks[0].size, j.spec.write_through, j.spec.fsync_every), (65536, true, 4));
+    assert_eq!(j.spec.random_dist, RandomDist::Zipf { theta: 1.2 });
+    let j = &parse("[j]\nfilename=a:b\\:c\nsize=2m\noffset=1m\nrate_iops=500\nnumjobs=3\nramp_time=500ms\nzero_buffers\nkb_base=1000\n").unwrap()[0];
+    assert_eq!(j.spec.targets, vec!["a", "b:c"]);
+    assert_eq!((j.spec.size, j.spec.range, j.spec.offset), (2_000_000, Some(1_000_000), 1_000_000));
+    assert_eq!((j.spec.rate_iops, j.spec.warmup, j.spec.data), (Some(1500.0), 0.5, DataPattern::Zero));
+    let j = &parse("[j]\ndirectory=/a:/b\nnumjobs=4\nsize=1g\nbuffer_compress_percentage=60\n").unwrap()[0];
+    assert_eq!((j.spec.targets.len(), j.spec.threads, j.spec.data), (2, 2, DataPattern::Compress { pct: 60 }));
+}
+
+#[test]
+fn unsupported_options_and_values_are_named() {
+    let cases = [
+        ("verify=md5", "'verify'"),
+        ("sqthread_poll", "'sqthread_poll'"),
+        ("bsrange=4k-8k", "bsrange: '4k-8k'"),
+        ("thinktime=10", "'thinktime'"),
+        ("startdelay=1", "'startdelay'"),
+        ("rw=trim", "rw: 'trim'"),
+        ("rw=randread:8", "rw: 'randread:8'"),
+        ("ioengine=posixaio", "ioengine: 'posixaio'"),
+        ("random_distribution=normal:5", "random_distribution: 'normal:5'"),
+        ("size=50%", "size: '50%'"),
+        ("bs=1.5k", "bs: '1.5k'"),
+        ("runtime=10sec", "runtime: '10sec'"),
+        ("rw=randrw\nbs=4k,8k", "bs: reads use 4K/100 and writes 8K/100"),
+        ("rw=rw\nrate=1m,", "rate: capping only reads"),
+        ("loops=2", "loops: '2'"),
+        ("filename=-", "filename: '-'"),
+        ("direct", "direct: needs a value"),
+        ("iodepth=0", "iodepth: 0 is out of range"),
+    ];
+    for (opt, want) in cases {
+        let text = format!("[global]\nsize=1m\n[j]\nfilename=f\n{opt}\n");
+        let e = parse(&text).unwrap_err();
+        assert!(e.to_string().contains(want), "{opt}: {e}");
+        assert_eq!(e.option, "[j]", "{opt}");
+    }
+    let e = parse("[j]\nrw=read\n").unwrap_err().to_string();
+    assert_eq!(e, "[j]: size: fio needs size= (or filesize=) when it creates the files");
+    assert!(parse_args(&args("--name=j --size=1m --verify=crc32")).unwrap_err().to_string().contains("'verify'"));
+    assert!(parse_args(&args("-v")).is_err());
+}
+
+/// fio's own examples (Debian's fio-examples package, or $FIO_EXAMPLES): each parses or is
+/// refused in one line, never a panic.
+#[test]
+fn fio_examples_parse_or_refuse() {
+    let dir =
+        std::env::var_os("FIO_EXAMPLES").map_or_else(|| "/usr/share/doc/fio/examples".into(), std::path::PathBuf::from);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("SKIPPED: no fio examples at {} (install fio-examples or set FIO_EXAMPLES)", dir.display());
+        return;
+    };
+    let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "fio"));
+    files.sort();
+    let (mut parsed, mut reasons) = (0, std::collections::BTreeMap::<String, Vec<String>>::new());
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        match parse_job_file(f) {
+            Ok(jobs) => {
+                assert!(!jobs.is_empty(), "{name}");
+                parsed += 1;
+            }
+            Err(e) => {
+                let msg = e.message.clone();
+                assert!(!msg.contains('\n') && !msg.is_empty(), "{name}: {e}");
+                let reason = msg.split(" (").next().unwrap_or(&msg).to_string();
+                reasons.entry(reason).or_default().push(name);
+            }
+        }
+    }
+    assert!(files.len() >= 50, "only {} example files in {}", files.len(), dir.display());
+    eprintln!("fio examples: {parsed} parsed, {} refused", files.len() - parsed);
+    for (why, names) in &reasons {
+        eprintln!("  {:>3}  {why}  ({})", names.len(), names.join(", "));
+    }
+}
