@@ -40,10 +40,10 @@ pub struct CdmArgs {
     /// Through the page cache instead of O_DIRECT (CrystalDiskMark bypasses it)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text (CrystalDiskMark's table) or json
+    /// Report format on the terminal: text (CrystalDiskMark's table), json, csv or markdown
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// Also write the report to FILE (format from --format, or .json/.txt extension)
+    /// Also write the report to FILE (format from --format, or the .json, .txt, .csv or .md extension)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Allow writes to a file iolens did not create

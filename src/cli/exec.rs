@@ -48,6 +48,8 @@ impl Output {
                 let f = match p.extension().and_then(|e| e.to_str()) {
                     Some("json") => Format::Json,
                     Some("txt") => Format::Text,
+                    Some("csv") => Format::Csv,
+                    Some("md") => Format::Markdown,
                     _ => format,
                 };
                 Some((p.to_path_buf(), f))

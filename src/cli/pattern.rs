@@ -31,7 +31,7 @@ pub struct PatternArgs {
     /// Through the page cache instead of O_DIRECT (databases bypass it, as SQL Server and Db2 do)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text or json
+    /// Report format on the terminal: text, json, csv or markdown
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
     /// Also write the report to FILE

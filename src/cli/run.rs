@@ -84,10 +84,10 @@ pub struct RunArgs {
     /// io_uring, psync or null (no I/O: the tool's own cost)
     #[arg(long, default_value = "io_uring", value_name = "ENGINE")]
     pub engine: String,
-    /// Report format on the terminal: text or json
+    /// Report format on the terminal: text, json, csv or markdown
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// Also write the report to FILE (format from --format, or .json/.txt extension)
+    /// Also write the report to FILE (format from --format, or the .json, .txt, .csv or .md extension)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Allow writes to files iolens did not create

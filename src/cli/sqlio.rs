@@ -36,7 +36,7 @@ pub struct SqlioArgs {
     /// Through the page cache instead of O_DIRECT (SQLIO -BN is unbuffered, the default here)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text or json
+    /// Report format on the terminal: text, json, csv or markdown
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
     /// Also write the report to FILE

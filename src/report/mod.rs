@@ -2,12 +2,17 @@
 
 mod cdm;
 mod compare;
+mod csv;
 mod diskspd;
 mod fio_json;
 mod json;
+mod markdown;
 mod sqlio;
 mod sweep;
 mod text;
+
+#[cfg(test)]
+mod tests;
 
 use crate::error::{usage, UsageError};
 use crate::result::RunResult;
@@ -19,6 +24,8 @@ pub enum Format {
     Json,
     /// fio's `--output-format=json` layout, for tools built on fio.
     FioJson,
+    Csv,
+    Markdown,
 }
 
 impl Format {
@@ -26,7 +33,9 @@ impl Format {
         match s {
             "text" | "txt" => Ok(Format::Text),
             "json" => Ok(Format::Json),
-            _ => usage("--format", format!("'{s}' is not a format; use text or json")),
+            "csv" => Ok(Format::Csv),
+            "markdown" | "md" => Ok(Format::Markdown),
+            _ => usage("--format", format!("'{s}' is not a format; use text, json, csv or markdown")),
         }
     }
 }
@@ -41,6 +50,8 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text => text::render(r),
         Format::Json => json::render(r),
         Format::FioJson => fio_json::render(r),
+        Format::Csv => csv::render(r),
+        Format::Markdown => markdown::render(r),
     }
 }
 

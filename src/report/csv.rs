@@ -1,0 +1,84 @@
+//! CSV: one row per test and operation, with fixed columns (documented in
+//! docs/result-schema.md) so spreadsheets and scripts can rely on their places.
+
+use crate::result::{OpStats, RunResult};
+use crate::stats::PERCENTILES;
+
+/// The columns before the percentiles, in order.
+const HEAD: [&str; 23] = [
+    "started_at",
+    "host",
+    "vm",
+    "command",
+    "label",
+    "test",
+    "op",
+    "pattern",
+    "block_sizes",
+    "read_pct",
+    "threads",
+    "qd",
+    "engine",
+    "direct",
+    "duration_s",
+    "interrupted",
+    "ios",
+    "bytes",
+    "iops",
+    "mbps",
+    "mibps",
+    "lat_mean_us",
+    "lat_stddev_us",
+];
+
+pub fn render(r: &RunResult) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head: Vec<String> = HEAD.iter().map(|s| s.to_string()).collect();
+    head.push("lat_min_us".into());
+    head.extend(PERCENTILES.iter().map(|p| format!("p{p}_us")));
+    head.push("lat_max_us".into());
+    w.write_record(&head).expect("writing to memory");
+    let num = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
+    let vm = match (&r.host.vm_vendor, &r.host.vm_product) {
+        (Some(v), Some(p)) => format!("{v} {p}"),
+        (v, p) => v.clone().or_else(|| p.clone()).unwrap_or_default(),
+    };
+    for t in &r.tests {
+        let s = &t.spec;
+        let blocks = s.blocks.iter().map(|b| format!("{}/{}", b.size, b.pct)).collect::<Vec<_>>().join(":");
+        let pattern = format!("{:?}", s.pattern).to_lowercase();
+        for (op, o) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {
+            let o: &OpStats = o;
+            let mut row = vec![
+                r.started_at.clone(),
+                r.host.hostname.clone(),
+                vm.clone(),
+                r.command.clone(),
+                r.label.clone().unwrap_or_default(),
+                t.name.clone(),
+                op.to_string(),
+                pattern.clone(),
+                blocks.clone(),
+                s.read_pct.to_string(),
+                s.threads.to_string(),
+                t.depth.to_string(),
+                t.engine.clone(),
+                s.direct.to_string(),
+                format!("{:.3}", t.duration_s),
+                t.interrupted.to_string(),
+                o.ios.to_string(),
+                o.bytes.to_string(),
+                format!("{:.3}", o.iops),
+                format!("{:.3}", o.mbps),
+                format!("{:.3}", o.mibps),
+                num(o.lat_us.mean),
+                num(o.lat_us.stddev),
+                num(o.lat_us.min),
+            ];
+            row.extend(PERCENTILES.iter().map(|p| num(o.lat_us.percentiles.get(p))));
+            row.push(num(o.lat_us.max));
+            w.write_record(&row).expect("writing to memory");
+        }
+    }
+    String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 fields")
+}

@@ -1,0 +1,51 @@
+//! Markdown: the tables users paste into a wiki or a post, one row per test and operation.
+
+use crate::result::RunResult;
+use std::fmt::Write;
+
+pub fn render(r: &RunResult) -> String {
+    let mut o = String::new();
+    let label = r.label.as_deref().map(|l| format!(" — {l}")).unwrap_or_default();
+    let _ = writeln!(o, "### iolens {}{label}\n", r.command);
+    let vm = r.host.vm_product.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
+    let _ = writeln!(
+        o,
+        "Host **{}**{vm}, {} × {}, {}; started {}.\n",
+        r.host.hostname, r.host.cores, r.host.cpu_model, r.host.kernel, r.started_at
+    );
+    for t in &r.host.targets {
+        let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
+        let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
+        let _ = writeln!(o, "Target `{}`{dev}{fs}.\n", t.path);
+    }
+    let _ = writeln!(o, "| test | op | IOPS | MB/s | mean µs | p50 µs | p99 µs | p99.9 µs | max µs |");
+    let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into());
+    for t in &r.tests {
+        let ops: &[(&str, &crate::result::OpStats)] = match t.spec.read_pct {
+            100 => &[("read", &t.read)],
+            0 => &[("write", &t.write)],
+            _ => &[("read", &t.read), ("write", &t.write), ("total", &t.total)],
+        };
+        for (op, s) in ops {
+            let l = &s.lat_us;
+            let _ = writeln!(
+                o,
+                "| {} | {op} | {:.0} | {:.2} | {} | {} | {} | {} | {} |",
+                t.name,
+                s.iops,
+                s.mbps,
+                us(l.mean),
+                us(l.percentiles.get("50")),
+                us(l.percentiles.get("99")),
+                us(l.percentiles.get("99.9")),
+                us(l.max)
+            );
+        }
+    }
+    let _ = writeln!(o, "\nMB/s = 10^6 B/s; latency from submission to completion.");
+    if r.interrupted {
+        let _ = writeln!(o, "\n**Interrupted:** the figures cover only the time measured before Ctrl-C.");
+    }
+    o
+}
