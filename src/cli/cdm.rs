@@ -1,12 +1,11 @@
 //! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
 use crate::spec::presets::{self, CdmOp, CdmTest};
 use crate::spec::{parse, Spec};
 use clap::Args;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct CdmArgs {
@@ -40,26 +39,8 @@ pub struct CdmArgs {
     /// Through the page cache instead of O_DIRECT (CrystalDiskMark bypasses it)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text (CrystalDiskMark's table), json, csv or markdown
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Also write the report to FILE (format from --format, or the .json, .txt, .csv or .md extension)
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Allow writes to a file iolens did not create
-    #[arg(long)]
-    pub allow_write: bool,
-    /// Allow writes to an unmounted block device (destroys its data)
-    #[arg(long)]
-    pub force_device: bool,
-    /// Keep the test file
-    #[arg(long)]
-    pub keep: bool,
-    /// No live progress line
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
     #[command(flatten)]
-    pub store: super::stored::StoreArgs,
+    pub common: super::common::CommonArgs,
 }
 
 /// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
@@ -76,9 +57,9 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
         size: parse::size("--size", &a.size)?,
         duration: parse::seconds("--time", &a.time)?,
         direct: !a.buffered,
-        allow_write: a.allow_write,
-        force_device: a.force_device,
-        keep: a.keep,
+        allow_write: a.common.allow_write,
+        force_device: a.common.force_device,
+        keep: a.common.keep,
         ..Spec::default()
     };
     let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
@@ -105,7 +86,7 @@ pub fn main(a: CdmArgs) -> i32 {
                     })?,
                     interval: parse::seconds("--interval", &a.interval)?,
                 };
-            let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
+            let output = a.common.output(None)?;
             execute("cdm", &items, true, &output, &passes)
         };
     go().unwrap_or_else(|e| fail(&e))

@@ -2,7 +2,8 @@
 //! reported in DiskSpd's layout. iolens' own options use two dashes (DiskSpd's use one), so
 //! they mix freely: `iolens diskspd --format json -t2 -o32 -b4k -r -w25 -d60 -Sh -L -c1G io.dat`.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::common::{self, CommonArgs};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
 use crate::spec::diskspd;
@@ -16,52 +17,14 @@ pub struct DiskspdArgs {
     pub args: Vec<String>,
 }
 
-#[derive(Debug)]
-struct Own {
-    format: String,
-    out: Option<std::path::PathBuf>,
-    keep: bool,
-    allow_write: bool,
-    force_device: bool,
-    quiet: bool,
-    store: super::stored::StoreArgs,
-}
-
 /// Splits iolens' own `--options` from DiskSpd's `-options` and targets.
-fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
-    let mut own = Own {
-        format: "text".into(),
-        out: None,
-        keep: false,
-        allow_write: false,
-        force_device: false,
-        quiet: false,
-        store: Default::default(),
-    };
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) if a.starts_with("--") => (n, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value =
-            |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
-        if own.store.take(name, &mut || value(name))? {
-            continue;
-        }
-        match name {
-            "--format" => own.format = value(name)?,
-            "--out" => own.out = Some(value(name)?.into()),
-            "--keep" => own.keep = true,
-            "--allow-write" => own.allow_write = true,
-            "--force-device" => own.force_device = true,
-            "--quiet" | "-q" => own.quiet = true,
-            n if n.starts_with("--") => {
-                return usage(n, "is not an iolens option here; use --format, --out, --keep, --allow-write, --force-device or --quiet");
-            }
-            _ => rest.push(a.clone()),
-        }
+fn split(args: &[String]) -> Result<(CommonArgs, Vec<String>), UsageError> {
+    let (own, rest) = common::split(args, |_, _| Ok(false))?;
+    if let Some(n) = rest.iter().find(|a| a.starts_with("--")) {
+        return usage(
+            n.split('=').next().unwrap_or(n),
+            "is not an iolens option here; use --format, --out, --keep, --allow-write, --force-device, --quiet, --label, --tag, --store or --no-store",
+        );
     }
     Ok((own, rest))
 }
@@ -70,14 +33,12 @@ pub fn main(a: DiskspdArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let (own, rest) = split(&a.args)?;
         let mut job = diskspd::parse(&rest)?;
-        job.spec.keep = own.keep;
-        job.spec.allow_write = own.allow_write;
-        job.spec.force_device = own.force_device;
+        own.apply(&mut job.spec);
         for n in &job.notes {
             eprintln!("note: {n}");
         }
         let notes = job.notes.clone();
-        let output = Output::new(&own.format, own.out.as_deref(), None, own.quiet, &own.store)?;
+        let output = own.output(None)?;
         let name = job.spec.short_name();
         // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
         let size_given = job.create_size.is_some();

@@ -2,7 +2,8 @@
 //! run by iolens. Jobs between two stonewalls run together, as in fio; `--output-format=json`
 //! writes fio's JSON layout so tools built on it read iolens' results.
 
-use super::exec::{check_memory, finish, prefill_progress, same_file, Output};
+use super::common::{self, CommonArgs};
+use super::exec::{check_memory, finish, prefill_progress, same_file};
 use super::{fail, install_interrupt};
 use crate::error::{usage, UsageError};
 use crate::report::Format;
@@ -21,61 +22,32 @@ pub struct FioArgs {
     pub args: Vec<String>,
 }
 
-#[derive(Debug)]
-struct Own {
-    format: Format,
-    out: Option<PathBuf>,
-    keep: bool,
-    allow_write: bool,
-    force_device: bool,
-    quiet: bool,
-    store: super::stored::StoreArgs,
-}
-
-/// Takes fio's program options and iolens' own from the arguments; the rest describes jobs.
-fn split(args: &[String]) -> Result<(Own, Vec<String>), UsageError> {
-    let mut own = Own {
-        format: Format::Text,
-        out: None,
-        keep: false,
-        allow_write: false,
-        force_device: false,
-        quiet: false,
-        store: Default::default(),
-    };
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let (name, inline) = match a.split_once('=') {
-            Some((n, v)) if a.starts_with("--") => (n, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        let mut value =
-            |n: &str| inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(n, "needs a value"));
-        if own.store.take(name, &mut || value(name))? {
-            continue;
-        }
+/// Takes fio's program options (`--output-format`, `--output`) and iolens' own from the
+/// arguments; the rest describes jobs.
+fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), UsageError> {
+    let mut fio_format = None;
+    let mut output = None;
+    let (mut own, rest) = common::split(args, |name, value| {
         match name {
             "--output-format" => {
-                own.format = match value(name)?.as_str() {
+                fio_format = Some(match value()?.as_str() {
                     "normal" => Format::Text,
                     "json" | "json+" => Format::FioJson,
                     v => return usage("--output-format", format!("'{v}' is not supported; use normal or json")),
-                }
+                })
             }
-            "--format" => own.format = Format::parse(&value(name)?)?,
-            "--output" | "--out" => own.out = Some(value(name)?.into()),
-            "--keep" => own.keep = true,
-            "--allow-write" => own.allow_write = true,
-            "--force-device" => own.force_device = true,
-            "--quiet" | "-q" => own.quiet = true,
-            _ => rest.push(a.clone()),
+            "--output" => output = Some(PathBuf::from(value()?)),
+            _ => return Ok(false),
         }
+        Ok(true)
+    })?;
+    if output.is_some() {
+        own.out = output;
     }
-    Ok((own, rest))
+    Ok((own, fio_format, rest))
 }
 
-fn jobs(rest: &[String], own: &Own) -> Result<Vec<FioJob>, UsageError> {
+fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     let mut jobs = if rest.iter().any(|a| a.starts_with("--")) {
         fio::parse_args(rest)?
     } else {
@@ -93,9 +65,7 @@ fn jobs(rest: &[String], own: &Own) -> Result<Vec<FioJob>, UsageError> {
         return usage("JOBFILE", "no jobs; give job files or fio options such as --name=j --rw=randread --size=1g");
     }
     for j in &mut jobs {
-        j.spec.keep = own.keep;
-        j.spec.allow_write = own.allow_write;
-        j.spec.force_device = own.force_device;
+        own.apply(&mut j.spec);
     }
     Ok(jobs)
 }
@@ -105,22 +75,16 @@ pub fn main(a: FioArgs) -> i32 {
 }
 
 fn go(a: FioArgs) -> anyhow::Result<i32> {
-    let (own, rest) = split(&a.args)?;
+    let (own, fio_format, rest) = split(&a.args)?;
     let jobs = jobs(&rest, &own)?;
-    let output = Output {
-        format: own.format,
-        out: own.out.clone().map(|p| {
-            let f = if p.extension().is_some_and(|e| e == "json") && own.format == Format::Text {
-                Format::Json
-            } else {
-                own.format
-            };
-            (p, f)
-        }),
-        trace: None,
-        quiet: own.quiet,
-        store: own.store.check()?,
-    };
+    let mut output = own.output(None)?;
+    // fio's --output-format decides both the terminal and the --output file, as in fio.
+    if let Some(f) = fio_format {
+        output.format = f;
+        if let Some((_, of)) = &mut output.out {
+            *of = f;
+        }
+    }
     // Everything is checked before anything is created.
     let mut plans = Vec::with_capacity(jobs.len());
     for j in &jobs {

@@ -2,6 +2,7 @@
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
 mod cdm;
+mod common;
 mod compare;
 mod diskspd;
 mod exec;

@@ -1,12 +1,11 @@
 //! `iolens pattern NAME`: a database's I/O pattern as a ready workload.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::UsageError;
 use crate::spec::dbpatterns::{pattern, Db};
 use crate::spec::{parse, Spec};
 use clap::Args;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct PatternArgs {
@@ -31,26 +30,8 @@ pub struct PatternArgs {
     /// Through the page cache instead of O_DIRECT (databases bypass it, as SQL Server and Db2 do)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text, json, csv or markdown
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Also write the report to FILE
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Allow writes to a file iolens did not create
-    #[arg(long)]
-    pub allow_write: bool,
-    /// Allow writes to an unmounted block device (destroys its data)
-    #[arg(long)]
-    pub force_device: bool,
-    /// Keep the test file
-    #[arg(long)]
-    pub keep: bool,
-    /// No live progress line
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
     #[command(flatten)]
-    pub store: super::stored::StoreArgs,
+    pub common: super::common::CommonArgs,
 }
 
 pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
@@ -61,9 +42,9 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
         size: parse::size("--size", &a.size)?,
         duration: parse::seconds("--duration", &a.duration)?,
         direct: !a.buffered,
-        allow_write: a.allow_write,
-        force_device: a.force_device,
-        keep: a.keep,
+        allow_write: a.common.allow_write,
+        force_device: a.common.force_device,
+        keep: a.common.keep,
         ..Spec::default()
     };
     let p = pattern(&a.name, db, &base)?;
@@ -73,7 +54,7 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
 pub fn main(a: PatternArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let item = item(&a)?;
-        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
+        let output = a.common.output(None)?;
         execute("pattern", &[item], true, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

@@ -1,6 +1,6 @@
 //! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
 use crate::spec::{parse, BlockShare, Spec};
@@ -84,29 +84,11 @@ pub struct RunArgs {
     /// io_uring, psync or null (no I/O: the tool's own cost)
     #[arg(long, default_value = "io_uring", value_name = "ENGINE")]
     pub engine: String,
-    /// Report format on the terminal: text, json, csv or markdown
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Also write the report to FILE (format from --format, or the .json, .txt, .csv or .md extension)
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Allow writes to files iolens did not create
-    #[arg(long)]
-    pub allow_write: bool,
-    /// Allow writes to an unmounted block device (destroys its data)
-    #[arg(long)]
-    pub force_device: bool,
-    /// Keep test files iolens created
-    #[arg(long)]
-    pub keep: bool,
     /// Write every issued I/O (worker, file, op, offset, length) to FILE as CSV
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// No live progress line
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
     #[command(flatten)]
-    pub store: super::stored::StoreArgs,
+    pub common: super::common::CommonArgs,
 }
 
 fn number<T: std::str::FromStr>(opt: &str, s: &str, allowed: &str) -> Result<T, UsageError> {
@@ -156,9 +138,9 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         seed: a.seed.as_deref().map(|s| number("--seed", s, "a whole number")).transpose()?.unwrap_or(def.seed),
         data: parse::data(&a.data)?,
         engine: parse::engine(&a.engine)?,
-        allow_write: a.allow_write,
-        force_device: a.force_device,
-        keep: a.keep,
+        allow_write: a.common.allow_write,
+        force_device: a.common.force_device,
+        keep: a.common.keep,
     };
     spec.validate()?;
     Ok(spec)
@@ -173,7 +155,7 @@ pub fn main(a: RunArgs) -> i32 {
 
 fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
-    let output = Output::new(&a.format, a.out.as_deref(), a.trace.as_deref(), a.quiet, &a.store)?;
+    let output = a.common.output(a.trace.as_deref())?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
     execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
 }

@@ -1,13 +1,12 @@
 //! `iolens sqlio`: the SQLIO matrix our users ran before moving SQL Server — block sizes ×
 //! threads × {sequential, random} × {read, write}, each cell a short run on one 1 GiB file.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
 use crate::spec::size::format_block;
 use crate::spec::{parse, BlockShare, Pattern, Spec};
 use clap::Args;
-use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct SqlioArgs {
@@ -36,26 +35,8 @@ pub struct SqlioArgs {
     /// Through the page cache instead of O_DIRECT (SQLIO -BN is unbuffered, the default here)
     #[arg(long)]
     pub buffered: bool,
-    /// Report format on the terminal: text, json, csv or markdown
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Also write the report to FILE
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Allow writes to a file iolens did not create
-    #[arg(long)]
-    pub allow_write: bool,
-    /// Allow writes to an unmounted block device (destroys its data)
-    #[arg(long)]
-    pub force_device: bool,
-    /// Keep the test file
-    #[arg(long)]
-    pub keep: bool,
-    /// No live progress line
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
     #[command(flatten)]
-    pub store: super::stored::StoreArgs,
+    pub common: super::common::CommonArgs,
 }
 
 fn list<T>(opt: &str, s: &str, one: impl Fn(&str) -> Result<T, UsageError>) -> Result<Vec<T>, UsageError> {
@@ -83,9 +64,9 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
         duration: parse::seconds("--duration", &a.duration)?,
         qd,
         direct: !a.buffered,
-        allow_write: a.allow_write,
-        force_device: a.force_device,
-        keep: a.keep,
+        allow_write: a.common.allow_write,
+        force_device: a.common.force_device,
+        keep: a.common.keep,
         ..Spec::default()
     };
     let mut items = Vec::new();
@@ -116,7 +97,7 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
 pub fn main(a: SqlioArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let items = items(&a)?;
-        let output = Output::new(&a.format, a.out.as_deref(), None, a.quiet, &a.store)?;
+        let output = a.common.output(None)?;
         execute("sqlio", &items, true, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

@@ -1,7 +1,7 @@
 //! `iolens sweep`: Iometer-style access specifications. Any of --bs, --qd, --threads and
 //! --read-pct takes a comma list; every combination is one point, run on the same target.
 
-use super::exec::{execute, Item, Output, Passes};
+use super::exec::{execute, Item, Passes};
 use super::fail;
 use super::run::{to_spec, RunArgs};
 use crate::error::{usage, UsageError};
@@ -90,7 +90,7 @@ pub fn main(a: SweepArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let items = items(&a.run)?;
         let r = &a.run;
-        let output = Output::new(&r.format, r.out.as_deref(), r.trace.as_deref(), r.quiet, &r.store)?;
+        let output = r.common.output(r.trace.as_deref())?;
         execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))
