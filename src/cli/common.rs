@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Report format on the terminal: text, json, csv or markdown
+    /// Report format on the terminal: text, json, csv, markdown or html
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// Also write the report to FILE (format from --format, or the .json, .txt, .csv or .md extension)
+    /// Also write the report to FILE (format from its .json, .txt, .csv, .md or .html extension, else --format)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Allow writes to files iolens did not create

@@ -2,6 +2,7 @@
 
 use super::fail;
 use crate::error::{usage, UsageError};
+use crate::report::{self, Format};
 use crate::result::RunResult;
 use crate::store::{self, Filter, Store};
 use clap::Args;
@@ -18,9 +19,12 @@ pub struct CompareArgs {
     /// Differences within this many percent are ≈
     #[arg(long, default_value = "10", value_name = "PCT")]
     pub same: String,
-    /// text or json (the results themselves, in order)
+    /// text, json, csv, markdown or html
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
+    /// Also write the comparison to FILE (format from its .json, .txt, .csv, .md or .html extension)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
@@ -62,7 +66,16 @@ pub fn main(a: CompareArgs) -> i32 {
             Ok(v) if (0.0..100.0).contains(&v) => v / 100.0,
             _ => return usage("--same", format!("'{}' is not allowed; use a percentage from 0 to 100", a.same))?,
         };
-        let format = crate::report::Format::parse(&a.format)?;
+        let format = Format::parse(&a.format)?;
+        let out = match &a.out {
+            Some(p) => {
+                if p.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+                    return usage("--out", format!("directory {} does not exist", p.parent().unwrap_or(p).display()))?;
+                }
+                Some((p, Format::from_extension(p).unwrap_or(format)))
+            }
+            None => None,
+        };
         let path = a.store.clone().unwrap_or_else(store::default_path);
         let mut store = None;
         let mut names = Vec::new();
@@ -84,9 +97,13 @@ pub fn main(a: CompareArgs) -> i32 {
                 }
             },
         };
-        match format {
-            crate::report::Format::Text => print!("{}", crate::report::compare(&results, &names, base, same)),
-            _ => println!("{}", serde_json::to_string_pretty(&results)?),
+        let c = crate::compare::compare(&results, &names, base, same);
+        // Both renderings are made before anything is written, so a refused format writes nothing.
+        let shown = report::render_comparison(&c, format)?;
+        let file = out.map(|(p, f)| report::render_comparison(&c, f).map(|t| (p, t))).transpose()?;
+        print!("{shown}");
+        if let Some((p, text)) = file {
+            report::write_text(&text, p)?;
         }
         Ok(0)
     };

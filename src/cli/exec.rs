@@ -45,13 +45,7 @@ impl Output {
         let out = match out {
             Some(p) => {
                 check_dir("--out", p)?;
-                let f = match p.extension().and_then(|e| e.to_str()) {
-                    Some("json") => Format::Json,
-                    Some("txt") => Format::Text,
-                    Some("csv") => Format::Csv,
-                    Some("md") => Format::Markdown,
-                    _ => format,
-                };
+                let f = Format::from_extension(p).unwrap_or(format);
                 Some((p.to_path_buf(), f))
             }
             None => None,
@@ -137,6 +131,7 @@ pub(super) fn finish(
         tests,
         label: output.store.label.clone(),
         tags: output.store.tags.clone(),
+        source: None,
     };
     print!("{}", report::render(&result, output.format));
     if let Some((path, f)) = &output.out {

@@ -33,7 +33,7 @@ pub struct HistoryArgs {
 pub struct ShowArgs {
     /// The result's id (from `iolens history`)
     pub id: String,
-    /// text or json
+    /// text, json, csv, markdown or html
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]

@@ -24,10 +24,10 @@ pub struct ExportArgs {
     /// Stored result ids
     #[arg(value_name = "ID", required = true)]
     pub ids: Vec<String>,
-    /// text or json
+    /// json, text, csv, markdown or html
     #[arg(long, default_value = "json", value_name = "FORMAT")]
     pub format: String,
-    /// Write each result to DIR/iolens-ID.json (or .txt) instead of the terminal
+    /// Write each result to DIR/iolens-ID.json (.txt, .csv, .md, .html) instead of the terminal
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
@@ -94,8 +94,7 @@ pub fn export(a: ExportArgs) -> i32 {
             let Some(r) = s.load(id)? else { return usage("ID", format!("no result {id} in {}", path.display()))? };
             match &a.dir {
                 Some(d) => {
-                    let ext = if format == Format::Json { "json" } else { "txt" };
-                    let f = d.join(format!("iolens-{id}.{ext}"));
+                    let f = d.join(format!("iolens-{id}.{}", format.extension()));
                     report::write_file(&r, format, &f)?;
                     eprintln!("wrote {}", f.display());
                 }

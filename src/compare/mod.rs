@@ -6,6 +6,7 @@
 use crate::result::{OpStats, RunResult, TestResult};
 use crate::spec::size::format_block;
 use crate::spec::{Pattern, Spec};
+use serde::Serialize;
 
 /// What makes two tests the same test, written as CrystalDiskMark users write it.
 pub fn test_key(s: &Spec) -> String {
@@ -66,6 +67,104 @@ pub fn rows<'a>(results: &'a [RunResult]) -> Vec<Row<'a>> {
         }
     }
     out
+}
+
+/// A comparison, ready for any report: who is compared, one row per test and operation with
+/// every result's figures and verdict against the baseline, and what some results lack.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub results: Vec<Side>,
+    /// Index into `results` of the one the verdicts compare with.
+    pub baseline: usize,
+    /// Differences within this fraction (0.10 = ±10 %) are `≈`.
+    pub same: f64,
+    pub rows: Vec<CmpRow>,
+    /// "RND4K Q32T16 Read is not in #7 vSphere", one line per gap.
+    pub missing: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Side {
+    /// What heads its columns: the label, the id, or the file name.
+    pub name: String,
+    pub host: String,
+    pub vm: Option<String>,
+    pub command: String,
+    pub target: Option<String>,
+    pub started_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CmpRow {
+    /// "SEQ1M Q8T1 Read", or "RND4K Q1T1 Mix70 read" for an operation of a mix.
+    pub test: String,
+    pub op: &'static str,
+    /// One per result; None where the result lacks the test.
+    pub cells: Vec<Option<Cell>>,
+    /// One per result: the verdict of its IOPS against the baseline's (None for the baseline,
+    /// "-" where either lacks the test).
+    pub verdicts: Vec<Option<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cell {
+    pub iops: f64,
+    /// 10^6 B/s.
+    pub mbps: f64,
+    pub p50_us: Option<f64>,
+    pub p99_us: Option<f64>,
+}
+
+/// Compares `results` (named `names`) with the one at `base`; `same` is the ≈ tolerance.
+pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) -> Comparison {
+    let sides = names
+        .iter()
+        .zip(results)
+        .map(|(n, r)| Side {
+            name: n.clone(),
+            host: r.host.hostname.clone(),
+            vm: r.host.vm_product.clone(),
+            command: r.command.clone(),
+            target: r.host.targets.first().map(|t| t.path.clone()),
+            started_at: r.started_at.clone(),
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let rows = rows(results)
+        .into_iter()
+        .map(|row| {
+            // A mix has a row per operation; a pure read or write test is its own operation.
+            let test = if row.key.contains(" Mix") { format!("{} {}", row.key, row.op) } else { row.key.clone() };
+            let cells: Vec<Option<Cell>> = row
+                .cells
+                .iter()
+                .map(|c| {
+                    c.map(|s| Cell {
+                        iops: s.iops,
+                        mbps: s.mbps,
+                        p50_us: s.lat_us.percentiles.get("50"),
+                        p99_us: s.lat_us.percentiles.get("99"),
+                    })
+                })
+                .collect();
+            for (i, c) in cells.iter().enumerate() {
+                let m = format!("{} is not in {}", row.key, names[i]);
+                if c.is_none() && !missing.contains(&m) {
+                    missing.push(m);
+                }
+            }
+            let verdicts = (0..cells.len())
+                .map(|i| {
+                    (i != base).then(|| match (cells[i], cells[base]) {
+                        (Some(s), Some(b)) => verdict(s.iops, b.iops, same),
+                        _ => "-".into(),
+                    })
+                })
+                .collect();
+            CmpRow { test, op: row.op, cells, verdicts }
+        })
+        .collect();
+    Comparison { results: sides, baseline: base, same, rows, missing }
 }
 
 /// The seeds' notation for `value` against `base` (higher is better): `≈` within `same`

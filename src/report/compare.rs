@@ -1,81 +1,146 @@
-//! The comparison table: one row per test and operation, IOPS, MB/s, p50 and p99 per result,
-//! and the verdict of each result against the baseline, thresholds printed under it.
+//! The comparison in text, CSV and Markdown: one row per test and operation, IOPS, MB/s, p50
+//! and p99 per result, and each result's verdict against the baseline.
 
-use crate::compare::{rows, verdict};
-use crate::result::RunResult;
+use crate::compare::Comparison;
 use std::fmt::Write;
 
-/// `names[i]` heads result i's columns; `base` is the baseline's index; `same` the ≈ tolerance.
-pub fn render(results: &[RunResult], names: &[String], base: usize, same: f64) -> String {
+fn us(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into())
+}
+
+/// The line under every comparison: what the signs mean.
+pub fn legend(c: &Comparison) -> String {
+    format!(
+        "Verdicts compare IOPS with {} (the baseline): ≈ within ±{:.0} %, > or < below 2×, then one sign per factor (>> 2×, >>> 3×, >>>>> 5×).",
+        c.results[c.baseline].name,
+        c.same * 100.0
+    )
+}
+
+pub fn text(c: &Comparison) -> String {
     let mut o = String::new();
-    for (n, r) in names.iter().zip(results) {
-        let vm = r.host.vm_product.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
-        let _ = writeln!(
-            o,
-            "{n}: {} {}{vm}, {} at {}",
-            r.host.hostname,
-            r.command,
-            r.host.targets.first().map_or("", |t| t.path.as_str()),
-            r.started_at
-        );
+    for s in &c.results {
+        let vm = s.vm.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
+        let target = s.target.as_deref().unwrap_or("");
+        let _ = writeln!(o, "{}: {}{vm}, {} {target} at {}", s.name, s.host, s.command, s.started_at);
     }
-    let rows = rows(results);
-    // A mix has a row per operation; a pure read or write test is its own operation.
-    let label =
-        |r: &crate::compare::Row| if r.key.contains(" Mix") { format!("{} {}", r.key, r.op) } else { r.key.clone() };
-    let w = rows.iter().map(|r| label(r).len()).max().unwrap_or(10).max(10);
+    let w = c.rows.iter().map(|r| r.test.chars().count()).max().unwrap_or(10).max(10);
     let _ = write!(o, "\n{:<w$}", "test");
-    for (i, n) in names.iter().enumerate() {
-        let short: String = n.chars().take(24).collect();
+    for (i, s) in c.results.iter().enumerate() {
+        let short: String = s.name.chars().take(24).collect();
         let _ = write!(o, " | {short:^40}");
-        if i != base {
+        if i != c.baseline {
             let _ = write!(o, " | {:^7}", "verdict");
         }
     }
     let _ = writeln!(o);
     let _ = write!(o, "{:<w$}", "");
-    for i in 0..names.len() {
+    for i in 0..c.results.len() {
         let _ = write!(o, " | {:>10} {:>9} {:>9} {:>9}", "IOPS", "MB/s", "p50 µs", "p99 µs");
-        if i != base {
+        if i != c.baseline {
             let _ = write!(o, " | {:^7}", "");
         }
     }
     let _ = writeln!(o);
-    let mut missing = Vec::new();
-    for row in &rows {
-        let _ = write!(o, "{:<w$}", label(row));
-        for (i, c) in row.cells.iter().enumerate() {
-            match c {
+    for row in &c.rows {
+        let _ = write!(o, "{:<w$}", row.test);
+        for (cell, v) in row.cells.iter().zip(&row.verdicts) {
+            match cell {
                 Some(s) => {
-                    let us =
-                        |k: &str| s.lat_us.percentiles.get(k).map(|v| format!("{v:.1}")).unwrap_or_else(|| "-".into());
-                    let _ = write!(o, " | {:>10.1} {:>9.2} {:>9} {:>9}", s.iops, s.mbps, us("50"), us("99"));
+                    let _ = write!(o, " | {:>10.1} {:>9.2} {:>9} {:>9}", s.iops, s.mbps, us(s.p50_us), us(s.p99_us));
                 }
                 None => {
                     let _ = write!(o, " | {:>40}", "(not in this result)");
-                    missing.push(format!("{} is not in {}", label(row), names[i]));
                 }
             }
-            if i != base {
-                let v = match (c, row.cells[base]) {
-                    (Some(s), Some(b)) => verdict(s.iops, b.iops, same),
-                    _ => "-".into(),
-                };
+            if let Some(v) = v {
                 let _ = write!(o, " | {v:^7}");
             }
         }
         let _ = writeln!(o);
     }
-    let _ = writeln!(
-        o,
-        "\nVerdicts compare IOPS with {} (the baseline): ≈ within ±{:.0} %, > or < below 2×, then one sign per factor (>> 2×, >>> 3×, >>>>> 5×).",
-        names[base],
-        same * 100.0
-    );
+    let _ = writeln!(o, "\n{}", legend(c));
     let _ = writeln!(o, "MB/s = 10^6 B/s; latency from submission to completion.");
-    missing.dedup();
-    for m in missing {
+    for m in &c.missing {
         let _ = writeln!(o, "note: {m}");
+    }
+    o
+}
+
+/// One row per test, operation and result, with the verdict against the baseline.
+pub fn csv(c: &Comparison) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let head = ["test", "op", "result", "host", "baseline", "iops", "mbps", "p50_us", "p99_us", "verdict"];
+    w.write_record(head).expect("writing to memory");
+    let num = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
+    for row in &c.rows {
+        for (i, (cell, v)) in row.cells.iter().zip(&row.verdicts).enumerate() {
+            let s = &c.results[i];
+            w.write_record([
+                row.test.as_str(),
+                row.op,
+                s.name.as_str(),
+                s.host.as_str(),
+                if i == c.baseline { "true" } else { "false" },
+                &num(cell.map(|x| x.iops)),
+                &num(cell.map(|x| x.mbps)),
+                &num(cell.and_then(|x| x.p50_us)),
+                &num(cell.and_then(|x| x.p99_us)),
+                v.as_deref().unwrap_or(""),
+            ])
+            .expect("writing to memory");
+        }
+    }
+    String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 fields")
+}
+
+/// The seeds' table: a column of MB/s and IOPS per result, then the verdicts, bold where one
+/// side is 2× or more ahead.
+pub fn markdown(c: &Comparison) -> String {
+    let mut o = String::new();
+    let cell = |s: &str| s.replace('|', "\\|");
+    let _ = writeln!(o, "### iolens compare\n");
+    for s in &c.results {
+        let vm = s.vm.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
+        let _ = writeln!(o, "- **{}**: {}{vm}, {} at {}", cell(&s.name), cell(&s.host), s.command, s.started_at);
+    }
+    let _ = write!(o, "\n| test |");
+    for (i, s) in c.results.iter().enumerate() {
+        let _ = write!(o, " {} IOPS | {} MB/s | {} p99 µs |", cell(&s.name), cell(&s.name), cell(&s.name));
+        if i != c.baseline {
+            let _ = write!(o, " verdict |");
+        }
+    }
+    let _ = write!(o, "\n|---|");
+    for i in 0..c.results.len() {
+        let _ = write!(o, "---:|---:|---:|");
+        if i != c.baseline {
+            let _ = write!(o, ":---:|");
+        }
+    }
+    let _ = writeln!(o);
+    for row in &c.rows {
+        let _ = write!(o, "| {} |", row.test);
+        for (x, v) in row.cells.iter().zip(&row.verdicts) {
+            match x {
+                Some(s) => {
+                    let _ = write!(o, " {:.0} | {:.2} | {} |", s.iops, s.mbps, us(s.p99_us));
+                }
+                None => {
+                    let _ = write!(o, " – | – | – |");
+                }
+            }
+            if let Some(v) = v {
+                let strong = v.chars().count() >= 2 && (v.starts_with('<') || v.starts_with('>'));
+                let v = v.replace('<', "&lt;").replace('>', "&gt;");
+                let _ = write!(o, " {} |", if strong { format!("**{v}**") } else { v });
+            }
+        }
+        let _ = writeln!(o);
+    }
+    let _ = writeln!(o, "\n{}", legend(c));
+    for m in &c.missing {
+        let _ = writeln!(o, "\n- {m}");
     }
     o
 }

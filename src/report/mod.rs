@@ -5,6 +5,7 @@ mod compare;
 mod csv;
 mod diskspd;
 mod fio_json;
+mod html;
 mod json;
 mod markdown;
 mod sqlio;
@@ -14,6 +15,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+use crate::compare::Comparison;
 use crate::error::{usage, UsageError};
 use crate::result::RunResult;
 use std::path::Path;
@@ -26,6 +28,8 @@ pub enum Format {
     FioJson,
     Csv,
     Markdown,
+    /// One self-contained page with charts.
+    Html,
 }
 
 impl Format {
@@ -35,7 +39,31 @@ impl Format {
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
             "markdown" | "md" => Ok(Format::Markdown),
-            _ => usage("--format", format!("'{s}' is not a format; use text, json, csv or markdown")),
+            "html" | "htm" => Ok(Format::Html),
+            _ => usage("--format", format!("'{s}' is not a format; use text, json, csv, markdown or html")),
+        }
+    }
+
+    /// The format a file name asks for by its extension, if it names one.
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "json" => Some(Format::Json),
+            "txt" => Some(Format::Text),
+            "csv" => Some(Format::Csv),
+            "md" => Some(Format::Markdown),
+            "html" | "htm" => Some(Format::Html),
+            _ => None,
+        }
+    }
+
+    /// The extension files of this format get.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Json | Format::FioJson => "json",
+            Format::Csv => "csv",
+            Format::Markdown => "md",
+            Format::Html => "html",
         }
     }
 }
@@ -52,20 +80,35 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::FioJson => fio_json::render(r),
         Format::Csv => csv::render(r),
         Format::Markdown => markdown::render(r),
+        Format::Html => html::render(r),
     }
 }
 
 /// Writes a report whole or not at all (temporary file, then rename), so a reader never sees
 /// half a JSON document even if iolens is killed while writing.
 pub fn write_file(r: &RunResult, f: Format, path: &Path) -> anyhow::Result<()> {
+    write_text(&render(r, f), path)
+}
+
+/// Writes `text` to `path` whole or not at all.
+pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
     use anyhow::Context;
     let tmp = path.with_extension(format!("{}.iolens.tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
-    std::fs::write(&tmp, render(r, f)).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 
-/// The side-by-side table of several results (see `compare`).
-pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) -> String {
-    compare::render(results, names, base, same)
+/// A comparison of several results (see `compare`) in `f`; fio's JSON has no comparison.
+pub fn render_comparison(c: &Comparison, f: Format) -> Result<String, UsageError> {
+    Ok(match f {
+        Format::Text => compare::text(c),
+        Format::Json => serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n",
+        Format::Csv => compare::csv(c),
+        Format::Markdown => compare::markdown(c),
+        Format::Html => html::compare(c),
+        Format::FioJson => {
+            return usage("--format", "fio's JSON holds no comparison; use text, json, csv, markdown or html")
+        }
+    })
 }

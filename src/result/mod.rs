@@ -34,6 +34,9 @@ pub struct RunResult {
     /// The user's `--tag key=value` pairs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<(String, String)>,
+    /// Where a result iolens did not measure came from: "fio-3.33 JSON (vm2.json)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

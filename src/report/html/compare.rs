@@ -1,0 +1,101 @@
+//! A comparison as a page: grouped bars per test (one bar per result) with the verdicts beside
+//! them, then the table the charts come from.
+
+use super::charts::{self, Bars};
+use super::{esc, figure, page};
+use crate::compare::{Cell, Comparison};
+use std::fmt::Write;
+
+fn us(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into())
+}
+
+pub fn render(c: &Comparison) -> String {
+    let mut o = String::new();
+    let names: Vec<&str> = c.results.iter().map(|s| s.name.as_str()).collect();
+    let title = format!("iolens compare: {}", names.join(" vs "));
+    let _ = writeln!(o, "<header><h1>{}</h1>", esc(&title));
+    let _ = writeln!(o, "<table><tr><th>result</th><th>host</th><th>command</th><th>target</th><th>started</th></tr>");
+    for (i, s) in c.results.iter().enumerate() {
+        let base = if i == c.baseline { " (baseline)" } else { "" };
+        let vm = s.vm.as_deref().map(|v| format!(" ({v})")).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "<tr><td><b>{}</b>{base}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+            esc(&s.name),
+            esc(&format!("{}{vm}", s.host)),
+            esc(&s.command),
+            esc(s.target.as_deref().unwrap_or("")),
+            esc(&s.started_at)
+        );
+    }
+    let _ = writeln!(o, "</table></header>");
+    let legend = super::super::compare::legend(c);
+    let cats: Vec<String> = c.rows.iter().map(|r| r.test.clone()).collect();
+    // Each chart's note column holds every non-baseline verdict of the row, in result order.
+    let notes: Vec<String> =
+        c.rows.iter().map(|r| r.verdicts.iter().flatten().map(String::as_str).collect::<Vec<_>>().join(" ")).collect();
+    let _ = writeln!(o, "<h2>Side by side</h2>\n<p class=\"note\">{}</p>", esc(&legend));
+    for (caption, unit, pick, with_notes) in [
+        ("IOPS per test, with the verdicts", "IOPS", (|x: &Cell| Some(x.iops)) as fn(&Cell) -> Option<f64>, true),
+        ("MB/s per test", "MB/s (10^6 B/s)", |x: &Cell| Some(x.mbps), false),
+        ("p99 latency per test (µs, lower is better)", "p99 latency (µs)", |x: &Cell| x.p99_us, false),
+    ] {
+        let series: Vec<(String, Vec<Option<f64>>)> = (0..c.results.len())
+            .map(|i| (c.results[i].name.clone(), c.rows.iter().map(|r| r.cells[i].as_ref().and_then(pick)).collect()))
+            .collect();
+        let notes = with_notes.then_some(notes.as_slice());
+        figure(&mut o, caption, charts::bars(&Bars { x_desc: unit, categories: &cats, series: &series, notes }));
+    }
+    table(&mut o, c);
+    let _ = writeln!(o, "<p class=\"note\">{}</p>", esc(&legend));
+    if !c.missing.is_empty() {
+        let _ = writeln!(o, "<h2>Not in every result</h2>\n<ul>");
+        for m in &c.missing {
+            let _ = writeln!(o, "<li>{}</li>", esc(m));
+        }
+        let _ = writeln!(o, "</ul>");
+    }
+    page(&title, &o)
+}
+
+fn table(o: &mut String, c: &Comparison) {
+    let _ = write!(o, "<h2>Figures</h2>\n<table><tr><th rowspan=2>test</th>");
+    for (i, s) in c.results.iter().enumerate() {
+        let span = if i == c.baseline { 4 } else { 5 };
+        let _ = write!(o, "<th colspan={span}>{}</th>", esc(&s.name));
+    }
+    let _ = write!(o, "</tr>\n<tr>");
+    for i in 0..c.results.len() {
+        let _ = write!(o, "<th>IOPS</th><th>MB/s</th><th>p50 µs</th><th>p99 µs</th>");
+        if i != c.baseline {
+            let _ = write!(o, "<th>verdict</th>");
+        }
+    }
+    let _ = writeln!(o, "</tr>");
+    for row in &c.rows {
+        let _ = write!(o, "<tr><td>{}</td>", esc(&row.test));
+        for (cell, v) in row.cells.iter().zip(&row.verdicts) {
+            match cell {
+                Some(s) => {
+                    let _ = write!(
+                        o,
+                        "<td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{}</td><td class=n>{}</td>",
+                        s.iops,
+                        s.mbps,
+                        us(s.p50_us),
+                        us(s.p99_us)
+                    );
+                }
+                None => {
+                    let _ = write!(o, "<td colspan=4 class=note>not in this result</td>");
+                }
+            }
+            if let Some(v) = v {
+                let _ = write!(o, "<td class=v>{}</td>", esc(v));
+            }
+        }
+        let _ = writeln!(o, "</tr>");
+    }
+    let _ = writeln!(o, "</table>");
+}
