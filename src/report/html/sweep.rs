@@ -8,7 +8,9 @@ use crate::spec::size::format_block;
 use std::fmt::Write;
 
 /// The axes a sweep varies, in the order points vary (the last fastest), as `cli::sweep` runs them.
-const AXES: [(&str, fn(&TestResult) -> f64); 4] = [
+type Axis = (&'static str, fn(&TestResult) -> f64);
+
+const AXES: [Axis; 4] = [
     ("block size (bytes)", |t| t.spec.max_block() as f64),
     ("threads", |t| t.spec.threads as f64),
     ("queue depth", |t| t.spec.qd as f64),
