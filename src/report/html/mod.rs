@@ -6,7 +6,7 @@ mod compare;
 mod sweep;
 mod tables;
 
-use crate::result::{OpStats, RunResult, TestResult};
+use crate::result::{OpStats, RunResult, SecondStats, TestResult};
 use charts::{Lines, Scale, Series};
 use std::fmt::Write;
 
@@ -168,7 +168,7 @@ fn over_time(o: &mut String, r: &RunResult) {
     }
     let _ = writeln!(o, "<h2>Over time</h2>");
     let timeline = r.tests.len() > MAX_SERIES;
-    let pick_series = |f: &dyn Fn(&crate::result::SecondStats) -> Option<f64>| -> Vec<Series> {
+    let pick_series = |f: &dyn Fn(&SecondStats) -> Option<f64>| -> Vec<Series> {
         if timeline {
             let mut at = 0f64;
             let mut pts = Vec::new();
@@ -188,7 +188,21 @@ fn over_time(o: &mut String, r: &RunResult) {
         }
     };
     let x_desc = if timeline { "second (tests one after another)" } else { "second of the test" };
-    let iops = pick_series(&|s| Some(s.iops));
+    let mut iops = pick_series(&|s| Some(s.iops));
+    // A single mix shows its reads and writes beside the total.
+    if let [t] = &r.tests[..] {
+        if t.spec.read_pct % 100 != 0 {
+            iops[0].name = "total".into();
+            for (name, f) in
+                [("read", (|s: &SecondStats| s.read_iops) as fn(&SecondStats) -> f64), ("write", |s| s.write_iops)]
+            {
+                iops.push(Series {
+                    name: name.into(),
+                    points: t.seconds.iter().map(|s| (s.second as f64, f(s))).collect(),
+                });
+            }
+        }
+    }
     figure(
         o,
         "IOPS per second",
