@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct CompareArgs {
-    /// Results: store ids, labels, or iolens JSON files
+    /// Results: store ids, labels, or JSON files (iolens' or fio's)
     #[arg(value_name = "RESULT", num_args = 2.., required = true)]
     pub results: Vec<String>,
     /// Compare each result with this one (id, label or file) instead of the first
@@ -33,8 +33,7 @@ pub struct CompareArgs {
 /// A result and the name its columns carry.
 fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
     if Path::new(what).is_file() {
-        let r: RunResult = serde_json::from_str(&std::fs::read_to_string(what)?)
-            .map_err(|e| UsageError::new(what, format!("is not an iolens result: {e}")))?;
+        let r = super::transfer::read(Path::new(what), None)?;
         return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
     }
     if store.is_none() {

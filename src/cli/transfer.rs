@@ -8,13 +8,17 @@ use crate::report::{self, Format};
 use crate::result::RunResult;
 use crate::store::{self, Store};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct ImportArgs {
-    /// iolens JSON results (`--format json` or `--out r.json` from any machine)
+    /// iolens JSON results (`--format json` or `--out r.json` from any machine), or fio's
+    /// JSON output (`fio --output-format=json` or `json+`)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+    /// The host fio's results were measured on (fio's JSON does not name it)
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -35,14 +39,17 @@ pub struct ExportArgs {
     pub store: Option<PathBuf>,
 }
 
-/// Reads an iolens result; any other JSON is named as such.
-fn read(path: &PathBuf) -> Result<RunResult, UsageError> {
+/// Reads an iolens result or fio's JSON output (`host`: where fio ran, as fio does not say).
+pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| UsageError::new(&shown, format!("cannot be read: {e}")))?;
+    // fio prints notes before its JSON when it has something to say: the JSON starts at '{'.
+    let start = if text.trim_start().starts_with('{') { 0 } else { text.find("\n{").map_or(0, |i| i + 1) };
     let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| UsageError::new(&shown, format!("is not JSON: {e}")))?;
+        serde_json::from_str(&text[start..]).map_err(|e| UsageError::new(&shown, format!("is not JSON: {e}")))?;
     if v.get("fio version").is_some() {
-        return usage(&shown, "is fio's JSON; importing it is not supported yet (import iolens results)");
+        let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+        return crate::result::fio::from_fio_json(&v, &name, host).map_err(|e| UsageError::new(&shown, e.to_string()));
     }
     serde_json::from_value(v).map_err(|e| UsageError::new(&shown, format!("is not an iolens result: {e}")))
 }
@@ -51,7 +58,7 @@ pub fn import(a: ImportArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let opts = a.store.check()?;
         // Every file is read and checked before the first one is saved.
-        let results = a.files.iter().map(read).collect::<Result<Vec<_>, _>>()?;
+        let results = a.files.iter().map(|f| read(f, a.host.as_deref())).collect::<Result<Vec<_>, _>>()?;
         let Some(path) = opts.path else { return usage("--no-store", "import saves into the store; drop --no-store")? };
         let mut s = Store::open(&path)?;
         for (f, mut r) in a.files.iter().zip(results) {

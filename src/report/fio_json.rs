@@ -154,6 +154,7 @@ fn job_options(t: &TestResult) -> V {
         ("iodepth", sp.qd.to_string()),
         ("numjobs", sp.threads.to_string()),
         ("runtime", runtime),
+        ("size", sp.size.to_string()),
         ("direct", u8::from(sp.direct).to_string()),
         ("ioengine", t.engine.clone()),
     ];

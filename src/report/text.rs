@@ -31,16 +31,24 @@ pub fn header(r: &RunResult) -> String {
         _ => String::new(),
     };
     let _ = writeln!(o, "iolens {} {} at {}", r.iolens_version, r.command, r.started_at);
-    let _ = writeln!(
-        o,
-        "host: {}{vm}, {} x{}, {:.1} GiB memory, {} {}",
-        h.hostname,
-        h.cpu_model,
-        h.cores,
-        h.memory_bytes as f64 / (1u64 << 30) as f64,
-        h.os,
-        h.kernel
-    );
+    if let Some(src) = &r.source {
+        let _ = writeln!(o, "source: {src}");
+    }
+    if h.cores == 0 {
+        // Imported from a tool that does not describe its host (fio's JSON).
+        let _ = writeln!(o, "host: {}{vm} (no further details recorded)", h.hostname);
+    } else {
+        let _ = writeln!(
+            o,
+            "host: {}{vm}, {} x{}, {:.1} GiB memory, {} {}",
+            h.hostname,
+            h.cpu_model,
+            h.cores,
+            h.memory_bytes as f64 / (1u64 << 30) as f64,
+            h.os,
+            h.kernel
+        );
+    }
     for t in &h.targets {
         let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let model = t.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();

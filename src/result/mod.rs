@@ -2,6 +2,9 @@
 //! comparisons and charts). Field docs are the schema's documentation; docs/result-schema.md
 //! describes the same for readers of the JSON.
 
+pub mod fio;
+#[cfg(test)]
+mod fio_tests;
 pub mod host;
 
 use crate::spec::Spec;

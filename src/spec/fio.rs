@@ -102,6 +102,33 @@ pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
     Ok(b.jobs)
 }
 
+/// The spec of a job fio already ran, from the options its JSON output lists ("global options"
+/// and the job's "job options"): options iolens does not know are left out and named in the
+/// second value, so a result from any fio job can still be matched by what it ran.
+pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String, String)]) -> R<(Spec, Vec<String>)> {
+    let mut dropped = Vec::new();
+    let mut keep = |o: &[(String, String)]| -> Vec<Opt> {
+        o.iter()
+            .filter(|(k, _)| {
+                let known = canonical(k).is_some();
+                if !known && !dropped.contains(k) {
+                    dropped.push(k.clone());
+                }
+                known && k != "name"
+            })
+            .map(|(k, v)| (k.clone(), (!(v.is_empty() && is_flag(k))).then(|| v.clone())))
+            .collect()
+    };
+    let sections =
+        [Section { name: "global".into(), opts: keep(globals) }, Section { name: job.into(), opts: keep(opts) }];
+    let mut b = Builder::default();
+    for s in sections {
+        b.section(s, false)?;
+    }
+    let spec = b.jobs.pop().map(|j| j.spec).expect("a job section makes a job");
+    Ok((spec, dropped))
+}
+
 #[derive(Default)]
 struct Builder {
     globals: Vec<Opt>,

@@ -17,18 +17,28 @@ pub fn host(o: &mut String, r: &RunResult) {
         (Some(v), Some(p)) => format!(" ({v} {p})"),
         (v, p) => v.clone().or_else(|| p.clone()).map(|x| format!(" ({x})")).unwrap_or_default(),
     };
-    let _ = writeln!(
-        o,
-        "<p class=\"meta\">Host <b>{}</b>{}, {} × {}, {:.1} GiB memory, {} {}; started {}.</p>",
-        esc(&h.hostname),
-        esc(&vm),
-        h.cores,
-        esc(&h.cpu_model),
-        h.memory_bytes as f64 / (1u64 << 30) as f64,
-        esc(&h.os),
-        esc(&h.kernel),
-        esc(&r.started_at)
-    );
+    if h.cores == 0 {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">Host <b>{}</b>{} (no further details recorded); started {}.</p>",
+            esc(&h.hostname),
+            esc(&vm),
+            esc(&r.started_at)
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "<p class=\"meta\">Host <b>{}</b>{}, {} × {}, {:.1} GiB memory, {} {}; started {}.</p>",
+            esc(&h.hostname),
+            esc(&vm),
+            h.cores,
+            esc(&h.cpu_model),
+            h.memory_bytes as f64 / (1u64 << 30) as f64,
+            esc(&h.os),
+            esc(&h.kernel),
+            esc(&r.started_at)
+        );
+    }
     for t in &h.targets {
         let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let model = t.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
