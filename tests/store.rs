@@ -124,12 +124,12 @@ fn import_and_export_carry_results_between_stores() {
     assert_eq!(i["label"], "vm1");
     o["tags"] = serde_json::json!([["site", "home"]]);
     assert_eq!(i, o);
-    // Anything but an iolens result is named and nothing is saved.
+    // A file that is neither an iolens result nor fio's output is named, and nothing is saved.
     let fio = dir.path().join("fio.json");
     std::fs::write(&fio, r#"{"fio version": "fio-3.33", "jobs": []}"#).unwrap();
     let (code, _, err) = store_cmd(&b, &["import", file.to_str().unwrap(), fio.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("is fio's JSON"), "{err}");
+    assert!(err.contains("is not fio's JSON output: its \"jobs\" list is empty"), "{err}");
     let (_, list, _) = store_cmd(&b, &["history"]);
     assert_eq!(list.lines().count(), 1, "{list}");
 }

@@ -139,6 +139,9 @@ fn options(v: &Value) -> Vec<(String, String)> {
 pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunResult, UsageError> {
     let bad = |m: &str| UsageError::new(file, format!("is not fio's JSON output: {m}"));
     let jobs = doc.get("jobs").and_then(Value::as_array).ok_or_else(|| bad("no \"jobs\" list"))?;
+    if jobs.is_empty() {
+        return Err(bad("its \"jobs\" list is empty"));
+    }
     let version = doc.get("fio version").and_then(Value::as_str).unwrap_or("fio").to_string();
     let globals = options(&doc["global options"]);
     // Entries of one job (same name and group) become one test, in the order fio listed them.

@@ -33,6 +33,9 @@ const MIGRATIONS: &[&str] = &[
         value TEXT NOT NULL
     );
     CREATE INDEX tags_result ON tags(result_id);",
+    // 2: where a result came from when iolens did not measure it (fio's JSON); tags by value.
+    "ALTER TABLE results ADD COLUMN source TEXT;
+    CREATE INDEX tags_key_value ON tags(key, value);",
 ];
 
 pub struct Store {
@@ -127,9 +130,9 @@ impl Store {
         let saved_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO results (started_at, saved_at, host, vm, command, target, label, profile, iolens_version, headline, json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![r.started_at, saved_at, r.host.hostname, vm, r.command, target, r.label, profile, r.iolens_version, headline(r), json],
+            "INSERT INTO results (started_at, saved_at, host, vm, command, target, label, profile, iolens_version, headline, json, source)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![r.started_at, saved_at, r.host.hostname, vm, r.command, target, r.label, profile, r.iolens_version, headline(r), json, r.source],
         )?;
         let id = tx.last_insert_rowid();
         for (k, v) in &r.tags {
