@@ -122,7 +122,7 @@ fn sweep_runs_every_combination() {
 }
 
 #[test]
-fn sqlio_matrix_names_cells_as_the_seeds_did() {
+fn sqlio_matrix_names_cells_as_dbas_do() {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()
         .args([
@@ -171,7 +171,7 @@ fn sqlio_matrix_names_cells_as_the_seeds_did() {
 }
 
 #[test]
-fn diskspd_runs_the_seeds_line_in_diskspds_layout() {
+fn diskspd_runs_a_field_line_in_diskspds_layout() {
     let dir = tempfile::tempdir().unwrap();
     // The seed's line, shortened to one second on a 64 MiB file.
     let out = bin()

@@ -83,7 +83,8 @@ pub fn history(a: HistoryArgs) -> i32 {
         };
         for e in s.list(&f)? {
             let label = e.label.map(|l| format!(" \"{l}\"")).unwrap_or_default();
-            println!("{:>5}  {}  {}{label}  {}  {}", e.id, e.started_at, e.host, e.command, e.headline);
+            let from = e.source.map(|s| format!("  [{s}]")).unwrap_or_default();
+            println!("{:>5}  {}  {}{label}  {}  {}{from}", e.id, e.started_at, e.host, e.command, e.headline);
         }
         Ok(0)
     };

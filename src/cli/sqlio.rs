@@ -47,7 +47,7 @@ fn list<T>(opt: &str, s: &str, one: impl Fn(&str) -> Result<T, UsageError>) -> R
     Ok(v)
 }
 
-/// The cells, named as the seeds wrote them: "8K T4 random read".
+/// The cells, named as DBAs write them: "8K T4 random read".
 pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
     let blocks = list("--bs", &a.bs, |s| parse::block_size("--bs", s))?;
     let threads = list("--threads", &a.threads, |s| match s.parse::<u32>() {

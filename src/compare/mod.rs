@@ -1,6 +1,6 @@
 //! Side by side: tests matched across results by what they ran (so CrystalDiskMark's
 //! "SEQ1M Q8T1 Read" meets `run --rw read --bs 1M --qd 8`), one row per test and operation, and
-//! the seeds' verdicts: `≈` within the tolerance, `<`/`>` below 2×, then one sign per factor
+//! the verdicts users write by hand: `≈` within the tolerance, `<`/`>` below 2×, then one sign per factor
 //! (`<<` 2×, `<<<` 3×, `<<<<<` 5×).
 
 use crate::result::{OpStats, RunResult, TestResult};
@@ -167,7 +167,7 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
     Comparison { results: sides, baseline: base, same, rows, missing }
 }
 
-/// The seeds' notation for `value` against `base` (higher is better): `≈` within `same`
+/// The users' notation for `value` against `base` (higher is better): `≈` within `same`
 /// (0.10 = ±10 %), `>`/`<` below 2×, and from 2× one sign per whole factor.
 pub fn verdict(value: f64, base: f64, same: f64) -> String {
     if !(value > 0.0 && base > 0.0) {
@@ -178,6 +178,10 @@ pub fn verdict(value: f64, base: f64, same: f64) -> String {
         return "≈".into();
     }
     let n = if ratio < 2.0 { 1 } else { ratio.floor() as usize };
+    // Past nine signs nobody counts them: nine, then the factor.
+    if n > 9 {
+        return format!("{} {n}×", sign.to_string().repeat(9));
+    }
     sign.to_string().repeat(n)
 }
 
@@ -195,6 +199,8 @@ mod tests {
         assert_eq!(verdict(50.0, 100.0, 0.10), "<<");
         assert_eq!(verdict(300.0, 100.0, 0.10), ">>>");
         assert_eq!(verdict(20.0, 100.0, 0.10), "<<<<<");
+        assert_eq!(verdict(999.0, 100.0, 0.10), ">>>>>>>>>");
+        assert_eq!(verdict(4000.0, 100.0, 0.10), ">>>>>>>>> 40×");
         assert_eq!(verdict(105.0, 100.0, 0.02), ">");
         assert_eq!(verdict(0.0, 100.0, 0.10), "?");
     }

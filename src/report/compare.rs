@@ -11,7 +11,7 @@ fn us(v: Option<f64>) -> String {
 /// The line under every comparison: what the signs mean.
 pub fn legend(c: &Comparison) -> String {
     format!(
-        "Verdicts compare IOPS with {} (the baseline): ≈ within ±{:.0} %, > or < below 2×, then one sign per factor (>> 2×, >>> 3×, >>>>> 5×).",
+        "Verdicts compare IOPS with {} (the baseline): ≈ within ±{:.0} %, > or < below 2×, then one sign per factor (>> 2×, >>> 3×, >>>>> 5×; from 10× nine signs and the factor).",
         c.results[c.baseline].name,
         c.same * 100.0
     )
@@ -25,12 +25,14 @@ pub fn text(c: &Comparison) -> String {
         let _ = writeln!(o, "{}: {}{vm}, {} {target} at {}", s.name, s.host, s.command, s.started_at);
     }
     let w = c.rows.iter().map(|r| r.test.chars().count()).max().unwrap_or(10).max(10);
+    let vw =
+        c.rows.iter().flat_map(|r| r.verdicts.iter().flatten()).map(|v| v.chars().count()).max().unwrap_or(7).max(7);
     let _ = write!(o, "\n{:<w$}", "test");
     for (i, s) in c.results.iter().enumerate() {
         let short: String = s.name.chars().take(24).collect();
         let _ = write!(o, " | {short:^40}");
         if i != c.baseline {
-            let _ = write!(o, " | {:^7}", "verdict");
+            let _ = write!(o, " | {:^vw$}", "verdict");
         }
     }
     let _ = writeln!(o);
@@ -38,7 +40,7 @@ pub fn text(c: &Comparison) -> String {
     for i in 0..c.results.len() {
         let _ = write!(o, " | {:>10} {:>9} {:>9} {:>9}", "IOPS", "MB/s", "p50 µs", "p99 µs");
         if i != c.baseline {
-            let _ = write!(o, " | {:^7}", "");
+            let _ = write!(o, " | {:^vw$}", "");
         }
     }
     let _ = writeln!(o);
@@ -54,7 +56,7 @@ pub fn text(c: &Comparison) -> String {
                 }
             }
             if let Some(v) = v {
-                let _ = write!(o, " | {v:^7}");
+                let _ = write!(o, " | {v:^vw$}");
             }
         }
         let _ = writeln!(o);
@@ -94,7 +96,7 @@ pub fn csv(c: &Comparison) -> String {
     String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 fields")
 }
 
-/// The seeds' table: a column of MB/s and IOPS per result, then the verdicts, bold where one
+/// The table users paste into a wiki: a column of MB/s and IOPS per result, then the verdicts, bold where one
 /// side is 2× or more ahead.
 pub fn markdown(c: &Comparison) -> String {
     let mut o = String::new();

@@ -1,4 +1,4 @@
-//! The SQLIO matrix as the seeds tabulated it: threads, block size, pattern, operation, IOPS,
+//! The SQLIO matrix as DBAs tabulate it: threads, block size, pattern, operation, IOPS,
 //! MB/s and latency (ms, as SQLIO printed it); with --histogram, SQLIO's 1 ms histogram per cell.
 
 use super::text::header;

@@ -53,6 +53,8 @@ pub struct Entry {
     pub target: Option<String>,
     pub label: Option<String>,
     pub headline: String,
+    /// Set for results iolens did not measure (imported fio output).
+    pub source: Option<String>,
 }
 
 /// What `history` filters on; every field optional.
@@ -156,8 +158,9 @@ impl Store {
 
     /// Newest first.
     pub fn list(&self, f: &Filter) -> anyhow::Result<Vec<Entry>> {
-        let mut sql =
-            String::from("SELECT id, started_at, host, command, target, label, headline FROM results WHERE 1 = 1");
+        let mut sql = String::from(
+            "SELECT id, started_at, host, command, target, label, headline, source FROM results WHERE 1 = 1",
+        );
         let mut args: Vec<String> = Vec::new();
         for (col, v, op) in [
             ("host", &f.host, "="),
@@ -181,6 +184,7 @@ impl Store {
                 target: r.get(4)?,
                 label: r.get(5)?,
                 headline: r.get(6)?,
+                source: r.get(7)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
