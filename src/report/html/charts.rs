@@ -55,7 +55,15 @@ impl Scale {
                 }
                 out
             }
-            Scale::Log => (lo.floor() as i32..=hi.ceil() as i32).map(|e| (e as f64, short(10f64.powi(e)))).collect(),
+            Scale::Log => {
+                // Over few decades (queue depths 1–256) 2 and 5 between the powers of ten help.
+                let steps: &[f64] = if hi - lo <= 3.0 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+                (lo.floor() as i32..=hi.ceil() as i32)
+                    .flat_map(|e| steps.iter().map(move |m| m * 10f64.powi(e)))
+                    .map(|v| (v.log10(), short(v)))
+                    .filter(|&(x, _)| x <= hi + 1e-9)
+                    .collect()
+            }
             Scale::Nines => (0..=hi.ceil() as i32)
                 .map(|n| {
                     let label = match n {
@@ -356,8 +364,10 @@ mod tests {
         let n = Scale::Nines.ticks(0.0, 4.0);
         assert_eq!(n.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["0", "90", "99", "99.9", "99.99"]);
         assert!((Scale::Nines.to_axis(99.9) - 3.0).abs() < 1e-9);
-        let l = Scale::Log.ticks(1.0, 3.0);
-        assert_eq!(l.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["10", "100", "1k"]);
+        let l = Scale::Log.ticks(1.0, 5.0);
+        assert_eq!(l.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["10", "100", "1k", "10k", "100k"]);
+        let l = Scale::Log.ticks(0.0, 2.0);
+        assert_eq!(l.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["1", "2", "5", "10", "20", "50", "100"]);
         let lin = Scale::Linear.ticks(0.0, 23_000.0);
         assert_eq!(lin.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["0", "5k", "10k", "15k", "20k"]);
         assert_eq!(short(1_500_000.0), "1.5M");
