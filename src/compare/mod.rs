@@ -79,7 +79,7 @@ pub struct Comparison {
     /// Differences within this fraction (0.10 = ±10 %) are `≈`.
     pub same: f64,
     pub rows: Vec<CmpRow>,
-    /// "RND4K Q32T16 Read is not in #7 vSphere", one line per gap.
+    /// "RND4K Q32T16 Read is not in #7 vSphere, #9 Azure", one line per test some lack.
     pub missing: Vec<String>,
 }
 
@@ -147,11 +147,11 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
                     })
                 })
                 .collect();
-            for (i, c) in cells.iter().enumerate() {
-                let m = format!("{} is not in {}", row.key, names[i]);
-                if c.is_none() && !missing.contains(&m) {
-                    missing.push(m);
-                }
+            let lacking: Vec<&str> =
+                cells.iter().zip(names).filter(|(c, _)| c.is_none()).map(|(_, n)| n.as_str()).collect();
+            let m = format!("{} is not in {}", row.key, lacking.join(", "));
+            if !lacking.is_empty() && !missing.contains(&m) {
+                missing.push(m);
             }
             let verdicts = (0..cells.len())
                 .map(|i| {

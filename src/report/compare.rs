@@ -141,8 +141,11 @@ pub fn markdown(c: &Comparison) -> String {
         let _ = writeln!(o);
     }
     let _ = writeln!(o, "\n{}", legend(c));
+    if !c.missing.is_empty() {
+        let _ = writeln!(o);
+    }
     for m in &c.missing {
-        let _ = writeln!(o, "\n- {m}");
+        let _ = writeln!(o, "- {m}");
     }
     o
 }

@@ -248,8 +248,8 @@ pub struct Bars<'a> {
     pub categories: &'a [String],
     /// One bar per series in each group (None: not in that series), in legend order.
     pub series: &'a [(String, Vec<Option<f64>>)],
-    /// Text after each category's group (verdicts), if any.
-    pub notes: Option<&'a [String]>,
+    /// Text beside bars (verdicts): `notes[category][series]`, in a column right of the plot.
+    pub notes: Option<&'a [Vec<Option<String>>]>,
 }
 
 /// Horizontal bars, grouped by category: names fit on the left however long, as
@@ -263,11 +263,12 @@ pub fn bars(c: &Bars) -> String {
     let max = c.series.iter().flat_map(|(_, v)| v.iter().flatten()).fold(0f64, |m, &v| m.max(v));
     let x1 = if max > 0.0 { max * 1.18 } else { 1.0 };
     let label_px = c.categories.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32 * 7 + 16;
+    let widest_note = c.notes.into_iter().flatten().flatten().flatten().map(|s| s.chars().count()).max();
     svg(
         |root| {
             let ch = ChartBuilder::on(root)
                 .margin_top(10 + legend_h)
-                .margin_right(if c.notes.is_some() { 90 } else { 20 })
+                .margin_right(widest_note.map_or(20, |w| 24 + 10 * w as u32))
                 .x_label_area_size(44)
                 .y_label_area_size(label_px.clamp(60, 300))
                 .build_cartesian_2d(0f64..x1, 0f64..n as f64)
@@ -284,6 +285,16 @@ pub fn bars(c: &Bars) -> String {
                 for (j, (_, vals)) in c.series.iter().enumerate() {
                     let y_hi = top - slot * j as f64;
                     let y_lo = y_hi - slot * 0.9;
+                    if let Some(note) = c.notes.and_then(|n| n.get(i)?.get(j)?.as_ref()) {
+                        // In a column right of the plot, so verdicts line up and never cover a bar.
+                        let (px, py) = a.map_coordinate(&(x1, y_hi - slot * 0.45));
+                        let style = (FONT, 13)
+                            .into_font()
+                            .style(FontStyle::Bold)
+                            .color(&colour(j))
+                            .pos(Pos::new(HPos::Left, VPos::Center));
+                        e(root.draw(&Text::new(note.clone(), (px + 10, py), style)))?;
+                    }
                     let Some(v) = vals.get(i).copied().flatten() else { continue };
                     e(a.draw(&Rectangle::new([(0.0, y_lo), (v, y_hi)], colour(j).filled())))?;
                     let (px, py) = a.map_coordinate(&(v, (y_lo + y_hi) / 2.0));
@@ -293,16 +304,6 @@ pub fn bars(c: &Bars) -> String {
                         (px + 4, py),
                         text(11, Pos::new(HPos::Left, VPos::Center)),
                     )))?;
-                }
-                if let Some(note) = c.notes.and_then(|n| n.get(i)).filter(|s| !s.is_empty()) {
-                    // In a column right of the plot, so verdicts line up and never cover a bar.
-                    let (px, py) = a.map_coordinate(&(x1, top - 0.4));
-                    let style = (FONT, 14)
-                        .into_font()
-                        .style(FontStyle::Bold)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Left, VPos::Center));
-                    e(root.draw(&Text::new(note.clone(), (px + 10, py), style)))?;
                 }
             }
             if k > 1 {

@@ -32,9 +32,9 @@ pub fn render(c: &Comparison) -> String {
     let _ = writeln!(o, "</table></header>");
     let legend = super::super::compare::legend(c);
     let cats: Vec<String> = c.rows.iter().map(|r| r.test.clone()).collect();
-    // Each chart's note column holds every non-baseline verdict of the row, in result order.
-    let notes: Vec<String> =
-        c.rows.iter().map(|r| r.verdicts.iter().flatten().map(String::as_str).collect::<Vec<_>>().join(" ")).collect();
+    // Each result's verdict beside its bar; the baseline and missing tests have none.
+    let notes: Vec<Vec<Option<String>>> =
+        c.rows.iter().map(|r| r.verdicts.iter().map(|v| v.clone().filter(|v| v != "-")).collect()).collect();
     let _ = writeln!(o, "<h2>Side by side</h2>\n<p class=\"note\">{}</p>", esc(&legend));
     for (caption, unit, pick, with_notes) in [
         ("IOPS per test, with the verdicts", "IOPS", (|x: &Cell| Some(x.iops)) as fn(&Cell) -> Option<f64>, true),
