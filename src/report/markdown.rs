@@ -8,11 +8,19 @@ pub fn render(r: &RunResult) -> String {
     let label = r.label.as_deref().map(|l| format!(" — {l}")).unwrap_or_default();
     let _ = writeln!(o, "### iolens {}{label}\n", r.command);
     let vm = r.host.vm_product.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
-    let _ = writeln!(
-        o,
-        "Host **{}**{vm}, {} × {}, {}; started {}.\n",
-        r.host.hostname, r.host.cores, r.host.cpu_model, r.host.kernel, r.started_at
-    );
+    if r.host.cores == 0 {
+        let _ =
+            writeln!(o, "Host **{}**{vm} (no further details recorded); started {}.\n", r.host.hostname, r.started_at);
+    } else {
+        let _ = writeln!(
+            o,
+            "Host **{}**{vm}, {} × {}, {}; started {}.\n",
+            r.host.hostname, r.host.cores, r.host.cpu_model, r.host.kernel, r.started_at
+        );
+    }
+    if let Some(src) = &r.source {
+        let _ = writeln!(o, "Source: {src}.\n");
+    }
     for t in &r.host.targets {
         let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
