@@ -4,6 +4,7 @@
 //! files; [`run`] drives one [`engine`] per worker and records into [`stats`]; the merged
 //! [`result::RunResult`] is what every [`report`] reads.
 
+pub mod analyze;
 pub mod cli;
 pub mod compare;
 pub mod engine;

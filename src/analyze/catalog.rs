@@ -1,0 +1,257 @@
+//! The catalog of published cloud limits (data/catalog.toml, compiled in), plus any file the
+//! user adds with `--catalog`. Throughput is held in MB/s (10^6 B/s) whatever unit a row uses.
+
+use crate::error::UsageError;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+const BUILT_IN: &str = include_str!("../../data/catalog.toml");
+const MIB: f64 = 1.048576;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Disk {
+    pub cloud: String,
+    pub kind: String,
+    pub name: String,
+    #[serde(default, skip_serializing)]
+    pub unit: Option<String>,
+    pub size_gib: Option<f64>,
+    pub iops: Option<f64>,
+    pub mbps: Option<f64>,
+    pub burst_iops: Option<f64>,
+    pub burst_mbps: Option<f64>,
+    pub burst: Option<String>,
+    pub min_gib: Option<f64>,
+    pub max_gib: Option<f64>,
+    #[serde(default)]
+    pub provisioned: bool,
+    pub base_iops: Option<f64>,
+    pub min_iops: Option<f64>,
+    pub iops_per_gib: Option<f64>,
+    pub max_iops: Option<f64>,
+    pub base_mbps: Option<f64>,
+    pub mbps_per_gib: Option<f64>,
+    pub mbps_per_iops: Option<f64>,
+    pub max_mbps: Option<f64>,
+    pub step_gib: Option<f64>,
+    pub step_mbps: Option<f64>,
+    pub io_unit_kib: Option<u32>,
+    pub source: String,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vm {
+    pub cloud: String,
+    pub name: String,
+    #[serde(default, skip_serializing)]
+    pub unit: Option<String>,
+    pub max_disks: Option<u32>,
+    pub cached_iops: Option<f64>,
+    pub cached_mbps: Option<f64>,
+    pub cache_gib: Option<f64>,
+    pub uncached_iops: Option<f64>,
+    pub uncached_mbps: Option<f64>,
+    pub burst_iops: Option<f64>,
+    pub burst_mbps: Option<f64>,
+    /// GCP: the machine family, vCPU band and disk type the caps apply to.
+    pub family: Option<String>,
+    pub vcpus_min: Option<u32>,
+    pub vcpus_max: Option<u32>,
+    pub disk: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    pub id: String,
+    #[serde(rename = "ref")]
+    pub reference: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Catalog {
+    #[serde(default)]
+    pub disks: Vec<Disk>,
+    #[serde(default)]
+    pub vms: Vec<Vm>,
+    #[serde(default)]
+    pub sources: Vec<Source>,
+}
+
+/// Caps of one disk as configured: IOPS and MB/s, and the I/O size counted as one I/O.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Caps {
+    pub iops: f64,
+    pub mbps: f64,
+}
+
+impl Disk {
+    pub fn is_formula(&self) -> bool {
+        self.iops.is_none()
+    }
+
+    /// The disk's caps at `gib` (formula types; fixed tiers ignore it) with `want_iops`
+    /// provisioned (provisioned types; None: the free baseline).
+    pub fn caps(&self, gib: f64, want_iops: Option<f64>) -> Caps {
+        if let (Some(iops), Some(mbps)) = (self.iops, self.mbps) {
+            return Caps { iops, mbps };
+        }
+        let max_iops = self.max_iops.unwrap_or(f64::INFINITY);
+        let iops = if self.provisioned {
+            let allowed =
+                self.iops_per_gib.map_or(max_iops, |r| (r * gib).max(self.min_iops.unwrap_or(0.0))).min(max_iops);
+            want_iops.unwrap_or(self.base_iops.unwrap_or(0.0)).max(self.min_iops.unwrap_or(0.0)).min(allowed)
+        } else {
+            (self.base_iops.unwrap_or(0.0) + self.iops_per_gib.unwrap_or(0.0) * gib)
+                .max(self.min_iops.unwrap_or(0.0))
+                .min(max_iops)
+        };
+        let mut mbps = self.base_mbps.unwrap_or(0.0) + self.mbps_per_gib.unwrap_or(0.0) * gib;
+        if let (Some(step), Some(m)) = (self.step_gib, self.step_mbps) {
+            if gib >= step {
+                mbps = m;
+            }
+        }
+        // Provisioning IOPS also lets throughput be provisioned up to its ratio to IOPS.
+        if let (true, Some(per), Some(_)) = (self.provisioned, self.mbps_per_iops, want_iops) {
+            mbps = mbps.max(per * iops);
+        }
+        Caps { iops, mbps: mbps.min(self.max_mbps.unwrap_or(f64::INFINITY)) }
+    }
+
+    /// The most IOPS this type can be configured for at `gib`.
+    pub fn max_iops_at(&self, gib: f64) -> f64 {
+        if self.provisioned {
+            self.caps(gib, Some(f64::INFINITY)).iops
+        } else {
+            self.caps(gib, None).iops
+        }
+    }
+}
+
+impl Vm {
+    /// The caps disks of this VM share: uncached, or the host cache's when `cached`.
+    pub fn caps(&self, cached: bool) -> Option<Caps> {
+        let (i, m) =
+            if cached { (self.cached_iops, self.cached_mbps) } else { (self.uncached_iops, self.uncached_mbps) };
+        Some(Caps { iops: i?, mbps: m? })
+    }
+}
+
+fn convert(c: &mut Catalog) {
+    for d in &mut c.disks {
+        if d.unit.as_deref() == Some("MiB/s") {
+            for f in [
+                &mut d.mbps,
+                &mut d.burst_mbps,
+                &mut d.base_mbps,
+                &mut d.mbps_per_gib,
+                &mut d.mbps_per_iops,
+                &mut d.max_mbps,
+                &mut d.step_mbps,
+            ] {
+                *f = f.map(|v| v * MIB);
+            }
+        }
+    }
+    for v in &mut c.vms {
+        if v.unit.as_deref() == Some("MiB/s") {
+            for f in [&mut v.cached_mbps, &mut v.uncached_mbps, &mut v.burst_mbps] {
+                *f = f.map(|x| x * MIB);
+            }
+        }
+    }
+}
+
+fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
+    let mut c: Catalog = toml::from_str(text).map_err(|e| {
+        let first = e.to_string().lines().next().unwrap_or("").to_string();
+        UsageError::new(what, format!("is not a catalog: {first}"))
+    })?;
+    for u in c.disks.iter().filter_map(|d| d.unit.as_deref()).chain(c.vms.iter().filter_map(|v| v.unit.as_deref())) {
+        if u != "MB/s" && u != "MiB/s" {
+            return Err(UsageError::new(what, format!("unit '{u}' is not MB/s or MiB/s")));
+        }
+    }
+    convert(&mut c);
+    Ok(c)
+}
+
+impl Catalog {
+    /// The built-in catalog, with the rows of `extra` after it.
+    pub fn load(extra: Option<&Path>) -> Result<Catalog, UsageError> {
+        let mut c = parse(BUILT_IN, "data/catalog.toml").expect("the built-in catalog parses");
+        if let Some(p) = extra {
+            let shown = format!("--catalog {}", p.display());
+            let text =
+                std::fs::read_to_string(p).map_err(|e| UsageError::new(&shown, format!("cannot be read: {e}")))?;
+            let more = parse(&text, &shown)?;
+            c.disks.extend(more.disks);
+            c.vms.extend(more.vms);
+            c.sources.extend(more.sources);
+        }
+        Ok(c)
+    }
+
+    pub fn disk(&self, name: &str) -> Option<&Disk> {
+        self.disks.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A VM by name; GCP machine types ("n2-standard-4") find their family's vCPU band for
+    /// the disk type `disk`.
+    pub fn vm(&self, name: &str, disk: Option<&str>) -> Option<&Vm> {
+        let name = name.strip_prefix("Standard_").unwrap_or(name);
+        if let Some(v) = self.vms.iter().find(|v| v.name.eq_ignore_ascii_case(name)) {
+            return Some(v);
+        }
+        let mut parts = name.split('-');
+        let family = parts.next()?.to_lowercase();
+        let vcpus: u32 = parts.next_back()?.parse().ok()?;
+        self.vms.iter().find(|v| {
+            v.family.as_deref() == Some(family.as_str())
+                && v.vcpus_min.is_some_and(|lo| vcpus >= lo)
+                && v.vcpus_max.is_some_and(|hi| vcpus <= hi)
+                && disk.is_none_or(|d| v.disk.as_deref().is_none_or(|x| x.eq_ignore_ascii_case(d)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_rows_convert_and_compute() {
+        let c = Catalog::load(None).unwrap();
+        let p30 = c.disk("p30").unwrap();
+        assert_eq!(p30.caps(0.0, None), Caps { iops: 5000.0, mbps: 200.0 });
+        // gp3: 500 IOPS per GiB, so 16,000 needs 32 GiB; 125 MiB/s free = 131.072 MB/s.
+        let gp3 = c.disk("gp3").unwrap();
+        assert_eq!(gp3.caps(31.0, Some(16000.0)).iops, 15500.0);
+        assert_eq!(gp3.caps(32.0, Some(16000.0)).iops, 16000.0);
+        assert!((gp3.caps(100.0, None).mbps - 131.072).abs() < 1e-9);
+        // pd-ssd: 6,000 + 30 per GiB.
+        assert_eq!(c.disk("pd-ssd").unwrap().caps(1000.0, None).iops, 36000.0);
+        let n2 = c.vm("n2-standard-4", Some("pd-ssd")).unwrap();
+        assert_eq!(n2.uncached_iops, Some(15000.0));
+        assert_eq!(c.vm("Standard_D8s_v3", None).unwrap().uncached_iops, Some(12800.0));
+        assert!(c.sources.iter().any(|s| s.id == "A1"));
+        assert!(c.disks.iter().chain([]).all(|d| !d.source.is_empty()));
+    }
+
+    #[test]
+    fn a_users_catalog_adds_rows_and_bad_ones_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("san.toml");
+        std::fs::write(&f, "disks = [ { cloud = \"onprem\", kind = \"SAN\", name = \"gold-lun\", iops = 20000, mbps = 800, source = \"array spec\" } ]").unwrap();
+        let c = Catalog::load(Some(&f)).unwrap();
+        assert_eq!(c.disk("gold-lun").unwrap().iops, Some(20000.0));
+        std::fs::write(&f, "disks = [ { cloud = \"x\", kind = \"y\", name = \"z\", iopz = 1, source = \"s\" } ]")
+            .unwrap();
+        let e = Catalog::load(Some(&f)).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("--catalog {}: is not a catalog: ", f.display())), "{e}");
+    }
+}

@@ -1,0 +1,247 @@
+//! Explaining measurements: the walls a disk hits (infer), the published limits they match
+//! (catalog, matching), what follows for the user (advice), and configurations that meet a
+//! target (plan). Pure functions of results and the catalog: no I/O here.
+
+pub mod catalog;
+pub mod infer;
+pub mod matching;
+pub mod plan;
+
+#[cfg(test)]
+mod tests;
+
+use crate::spec::size::format_block;
+use catalog::Catalog;
+use infer::{Point, Walls};
+use matching::{Expected, Match};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A configuration to check the measurement against (`--disk P30 --count 3 --vm D2s_v4`).
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub disk: Option<String>,
+    pub count: u32,
+    pub vm: Option<String>,
+    /// Host caching on (ReadOnly/ReadWrite): the VM's cached limit applies instead.
+    pub cached: bool,
+    /// Disk size for formula types (gp3, pd-ssd …), GiB.
+    pub size_gib: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Advice {
+    pub advice: String,
+    /// The measurement it follows from.
+    pub because: String,
+}
+
+/// What `explain` finds. The top-level walls are the reads' (the writes' where no reads were
+/// measured); every key is absent when not found, never zero.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Explanation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iops_cap: Option<f64>,
+    /// 10^6 B/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mbps_cap: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knee_qd: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crossover_bs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throttle: Option<infer::Throttle>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub binding: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Walls>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Walls>,
+    /// Read IOPS over write IOPS at the same block size and queue depth, the largest seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_write_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<Match>,
+    /// Matching tolerance, ± %.
+    pub tolerance_pct: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Expected>,
+    pub advice: Vec<Advice>,
+}
+
+fn num(v: f64) -> String {
+    let r = v.round() as i64;
+    let s = r.abs().to_string();
+    let mut o = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    if r < 0 {
+        format!("-{o}")
+    } else {
+        o
+    }
+}
+
+/// Explains `pts` against the catalog; `cfg` names a configuration to check them against.
+pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<Explanation, crate::error::UsageError> {
+    let reads: Vec<&Point> = pts.iter().filter(|p| p.read).collect();
+    let writes: Vec<&Point> = pts.iter().filter(|p| !p.read).collect();
+    let r = (!reads.is_empty()).then(|| infer::walls(&reads));
+    let w = (!writes.is_empty()).then(|| infer::walls(&writes));
+    let main = r.clone().or_else(|| w.clone()).unwrap_or_default();
+    let mut e = Explanation {
+        iops_cap: main.iops_cap,
+        mbps_cap: main.mbps_cap,
+        knee_qd: main.knee_qd,
+        crossover_bs: main.crossover_bs,
+        throttle: main.throttle.clone(),
+        binding: main.binding.clone(),
+        reads: r,
+        writes: w,
+        read_write_ratio: infer::read_write_ratio(pts),
+        tolerance_pct: tol * 100.0,
+        ..Explanation::default()
+    };
+    let mbps_for_match = e.mbps_cap.or(e.throttle.as_ref().map(|t| t.mbps).filter(|_| e.iops_cap.is_none()));
+    if e.iops_cap.is_some() || mbps_for_match.is_some() {
+        e.matches = matching::matches(cat, e.iops_cap, mbps_for_match, tol);
+    }
+    e.expected = expected(cat, cfg)?;
+    e.advice = advice(&e, pts, tol);
+    Ok(e)
+}
+
+/// The limits `cfg` should show, from the catalog.
+pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::error::UsageError> {
+    use crate::error::UsageError;
+    let disk = match &cfg.disk {
+        Some(n) => {
+            let d = cat.disk(n).ok_or_else(|| {
+                UsageError::new("--disk", format!("'{n}' is not in the catalog; `iolens catalog` lists it"))
+            })?;
+            let gib = cfg.size_gib.or(d.size_gib).unwrap_or(d.min_gib.unwrap_or(0.0));
+            Some((d.caps(gib, None), d.name.as_str(), cfg.count.max(1)))
+        }
+        None => None,
+    };
+    let vm = match &cfg.vm {
+        Some(n) => {
+            let v = cat.vm(n, cfg.disk.as_deref()).ok_or_else(|| {
+                UsageError::new(
+                    "--vm",
+                    format!("'{n}' is not in the catalog; `iolens catalog --search VM` lists VM sizes"),
+                )
+            })?;
+            let caps = v.caps(cfg.cached).or_else(|| v.caps(false)).ok_or_else(|| {
+                UsageError::new("--vm", format!("{} has no published limits for this cache mode", v.name))
+            })?;
+            Some((
+                caps,
+                format!("VM {} {}", v.name, if cfg.cached && v.caps(true).is_some() { "cached" } else { "uncached" }),
+            ))
+        }
+        None => None,
+    };
+    Ok(matching::expected(disk, vm))
+}
+
+fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
+    let mut out = Vec::new();
+    let mut say = |advice: String, because: String| out.push(Advice { advice, because });
+    let main = e.reads.as_ref().or(e.writes.as_ref());
+    let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
+    let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
+    if let Some(t) = &e.throttle {
+        say(
+            format!("Everything stops at {} IOPS / {:.1} MB/s, even one I/O at a time: a throttle (a temp disk, a QoS policy, a cloud limit), not the device. Neither more queue depth nor bigger blocks will help; change the limit or move the data.", num(t.iops), t.mbps),
+            "IOPS within 10 % at every queue depth measured".into(),
+        );
+    } else if let Some(w) = main {
+        if let (Some(lb), Some(knee)) = (&w.latency_bound, w.knee_qd) {
+            if let (Some(a), Some(k)) = (at(lb.from_qd), at(knee)) {
+                say(
+                    format!("Keep at least {knee} I/Os in flight (asynchronous I/O, more threads or files): a single stream is latency-bound."),
+                    format!("QD {}: {} IOPS at {:.0} µs; QD {knee}: {} IOPS (IOPS ≈ I/Os in flight ÷ latency)", a.outstanding, num(a.iops), a.lat_us, num(k.iops)),
+                );
+            }
+        } else if let Some(lb) = &w.latency_bound {
+            say(
+                format!("IOPS still grew at QD {}: deeper queues may give more.", lb.to_qd),
+                format!(
+                    "IOPS grew in step with the I/Os in flight from QD {} to {} (≈ {:.0} µs each)",
+                    lb.from_qd, lb.to_qd, lb.latency_us
+                ),
+            );
+        }
+        if let Some(knee) = w.knee_qd {
+            let next = dir
+                .iter()
+                .filter(|p| p.outstanding > knee && p.bs == dir.iter().map(|p| p.bs).min().unwrap_or(0))
+                .min_by_key(|p| p.outstanding);
+            if let (Some(k), Some(n)) = (at(knee), next) {
+                say(
+                    format!("Past QD {knee} more outstanding I/O only adds waiting."),
+                    format!(
+                        "QD {knee} → {}: IOPS {:+.0} %, latency {:+.0} %",
+                        n.outstanding,
+                        (n.iops / k.iops - 1.0) * 100.0,
+                        (n.lat_us / k.lat_us - 1.0) * 100.0
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some(cap), Some(w)) = (e.iops_cap, main) {
+        let small: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == "iops").map(|(k, _)| k).collect();
+        if e.throttle.is_none() && !small.is_empty() {
+            say(
+                format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", num(cap)),
+                format!("IOPS within 10 % at {} (QD {})", small.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), w.sweep_qd.unwrap_or(0)),
+            );
+        }
+    }
+    if let (Some(cap), Some(w)) = (e.mbps_cap, main) {
+        let large: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == "mbps").map(|(k, _)| k).collect();
+        let cross =
+            e.crossover_bs.map(|b| format!(" Blocks above {} gain nothing.", format_block(b))).unwrap_or_default();
+        say(
+            format!("Large I/O stops at {cap:.0} MB/s.{cross} For more bandwidth, a tier with a higher MB/s limit or disks striped."),
+            format!("MB/s within 10 % at {}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+        );
+    }
+    if let Some(r) = e.read_write_ratio.filter(|r| *r >= 2.0) {
+        say(
+            format!("Reads are {r:.1}× faster than writes: a read cache serves them (host cache ReadOnly, a controller or page cache). Test beyond the cache, or with caching off, to see the disk itself."),
+            "read and write IOPS at the same block size and queue depth".into(),
+        );
+    }
+    if let Some(x) = &e.expected {
+        for (what, got, want, by, unit) in
+            [("IOPS", e.iops_cap, x.iops, &x.iops_by, ""), ("MB/s", e.mbps_cap, x.mbps, &x.mbps_by, " MB/s")]
+        {
+            let Some(got) = got else { continue };
+            let diff = (got / want - 1.0) * 100.0;
+            let because =
+                format!("measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)", num(got), num(want));
+            if got > want * (1.0 + tol) {
+                say(
+                    format!(
+                        "{what} above the published limit: bursting or a host cache; sustained figures will be lower."
+                    ),
+                    because,
+                );
+            } else if got < want * (1.0 - tol) {
+                say(format!("{what} below what {by} allows: another limit binds (queue depth, cache mode, the VM) or the configuration is not what was named."), because);
+            } else {
+                let vm_binds = by.starts_with("VM") && x.disks_iops.is_some();
+                let hint = if vm_binds { " A larger VM size raises it; more disks do not." } else { "" };
+                say(format!("{what}: the limit of {by} binds, as published.{hint}"), because);
+            }
+        }
+    }
+    out
+}

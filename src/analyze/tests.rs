@@ -1,0 +1,96 @@
+//! The walls on synthetic sweeps with known answers: the Iometer table from the field (one
+//! 1 TB Premium SSD on a D16s_v3), a flat throttle, and Little's law on a queue-depth sweep.
+
+use super::catalog::Catalog;
+use super::infer::Point;
+use super::{explain, Config};
+
+fn p(bs_k: u64, outstanding: u32, iops: f64, mbps: f64, lat_us: f64) -> Point {
+    Point { bs: bs_k * 1024, outstanding, read: true, iops, mbps, lat_us }
+}
+
+#[test]
+fn iometer_table_gives_p30_caps_and_the_crossover() {
+    // 16 workers, 100 % sequential read: 4K … 256K.
+    let pts = [
+        p(4, 16, 5000.0, 21.0, 3200.0),
+        p(16, 16, 4800.0, 78.0, 3330.0),
+        p(32, 16, 4580.0, 150.0, 3490.0),
+        p(64, 16, 3100.0, 200.0, 5160.0),
+        p(256, 16, 780.0, 200.0, 20500.0),
+    ];
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    assert_eq!(e.iops_cap, Some(5000.0));
+    assert_eq!(e.mbps_cap, Some(200.0));
+    assert_eq!(e.crossover_bs, Some(40000));
+    assert_eq!(e.binding.get("4K").map(String::as_str), Some("iops"));
+    assert_eq!(e.binding.get("32K").map(String::as_str), Some("iops"));
+    assert_eq!(e.binding.get("256K").map(String::as_str), Some("mbps"));
+    assert!(e.throttle.is_none() && e.knee_qd.is_none());
+    let p30 = e.matches.iter().find(|m| m.name == "Azure Premium SSD P30").expect("P30 matches");
+    assert_eq!(p30.on, "iops and mbps");
+    let j = serde_json::to_value(&e).unwrap();
+    assert_eq!(j["iops_cap"], 5000.0);
+    assert!(j.get("knee_qd").is_none() && j.get("throttle").is_none(), "absent, never zero: {j}");
+}
+
+#[test]
+fn a_flat_table_is_a_throttle() {
+    // The DS13 temp drive: 8K at 1, 4 and 8 threads, all 500 IOPS / 3.9 MB/s.
+    let pts = [p(8, 1, 500.0, 3.9, 2000.0), p(8, 4, 502.0, 3.9, 7970.0), p(8, 8, 499.0, 3.9, 16030.0)];
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    let t = e.throttle.expect("a throttle");
+    assert_eq!((t.iops, t.mbps), (502.0, 3.9));
+    assert_eq!(e.iops_cap, Some(502.0));
+    assert!(e.knee_qd.is_none() || e.knee_qd == Some(1));
+    assert!(e.advice[0].advice.starts_with("Everything stops at 502 IOPS"), "{:?}", e.advice);
+}
+
+#[test]
+fn littles_law_region_and_the_knee() {
+    // 60 µs per I/O until the device saturates at 150K IOPS.
+    let pts: Vec<Point> = [1u32, 2, 4, 8, 16, 32, 64]
+        .iter()
+        .map(|&q| {
+            let iops = (q as f64 / 60e-6).min(150_000.0);
+            p(4, q, iops, iops * 4096.0 / 1e6, q as f64 / iops * 1e6)
+        })
+        .collect();
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    let lb = e.reads.as_ref().unwrap().latency_bound.clone().expect("a latency-bound region");
+    assert_eq!((lb.from_qd, lb.to_qd), (1, 8));
+    assert!((lb.latency_us - 60.0).abs() < 0.5, "{}", lb.latency_us);
+    assert_eq!(e.knee_qd, Some(16));
+    assert!(e.advice.iter().any(|a| a.advice.starts_with("Keep at least 16 I/Os in flight")), "{:?}", e.advice);
+}
+
+#[test]
+fn a_bandwidth_throttle_has_no_iops_cap() {
+    // 20 MB/s at every block size at QD 16.
+    let pts: Vec<Point> =
+        [4u64, 16, 64, 256, 1024].iter().map(|&k| p(k, 16, 20e6 / (k * 1024) as f64, 20.0, 1000.0)).collect();
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    assert_eq!((e.iops_cap, e.mbps_cap), (None, Some(20.0)));
+    assert_eq!(e.binding.get("4K").map(String::as_str), Some("mbps"));
+}
+
+#[test]
+fn a_named_configuration_is_checked() {
+    let pts = [
+        p(4, 32, 12_650.0, 51.8, 2530.0),
+        p(8, 32, 12_600.0, 103.2, 2540.0),
+        p(64, 32, 2990.0, 196.0, 10700.0),
+        p(1024, 32, 185.0, 194.0, 170_000.0),
+    ];
+    let cfg = Config { disk: Some("P30".into()), count: 4, vm: Some("D8s_v3".into()), ..Config::default() };
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &cfg, 0.10).unwrap();
+    let x = e.expected.as_ref().unwrap();
+    assert_eq!((x.iops, x.mbps), (12800.0, 192.0));
+    assert!(
+        e.advice
+            .iter()
+            .any(|a| a.advice.contains("the limit of VM D8s_v3 uncached binds") && a.because.contains("(-1 %)")),
+        "{:?}",
+        e.advice
+    );
+}
