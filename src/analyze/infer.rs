@@ -4,7 +4,7 @@
 //! binds at each block size, and a throttle that flattens everything.
 
 use crate::result::{RunResult, TestResult};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Within this fraction two figures are "the same" (a plateau).
@@ -46,7 +46,7 @@ pub fn points(results: &[RunResult]) -> Vec<Point> {
     results.iter().flat_map(|r| r.tests.iter()).filter_map(Point::of).collect()
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LatencyBound {
     /// Outstanding I/Os over which IOPS grew in step with them.
     pub from_qd: u32,
@@ -55,15 +55,17 @@ pub struct LatencyBound {
     pub latency_us: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Throttle {
     pub iops: f64,
     /// 10^6 B/s.
     pub mbps: f64,
+    /// What stays flat: "iops" (and MB/s where one block size was measured) or "mbps".
+    pub on: String,
 }
 
 /// The walls of one direction (reads or writes). Every field is absent when not found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Walls {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iops_cap: Option<f64>,
@@ -157,7 +159,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
             w.mbps_cap = bs[bs.len() - flat_mbps..].iter().map(|p| p.mbps).reduce(f64::max);
         }
         if qd_flat && (flat_iops == bs.len() || flat_mbps == bs.len()) {
-            w.throttle = Some(throttle(&qd));
+            w.throttle = Some(throttle(&qd, if flat_iops == bs.len() { "iops" } else { "mbps" }));
         }
         if let (Some(i), Some(m)) = (w.iops_cap, w.mbps_cap) {
             w.crossover_bs = Some((m * 1e6 / i).round() as u64);
@@ -176,16 +178,16 @@ pub fn walls(pts: &[&Point]) -> Walls {
         }
     }
     if qd_flat && bs.len() < 2 {
-        let t = throttle(&qd);
+        let t = throttle(&qd, "iops");
         w.iops_cap = Some(t.iops);
         w.throttle = Some(t);
     }
     w
 }
 
-fn throttle(qd: &[Point]) -> Throttle {
+fn throttle(qd: &[Point], on: &str) -> Throttle {
     let top = qd.iter().fold(&qd[0], |m, p| if p.iops > m.iops { p } else { m });
-    Throttle { iops: top.iops, mbps: top.mbps }
+    Throttle { iops: top.iops, mbps: top.mbps, on: on.into() }
 }
 
 /// The largest ratio of read to write IOPS at the same block size and outstanding I/Os.

@@ -2,9 +2,9 @@
 //! configuration the user names, which limit should bind and how far the measurement is from it.
 
 use super::catalog::{Caps, Catalog};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Match {
     /// "Azure Premium SSD P30", or several tiers with the same limits: "Azure Standard SSD E1–E50".
     pub name: String,
@@ -86,7 +86,7 @@ pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) ->
 
 /// The limits a configuration should show: `count` disks striped, behind a VM's uncached (or,
 /// with host caching, cached) limit; the lower wins on each axis.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expected {
     pub iops: f64,
     /// 10^6 B/s.

@@ -14,7 +14,7 @@ use crate::spec::size::format_block;
 use catalog::Catalog;
 use infer::{Point, Walls};
 use matching::{Expected, Match};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A configuration to check the measurement against (`--disk P30 --count 3 --vm D2s_v4`).
@@ -29,7 +29,7 @@ pub struct Config {
     pub size_gib: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Advice {
     pub advice: String,
     /// The measurement it follows from.
@@ -38,7 +38,7 @@ pub struct Advice {
 
 /// What `explain` finds. The top-level walls are the reads' (the writes' where no reads were
 /// measured); every key is absent when not found, never zero.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iops_cap: Option<f64>,
@@ -149,6 +149,13 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
     Ok(matching::expected(disk, vm))
 }
 
+/// The block sizes where `wall` binds, smallest first.
+fn by_size<'a>(w: &'a Walls, wall: &str) -> Vec<&'a String> {
+    let mut v: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == wall).map(|(k, _)| k).collect();
+    v.sort_by_key(|k| crate::spec::size::parse_size(k).unwrap_or(0));
+    v
+}
+
 fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let mut out = Vec::new();
     let mut say = |advice: String, because: String| out.push(Advice { advice, because });
@@ -156,9 +163,17 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
     let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
     if let Some(t) = &e.throttle {
+        let (what, because) = if t.on == "mbps" {
+            (
+                format!("{:.1} MB/s", e.mbps_cap.unwrap_or(t.mbps)),
+                "MB/s within 10 % at every block size, and IOPS at every queue depth",
+            )
+        } else {
+            (format!("{} IOPS / {:.1} MB/s", num(t.iops), t.mbps), "IOPS within 10 % at every queue depth measured")
+        };
         say(
-            format!("Everything stops at {} IOPS / {:.1} MB/s, even one I/O at a time: a throttle (a temp disk, a QoS policy, a cloud limit), not the device. Neither more queue depth nor bigger blocks will help; change the limit or move the data.", num(t.iops), t.mbps),
-            "IOPS within 10 % at every queue depth measured".into(),
+            format!("Everything stops at {what}, even one I/O at a time: a throttle (a temp disk, a QoS policy, a cloud limit), not the device. Neither more queue depth nor bigger blocks will help; change the limit or move the data."),
+            because.into(),
         );
     } else if let Some(w) = main {
         if let (Some(lb), Some(knee)) = (&w.latency_bound, w.knee_qd) {
@@ -196,7 +211,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         }
     }
     if let (Some(cap), Some(w)) = (e.iops_cap, main) {
-        let small: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == "iops").map(|(k, _)| k).collect();
+        let small = by_size(w, "iops");
         if e.throttle.is_none() && !small.is_empty() {
             say(
                 format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", num(cap)),
@@ -205,7 +220,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         }
     }
     if let (Some(cap), Some(w)) = (e.mbps_cap, main) {
-        let large: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == "mbps").map(|(k, _)| k).collect();
+        let large = by_size(w, "mbps");
         let cross =
             e.crossover_bs.map(|b| format!(" Blocks above {} gain nothing.", format_block(b))).unwrap_or_default();
         say(

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// One test of a command: its name as users write it ("SEQ1M Q8T1 Read") and its spec.
+#[derive(Clone)]
 pub struct Item {
     pub name: String,
     pub spec: Spec,
@@ -84,6 +85,25 @@ pub fn execute(
     output: &Output,
     passes: &Passes,
 ) -> anyhow::Result<i32> {
+    let mut it = items.iter();
+    execute_series(command, items, size_given, output, passes, &mut |_| it.next().cloned(), &|_| Ok(()))
+}
+
+/// Adds what a command derives from its tests to the result before it is printed and saved.
+pub type Annotate<'a> = &'a dyn Fn(&mut RunResult) -> anyhow::Result<()>;
+
+/// Runs a series whose next test depends on the tests so far (`next`; None ends it). Targets
+/// are planned once for `envelope`: every kind of test the series may run.
+pub fn execute_series(
+    command: &str,
+    envelope: &[Item],
+    size_given: bool,
+    output: &Output,
+    passes: &Passes,
+    next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
+    annotate: Annotate,
+) -> anyhow::Result<i32> {
+    let items = envelope;
     let Some(first) = items.first() else { return Ok(0) };
     // The targets are planned once, for everything the series will do to them.
     let mut base = first.spec.clone();
@@ -106,9 +126,9 @@ pub fn execute(
     let mut targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let opts = run::RunOptions { progress, trace: output.trace.clone() };
-    let tests = run_items(items, &mut targets, &interrupt, &opts, passes);
+    let tests = run_items(next, &mut targets, &interrupt, &opts, passes);
     target::cleanup(&targets, base.keep);
-    finish(command, started_at, targets.iter().map(|t| t.info.clone()).collect(), tests?, &interrupt, output)
+    finish(command, started_at, targets.iter().map(|t| t.info.clone()).collect(), tests?, &interrupt, output, annotate)
 }
 
 /// Builds the one result, prints it and saves it; the exit code says whether it was cut short.
@@ -119,8 +139,9 @@ pub(super) fn finish(
     tests: Vec<TestResult>,
     interrupt: &AtomicBool,
     output: &Output,
+    annotate: Annotate,
 ) -> anyhow::Result<i32> {
-    let result = RunResult {
+    let mut result = RunResult {
         schema_version: SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
         command: command.into(),
@@ -132,7 +153,9 @@ pub(super) fn finish(
         label: output.store.label.clone(),
         tags: output.store.tags.clone(),
         source: None,
+        analysis: None,
     };
+    annotate(&mut result)?;
     print!("{}", report::render(&result, output.format));
     if let Some((path, f)) = &output.out {
         report::write_file(&result, *f, path)?;
@@ -157,17 +180,19 @@ pub(super) fn prefill_progress(progress: bool) -> impl FnMut(&Path, f64) {
 }
 
 fn run_items(
-    items: &[Item],
+    next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     targets: &mut [target::Prepared],
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
     passes: &Passes,
 ) -> anyhow::Result<Vec<TestResult>> {
-    let mut tests = Vec::with_capacity(items.len());
-    for (k, item) in items.iter().enumerate() {
+    let mut tests = Vec::new();
+    for k in 0.. {
         if interrupt.load(Ordering::Relaxed) {
             break;
         }
+        let Some(item) = next(&tests) else { break };
+        check_memory(&item.spec, targets.len())?;
         if k > 0 && passes.interval > 0.0 {
             pause(passes.interval, interrupt);
         }

@@ -167,5 +167,5 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     drop(per_job);
     target::cleanup(&owned, own.keep);
     outcome?;
-    finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output)
+    finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output, &|_| Ok(()))
 }

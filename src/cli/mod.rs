@@ -6,6 +6,7 @@ mod common;
 mod compare;
 mod diskspd;
 mod exec;
+mod explain;
 mod fio;
 mod history;
 mod pattern;
@@ -56,6 +57,9 @@ enum Command {
     /// Iometer-style sweeps: lists for --bs, --qd, --threads or --read-pct, one row per point
     #[command(allow_negative_numbers = true)]
     Sweep(sweep::SweepArgs),
+    /// Why a disk gives what it gives: sweep it (or read stored results), find the knee, the IOPS
+    /// and MB/s caps, match the cloud catalog, advise
+    Explain(explain::ExplainArgs),
 }
 
 /// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
@@ -88,6 +92,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),
+        Command::Explain(args) => explain::main(args),
         Command::Sqlio(args) => sqlio::main(args),
         Command::Diskspd(args) => diskspd::main(args),
         Command::Pattern(args) => pattern::main(args),

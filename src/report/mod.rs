@@ -4,6 +4,7 @@ mod cdm;
 mod compare;
 mod csv;
 mod diskspd;
+mod explain;
 mod fio_json;
 mod html;
 mod json;
@@ -72,6 +73,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
     match f {
         // A front end with a table of its own shows that; JSON is the same for all.
         Format::Text if r.command == "cdm" => cdm::render(r),
+        Format::Text if r.command == "explain" || r.command == "check" => explain::render(r),
         Format::Text if r.command == "sweep" => sweep::render(r),
         Format::Text if r.command == "sqlio" => sqlio::render(r),
         Format::Text if r.command == "diskspd" => diskspd::render(r),
@@ -97,6 +99,11 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// What explain found, as text (for stored results, which have no sweep of their own).
+pub fn findings(e: &crate::analyze::Explanation) -> String {
+    explain::findings(e)
 }
 
 /// A comparison of several results (see `compare`) in `f`; fio's JSON has no comparison.

@@ -203,6 +203,7 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
         label: None,
         tags: Vec::new(),
         source: Some(format!("{version} JSON output ({file})")),
+        analysis: None,
     })
 }
 

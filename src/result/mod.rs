@@ -40,6 +40,9 @@ pub struct RunResult {
     /// Where a result iolens did not measure came from: "fio-3.33 JSON (vm2.json)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// What `explain` and `check` found in the tests: the walls, catalog matches and advice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<crate::analyze::Explanation>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,8 @@
 #![allow(dead_code)]
 //! Helpers shared by the integration tests: run the binary, read its JSON, check privileges.
 
+pub mod throttled;
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;

@@ -1,0 +1,154 @@
+//! What `explain` and `check` found, as text: the walls of reads and writes, the catalog
+//! matches, the configuration named, and the advice with the measurement behind each line.
+
+use crate::analyze::infer::Walls;
+use crate::analyze::Explanation;
+use crate::result::RunResult;
+use std::fmt::Write;
+
+fn num(v: f64) -> String {
+    let s = format!("{:.0}", v.abs());
+    let mut o = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    if v < 0.0 {
+        format!("-{o}")
+    } else {
+        o
+    }
+}
+
+fn walls(o: &mut String, dir: &str, w: &Walls) {
+    let _ = writeln!(o, "{dir}:");
+    if let Some(lb) = &w.latency_bound {
+        let _ = writeln!(
+            o,
+            "  latency-bound from QD {} to {}: ≈ {:.0} µs an I/O, IOPS ≈ I/Os in flight ÷ latency",
+            lb.from_qd, lb.to_qd, lb.latency_us
+        );
+    }
+    match w.knee_qd {
+        Some(k) => {
+            let _ = writeln!(o, "  knee at QD {k}: beyond it IOPS grows < 5 % while latency grows");
+        }
+        None => {
+            let _ = writeln!(o, "  no knee: IOPS still grew at the deepest queue measured");
+        }
+    }
+    if let Some(t) = &w.throttle {
+        let _ =
+            writeln!(o, "  throttle: {} IOPS / {:.1} MB/s at every queue depth (flat {})", num(t.iops), t.mbps, t.on);
+    }
+    let at = w.sweep_qd.map(|q| format!(" (block sizes at QD {q})")).unwrap_or_default();
+    match w.iops_cap {
+        Some(c) => {
+            let _ = writeln!(o, "  IOPS cap: {}{at}", num(c));
+        }
+        None => {
+            let _ = writeln!(o, "  IOPS cap: none found");
+        }
+    }
+    match w.mbps_cap {
+        Some(c) => {
+            let _ = writeln!(o, "  MB/s cap: {c:.1}");
+        }
+        None => {
+            let _ = writeln!(o, "  MB/s cap: none found");
+        }
+    }
+    if let Some(b) = w.crossover_bs {
+        let _ = writeln!(
+            o,
+            "  crossover: {:.1} KiB (= MB/s cap ÷ IOPS cap): smaller blocks hit the IOPS cap, larger the MB/s cap",
+            b as f64 / 1024.0
+        );
+    }
+    if !w.binding.is_empty() {
+        let mut sizes: Vec<(&String, &String)> = w.binding.iter().collect();
+        sizes.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
+        let list: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(o, "  binding: {}", list.join(", "));
+    }
+}
+
+/// The findings alone (also printed for stored results).
+pub fn findings(e: &Explanation) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "\nWalls");
+    if let Some(w) = &e.reads {
+        walls(&mut o, "reads", w);
+    }
+    if let Some(w) = &e.writes {
+        walls(&mut o, "writes", w);
+    }
+    if let Some(r) = e.read_write_ratio {
+        let _ = writeln!(o, "reads/writes: up to {r:.1}× the IOPS at the same block size and queue depth");
+    }
+    let _ = writeln!(o, "\nCatalog matches (within ±{:.0} %)", e.tolerance_pct);
+    if e.matches.is_empty() {
+        let _ = writeln!(o, "  none");
+    }
+    for m in e.matches.iter().take(12) {
+        let _ = writeln!(o, "  {} ({} IOPS, {:.0} MB/s): {}", m.name, num(m.iops), m.mbps, m.on);
+    }
+    if e.matches.len() > 12 {
+        let _ = writeln!(o, "  … and {} more (--format json lists them all)", e.matches.len() - 12);
+    }
+    if let Some(x) = &e.expected {
+        let _ = writeln!(o, "\nExpected from the catalog");
+        let disks = x.disks_iops.map(|d| format!(" (the disks alone: {})", num(d))).unwrap_or_default();
+        let _ = writeln!(o, "  IOPS {} set by {}{disks}", num(x.iops), x.iops_by);
+        let disks = x.disks_mbps.map(|d| format!(" (the disks alone: {d:.0})")).unwrap_or_default();
+        let _ = writeln!(o, "  MB/s {:.0} set by {}{disks}", x.mbps, x.mbps_by);
+    }
+    let _ = writeln!(o, "\nAdvice");
+    if e.advice.is_empty() {
+        let _ = writeln!(o, "  nothing stands out");
+    }
+    for a in &e.advice {
+        let _ = writeln!(o, "- {}\n    because: {}", a.advice, a.because);
+    }
+    o
+}
+
+pub fn render(r: &RunResult) -> String {
+    let mut o = super::text::header(r);
+    let w = r.tests.iter().map(|t| t.name.chars().count()).max().unwrap_or(5).max(5);
+    let _ = writeln!(
+        o,
+        "\n{:<w$} | {:>10} | {:>9} | {:>9} | {:>9} | {:>7}",
+        "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD"
+    );
+    let _ = writeln!(o, "{}", "-".repeat(w + 62));
+    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into());
+    for t in &r.tests {
+        let l = &t.total.lat_us;
+        let _ = writeln!(
+            o,
+            "{:<w$} | {:>10.1} | {:>9.2} | {:>9} | {:>9} | {:>7.2}",
+            t.name,
+            t.total.iops,
+            t.total.mbps,
+            us(l.mean),
+            us(l.percentiles.get("99")),
+            t.mean_qd
+        );
+    }
+    for t in &r.tests {
+        for n in t.notices.iter().filter(|n| !n.starts_with("pass ")) {
+            let _ = writeln!(o, "note: {}: {n}", t.name);
+        }
+    }
+    if let Some(e) = &r.analysis {
+        o.push_str(&findings(e));
+    }
+    let _ = writeln!(o, "\nMB/s = 10^6 B/s; latency from submission to completion.");
+    if r.interrupted {
+        let _ = writeln!(o, "\nINTERRUPTED: the sweep stopped early; the walls are what the measured steps show.");
+    }
+    o
+}
