@@ -10,6 +10,7 @@ mod explain;
 mod fio;
 mod history;
 mod pattern;
+mod plan;
 mod run;
 mod sqlio;
 mod stored;
@@ -60,6 +61,11 @@ enum Command {
     /// Why a disk gives what it gives: sweep it (or read stored results), find the knee, the IOPS
     /// and MB/s caps, match the cloud catalog, advise
     Explain(explain::ExplainArgs),
+    /// Configurations (disk type × disks striped × VM size) that meet a target, or what a named
+    /// one gives: --iops N --mbps M, or --disk P30 --count 3 --vm D2s_v4
+    Plan(plan::PlanArgs),
+    /// The published limits of cloud disks and VM sizes iolens knows, with their sources
+    Catalog(plan::CatalogArgs),
 }
 
 /// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
@@ -93,6 +99,8 @@ pub fn main() -> i32 {
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),
         Command::Explain(args) => explain::main(args),
+        Command::Plan(args) => plan::main(args),
+        Command::Catalog(args) => plan::catalog(args),
         Command::Sqlio(args) => sqlio::main(args),
         Command::Diskspd(args) => diskspd::main(args),
         Command::Pattern(args) => pattern::main(args),
