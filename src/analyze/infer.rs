@@ -66,6 +66,7 @@ pub struct Throttle {
 
 /// The walls of one direction (reads or writes). Every field is absent when not found.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Walls {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iops_cap: Option<f64>,
@@ -128,7 +129,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
         let mut end = 0;
         while end + 1 < qd.len() {
             let (a, b) = (&qd[end], &qd[end + 1]);
-            if b.iops / a.iops < 0.75 * (b.outstanding as f64 / a.outstanding as f64) {
+            if b.iops / a.iops < 0.7 * (b.outstanding as f64 / a.outstanding as f64) {
                 break;
             }
             end += 1;

@@ -39,6 +39,7 @@ pub struct Advice {
 /// What `explain` finds. The top-level walls are the reads' (the writes' where no reads were
 /// measured); every key is absent when not found, never zero.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Explanation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iops_cap: Option<f64>,

@@ -94,3 +94,16 @@ fn a_named_configuration_is_checked() {
         e.advice
     );
 }
+
+#[test]
+fn an_explanation_round_trips_through_json() {
+    let pts = [
+        p(4, 16, 5000.0, 21.0, 3200.0),
+        p(16, 16, 4800.0, 78.0, 3330.0),
+        p(256, 16, 780.0, 200.0, 20500.0),
+        p(64, 16, 3100.0, 200.0, 5160.0),
+    ];
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    let back: super::Explanation = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
+    assert_eq!(back, e);
+}

@@ -104,21 +104,24 @@ pub struct Sweeper {
     reads: bool,
     writes: bool,
     step: f64,
-    deadline: Instant,
+    budget: f64,
+    /// Set at the first step, so a profile run before the sweep does not eat its budget.
+    deadline: Option<Instant>,
     /// (read?, phase 0 = queue depth / 1 = block size, index) of the last step issued.
     at: Option<(bool, u8, usize)>,
     flat: u32,
     deep: u32,
     /// Tests run before the sweep (check's profile) are not the sweep's.
     skip: usize,
+    /// Before each step's name, to tell them from a profile's tests with the same name.
+    pub prefix: &'static str,
 }
 
 impl Sweeper {
     pub fn new(base: Spec, budget: f64, reads: bool, writes: bool, skip: usize) -> Sweeper {
         // About two dozen steps fit the budget; long enough for throttles to settle.
         let step = (budget / 24.0).clamp(1.0, 5.0);
-        let deadline = Instant::now() + Duration::from_secs_f64(budget);
-        Sweeper { base, reads, writes, step, deadline, at: None, flat: 0, deep: 32, skip }
+        Sweeper { base, reads, writes, step, budget, deadline: None, at: None, flat: 0, deep: 32, skip, prefix: "" }
     }
 
     fn item(&self, read: bool, qd: u32, bs: u64) -> Item {
@@ -137,7 +140,7 @@ impl Sweeper {
             warmup,
             ..self.base.clone()
         };
-        Item { name: test_key(&spec), spec, notes: Vec::new() }
+        Item { name: format!("{}{}", self.prefix, test_key(&spec)), spec, notes: Vec::new() }
     }
 
     /// The next step from what the sweep measured so far.
@@ -148,7 +151,8 @@ impl Sweeper {
                 (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
                 _ => true,
             };
-        let left = self.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        let deadline = *self.deadline.get_or_insert_with(|| Instant::now() + Duration::from_secs_f64(self.budget));
+        let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
         if left < self.step * 1.5 {
             return None;
         }

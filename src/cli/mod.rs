@@ -2,6 +2,7 @@
 //! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
 
 mod cdm;
+mod check;
 mod common;
 mod compare;
 mod diskspd;
@@ -30,6 +31,9 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The main job: CrystalDiskMark's tests plus a short explain sweep (about 2 minutes; --quick
+    /// 20 s): the table, the walls, the catalog matches, advice, and an HTML report
+    Check(check::CheckArgs),
     /// Measure one workload on files or block devices (fio/DiskSpd-style options)
     #[command(allow_negative_numbers = true)]
     Run(run::RunArgs),
@@ -95,6 +99,7 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
+        Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),

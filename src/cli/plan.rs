@@ -42,12 +42,21 @@ pub fn catalog(a: CatalogArgs) -> i32 {
         let disks: Vec<_> = cat.disks.iter().filter(|d| want(&d.cloud, &[&d.name, &d.kind])).collect();
         let vms: Vec<_> = cat.vms.iter().filter(|v| want(&v.cloud, &[&v.name])).collect();
         if format == Format::Json {
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "disks": disks, "vms": vms, "sources": cat.sources }))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "disks": disks, "vms": vms, "sources": cat.sources })
+                )?
+            );
             return Ok(0);
         }
         let mut o = String::new();
         if !disks.is_empty() {
-            let _ = writeln!(o, "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source", "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s");
+            let _ = writeln!(
+                o,
+                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source",
+                "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s"
+            );
             for d in &disks {
                 if d.is_formula() {
                     let c = d.caps(d.min_gib.unwrap_or(1.0), None);
@@ -61,13 +70,25 @@ pub fn catalog(a: CatalogArgs) -> i32 {
                     let _ = writeln!(
                         o,
                         "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}",
-                        d.cloud, d.kind, d.name, opt(d.size_gib), opt(d.iops), opt(d.mbps), opt(d.burst_iops), opt(d.burst_mbps), d.source
+                        d.cloud,
+                        d.kind,
+                        d.name,
+                        opt(d.size_gib),
+                        opt(d.iops),
+                        opt(d.mbps),
+                        opt(d.burst_iops),
+                        opt(d.burst_mbps),
+                        d.source
                     );
                 }
             }
         }
         if !vms.is_empty() {
-            let _ = writeln!(o, "\n{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  source", "cloud", "VM", "disks", "uncached", "cached", "burst");
+            let _ = writeln!(
+                o,
+                "\n{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  source",
+                "cloud", "VM", "disks", "uncached", "cached", "burst"
+            );
             let pair = |i: Option<f64>, m: Option<f64>| match (i, m) {
                 (Some(i), Some(m)) => format!("{}/{}", opt(Some(i)), opt(Some(m))),
                 _ => "-".into(),
@@ -91,7 +112,8 @@ pub fn catalog(a: CatalogArgs) -> i32 {
             let _ = writeln!(o, "no rows match");
         }
         let _ = writeln!(o, "\nMB/s = 10^6 B/s (MiB/s rows converted). Sources:");
-        let cited: Vec<&str> = disks.iter().map(|d| d.source.as_str()).chain(vms.iter().map(|v| v.source.as_str())).collect();
+        let cited: Vec<&str> =
+            disks.iter().map(|d| d.source.as_str()).chain(vms.iter().map(|v| v.source.as_str())).collect();
         for s in cat.sources.iter().filter(|s| cited.iter().any(|c| c.split([',', ' ']).any(|x| x == s.id))) {
             let _ = writeln!(o, "  {}: {}", s.id, s.reference);
         }
@@ -146,7 +168,8 @@ const SIZES: [u64; 6] = [4 << 10, 8 << 10, 64 << 10, 256 << 10, 512 << 10, 1 << 
 /// A named configuration: its caps, which limit binds, and what it gives at each block size.
 fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     let (cat, cfg, _) = a.judge.read()?;
-    let x = crate::analyze::expected(&cat, &cfg)?.ok_or_else(|| UsageError::new("--disk", "name a disk (--disk) and/or a VM (--vm) to predict"))?;
+    let x = crate::analyze::expected(&cat, &cfg)?
+        .ok_or_else(|| UsageError::new("--disk", "name a disk (--disk) and/or a VM (--vm) to predict"))?;
     let unit = cfg.disk.as_deref().and_then(|d| cat.disk(d)).and_then(|d| d.io_unit_kib);
     let table = plan::at_sizes(Caps { iops: x.iops, mbps: x.mbps }, unit, &SIZES);
     if format == Format::Json {
@@ -168,7 +191,10 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     for t in table {
         println!("  {:>6} {:>9.0} {:>9.1}  {}", crate::spec::size::format_block(t.bs), t.iops, t.mbps, t.binds);
     }
-    println!("\nMB/s = 10^6 B/s; published limits ({}), not measurements.", if cfg.cached { "host cache on" } else { "host cache off" });
+    println!(
+        "\nMB/s = 10^6 B/s; published limits ({}), not measurements.",
+        if cfg.cached { "host cache on" } else { "host cache off" }
+    );
     Ok(0)
 }
 
@@ -185,20 +211,34 @@ pub fn main(a: PlanArgs) -> i32 {
             Ok(n) if (1..=64).contains(&n) => n,
             _ => return usage("--max-disks", format!("'{}' is not allowed; use 1-64", a.max_disks))?,
         };
-        let top = a.top.parse::<usize>().ok().filter(|n| *n > 0).ok_or_else(|| UsageError::new("--top", format!("'{}' is not a number above 0", a.top)))?;
+        let top = a
+            .top
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| UsageError::new("--top", format!("'{}' is not a number above 0", a.top)))?;
         let clouds: Vec<String> = a.cloud.iter().map(|c| c.to_lowercase()).collect();
         if let Some(c) = clouds.first() {
             if !cat.disks.iter().any(|d| &d.cloud == c) {
                 return usage("--cloud", format!("'{c}' has no disks in the catalog; use azure, aws or gcp"))?;
             }
         }
-        let t = Target { iops: iops.unwrap_or(0.0), mbps: mbps.unwrap_or(0.0), clouds, max_disks, size_gib: number("--size", &a.size)? };
+        let t = Target {
+            iops: iops.unwrap_or(0.0),
+            mbps: mbps.unwrap_or(0.0),
+            clouds,
+            max_disks,
+            size_gib: number("--size", &a.size)?,
+        };
         let found = plan::plan(&cat, &t);
         if format == Format::Json {
             println!("{}", serde_json::to_string_pretty(&found.iter().take(top).collect::<Vec<_>>())?);
             return Ok(0);
         }
-        println!("{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9}  binds (headroom)", "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s");
+        println!(
+            "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9}  binds (headroom)",
+            "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s"
+        );
         for (i, c) in found.iter().take(top).enumerate() {
             let prov = c.provisioned_iops.map(|p| format!(" @{p:.0}")).unwrap_or_default();
             println!(
@@ -224,7 +264,9 @@ pub fn main(a: PlanArgs) -> i32 {
         }
         println!("\nMB/s = 10^6 B/s; published limits, fewest disks first. @N: provisioned IOPS per disk.");
         if latency.is_some() {
-            println!("note: --latency-ms: published limits say nothing of latency; measure a candidate with `iolens run`");
+            println!(
+                "note: --latency-ms: published limits say nothing of latency; measure a candidate with `iolens run`"
+            );
         }
         Ok(0)
     };

@@ -116,7 +116,16 @@ pub fn findings(e: &Explanation) -> String {
 }
 
 pub fn render(r: &RunResult) -> String {
-    let mut o = super::text::header(r);
+    // check: CrystalDiskMark's table of its profile first, then the sweep.
+    let (profile, sweep): (Vec<_>, Vec<_>) =
+        r.tests.iter().cloned().partition(|t| r.command == "check" && !t.name.starts_with("sweep "));
+    let mut o = if profile.is_empty() {
+        super::text::header(r)
+    } else {
+        let only = RunResult { tests: profile, interrupted: false, ..r.clone() };
+        super::cdm::render(&only)
+    };
+    let r = &RunResult { tests: sweep, ..r.clone() };
     let w = r.tests.iter().map(|t| t.name.chars().count()).max().unwrap_or(5).max(5);
     let _ = writeln!(
         o,

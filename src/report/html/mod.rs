@@ -3,6 +3,7 @@
 
 pub mod charts;
 mod compare;
+mod explain;
 mod sweep;
 mod tables;
 
@@ -79,6 +80,9 @@ pub fn render(r: &RunResult) -> String {
             o,
             "<p class=\"warn\"><b>Interrupted:</b> the figures cover only what was measured before Ctrl-C.</p>"
         );
+    }
+    if let Some(e) = &r.analysis {
+        explain::render(&mut o, e);
     }
     throughput(&mut o, r);
     tables::summary(&mut o, r);

@@ -1,0 +1,78 @@
+//! What explain and check found, on the page: the walls of reads and writes, the catalog
+//! matches, the configuration named, and the advice with the measurement behind it.
+
+use super::esc;
+use crate::analyze::infer::Walls;
+use crate::analyze::Explanation;
+use std::fmt::Write;
+
+fn row(o: &mut String, k: &str, v: String) {
+    let _ = writeln!(o, "<tr><th>{k}</th><td>{}</td></tr>", esc(&v));
+}
+
+fn walls(o: &mut String, dir: &str, w: &Walls) {
+    let _ = writeln!(o, "<h3>{dir}</h3>\n<table>");
+    if let Some(lb) = &w.latency_bound {
+        row(
+            o,
+            "latency-bound",
+            format!(
+                "QD {} to {}: ≈ {:.0} µs an I/O (IOPS ≈ I/Os in flight ÷ latency)",
+                lb.from_qd, lb.to_qd, lb.latency_us
+            ),
+        );
+    }
+    row(o, "knee", w.knee_qd.map_or("none: IOPS still grew at the deepest queue".into(), |k| format!("QD {k}")));
+    row(o, "IOPS cap", w.iops_cap.map_or("none found".into(), |c| format!("{c:.0}")));
+    row(o, "MB/s cap", w.mbps_cap.map_or("none found".into(), |c| format!("{c:.1}")));
+    if let Some(b) = w.crossover_bs {
+        row(o, "crossover", format!("{:.1} KiB", b as f64 / 1024.0));
+    }
+    if let Some(t) = &w.throttle {
+        row(o, "throttle", format!("{:.0} IOPS / {:.1} MB/s at every queue depth (flat {})", t.iops, t.mbps, t.on));
+    }
+    if !w.binding.is_empty() {
+        let mut b: Vec<(&String, &String)> = w.binding.iter().collect();
+        b.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
+        row(o, "binding", b.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
+    }
+    let _ = writeln!(o, "</table>");
+}
+
+pub fn render(o: &mut String, e: &Explanation) {
+    let _ = writeln!(o, "<h2>Walls and advice</h2>");
+    if let Some(w) = &e.reads {
+        walls(o, "Reads", w);
+    }
+    if let Some(w) = &e.writes {
+        walls(o, "Writes", w);
+    }
+    let _ = writeln!(o, "<h3>Catalog matches (within ±{:.0} %)</h3>", e.tolerance_pct);
+    if e.matches.is_empty() {
+        let _ = writeln!(o, "<p>none</p>");
+    } else {
+        let _ = writeln!(o, "<ul>");
+        for m in &e.matches {
+            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {:.0} MB/s): {}</li>", esc(&m.name), m.iops, m.mbps, esc(&m.on));
+        }
+        let _ = writeln!(o, "</ul>");
+    }
+    if let Some(x) = &e.expected {
+        let _ = writeln!(
+            o,
+            "<p>Expected from the catalog: {:.0} IOPS ({}), {:.0} MB/s ({}).</p>",
+            x.iops,
+            esc(&x.iops_by),
+            x.mbps,
+            esc(&x.mbps_by)
+        );
+    }
+    let _ = writeln!(o, "<h3>Advice</h3>\n<ul>");
+    if e.advice.is_empty() {
+        let _ = writeln!(o, "<li>nothing stands out</li>");
+    }
+    for a in &e.advice {
+        let _ = writeln!(o, "<li>{}<br><span class=\"note\">because: {}</span></li>", esc(&a.advice), esc(&a.because));
+    }
+    let _ = writeln!(o, "</ul>");
+}
