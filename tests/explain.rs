@@ -42,3 +42,63 @@ fn a_bandwidth_throttle_alone_has_no_iops_cap() {
     assert!(within(&a["mbps_cap"], 20.0, 0.05), "mbps_cap {}", a["mbps_cap"]);
     assert_eq!(a["binding"]["1M"], "mbps");
 }
+
+#[test]
+fn check_quick_tables_walls_and_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("check.html");
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["check", "--quick", "--quiet", "--html", page.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (code, text, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    for part in
+        ["SEQ1M Q8T1", "RND4K Q1T1", "sweep RND4K Q1T1 Read", "\nWalls\n", "reads:", "Catalog matches", "\nAdvice\n"]
+    {
+        assert!(text.contains(part), "{part:?} missing:\n{text}");
+    }
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<h2>Walls and advice</h2>"));
+    assert!(err.contains("report: ") && err.contains("saved as result "), "{err}");
+    // Nothing left behind but the page.
+    assert_eq!(entries(dir.path()), ["check.html"]);
+    // The stored result explains again, the same way.
+    let id = err.split("saved as result ").nth(1).and_then(|s| s.split_whitespace().next()).unwrap().to_string();
+    let (code, json, err) = parts(&bin().args(["explain", &id, "--format", "json"]).output().unwrap());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["results"][0].to_string(), id);
+    assert!(v["analysis"]["reads"].is_object(), "{v}");
+}
+
+#[test]
+fn plan_predicts_a_named_configuration_and_refuses_unknown_names() {
+    let (code, out, err) = parts(
+        &bin().args(["plan", "--vm", "D8s_v3", "--disk", "P30", "--count", "4", "--format", "json"]).output().unwrap(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["expected"]["iops"].as_f64(), v["expected"]["iops_by"].as_str()),
+        (Some(12800.0), Some("VM D8s_v3 uncached"))
+    );
+    assert_eq!(v["expected"]["disks_iops"].as_f64(), Some(20000.0));
+    assert_eq!(v["at_block_size"][0]["binds"], "iops");
+    let (code, _, err) = parts(&bin().args(["plan", "--disk", "P99"]).output().unwrap());
+    assert_eq!((code, err.trim()), (2, "error: --disk: 'P99' is not in the catalog; `iolens catalog` lists it"));
+    let (code, out, _) = parts(
+        &bin()
+            .args(["plan", "--iops", "16000", "--cloud", "aws", "--max-disks", "1", "--format", "json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(code, 0);
+    let plans: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    let gp3 = plans.iter().find(|p| p["disk"] == "gp3").expect("gp3 among the plans");
+    assert_eq!(gp3["disk_gib"].as_f64(), Some(32.0));
+    let (code, out, _) = parts(&bin().args(["catalog", "--search", "P30"]).output().unwrap());
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.contains("P30") && l.contains("5000") && l.contains("200")), "{out}");
+}

@@ -151,10 +151,17 @@ impl Sweeper {
                 (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
                 _ => true,
             };
-        let deadline = *self.deadline.get_or_insert_with(|| Instant::now() + Duration::from_secs_f64(self.budget));
+        let start = Instant::now();
+        let deadline = *self.deadline.get_or_insert_with(|| start + Duration::from_secs_f64(self.budget));
         let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
         if left < self.step * 1.5 {
             return None;
+        }
+        // Reads get half the budget when writes follow; what they did not reach stays unmeasured.
+        if let (Some((true, _, _)), true) = (self.at, self.writes) {
+            if left < self.budget / 2.0 {
+                (self.reads, self.at, self.flat) = (false, None, 0);
+            }
         }
         let (read, phase, i) = match self.at {
             None if self.reads => (true, 0, 0),
