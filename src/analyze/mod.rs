@@ -10,7 +10,6 @@ pub mod plan;
 #[cfg(test)]
 mod tests;
 
-use crate::spec::size::format_block;
 use catalog::Catalog;
 use infer::{Point, Walls};
 use matching::{Expected, Match};
@@ -222,8 +221,10 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     }
     if let (Some(cap), Some(w)) = (e.mbps_cap, main) {
         let large = by_size(w, "mbps");
-        let cross =
-            e.crossover_bs.map(|b| format!(" Blocks above {} gain nothing.", format_block(b))).unwrap_or_default();
+        let cross = e
+            .crossover_bs
+            .map(|b| format!(" Blocks above {:.0} KiB gain nothing.", b as f64 / 1024.0))
+            .unwrap_or_default();
         say(
             format!("Large I/O stops at {cap:.0} MB/s.{cross} For more bandwidth, a tier with a higher MB/s limit or disks striped."),
             format!("MB/s within 10 % at {}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
