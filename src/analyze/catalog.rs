@@ -96,8 +96,9 @@ impl Disk {
     /// The disk's caps at `gib` (formula types; fixed tiers ignore it) with `want_iops`
     /// provisioned (provisioned types; None: the free baseline).
     pub fn caps(&self, gib: f64, want_iops: Option<f64>) -> Caps {
-        if let (Some(iops), Some(mbps)) = (self.iops, self.mbps) {
-            return Caps { iops, mbps };
+        if let Some(iops) = self.iops {
+            // A tier published without a MB/s limit (legacy unmanaged disks) has none to hit.
+            return Caps { iops, mbps: self.mbps.unwrap_or(f64::INFINITY) };
         }
         let max_iops = self.max_iops.unwrap_or(f64::INFINITY);
         let iops = if self.provisioned {

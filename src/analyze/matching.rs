@@ -9,14 +9,15 @@ pub struct Match {
     /// "Azure Premium SSD P30", or several tiers with the same limits: "Azure Standard SSD E1–E50".
     pub name: String,
     pub iops: f64,
-    /// 10^6 B/s.
-    pub mbps: f64,
+    /// 10^6 B/s; absent where the row publishes no MB/s limit.
+    pub mbps: Option<f64>,
     /// What matched: "iops and mbps", "iops", "mbps"; "burst …" for burst figures, "VM …" for VM limits.
     pub on: String,
 }
 
 fn close(measured: Option<f64>, published: Option<f64>, tol: f64) -> Option<bool> {
-    Some((measured? - published?).abs() <= tol * published?)
+    let p = published.filter(|p| p.is_finite())?;
+    Some((measured? - p).abs() <= tol * p)
 }
 
 fn cloud(c: &str) -> String {
@@ -66,7 +67,12 @@ pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) ->
     let flush = |l: Option<(String, String, Caps, String, String)>, out: &mut Vec<Match>| {
         if let Some((g, first, c, on, end)) = l {
             let tiers = if first == end { first } else { format!("{first}–{end}") };
-            out.push(Match { name: format!("{g} {tiers}"), iops: c.iops, mbps: c.mbps, on });
+            out.push(Match {
+                name: format!("{g} {tiers}"),
+                iops: c.iops,
+                mbps: c.mbps.is_finite().then_some(c.mbps),
+                on,
+            });
         }
     };
     for (g, tier, c, on) in raw {

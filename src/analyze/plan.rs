@@ -90,7 +90,9 @@ fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<&'a Vm>> {
 /// Configurations meeting `t`, fewest disks first, then the smallest VM that carries them.
 pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for d in cat.disks.iter().filter(|d| t.clouds.is_empty() || t.clouds.contains(&d.cloud)) {
+    // Rows without a published MB/s limit (legacy unmanaged disks) cannot be planned for MB/s.
+    let plannable = |d: &&Disk| d.is_formula() || d.mbps.is_some();
+    for d in cat.disks.iter().filter(plannable).filter(|d| t.clouds.is_empty() || t.clouds.contains(&d.cloud)) {
         for count in 1..=t.max_disks.max(1) {
             let Some((gib, prov, caps)) = sized(d, t, count) else { continue };
             let (di, dm) = (caps.iops * count as f64, caps.mbps * count as f64);

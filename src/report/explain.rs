@@ -93,7 +93,8 @@ pub fn findings(e: &Explanation) -> String {
         let _ = writeln!(o, "  none");
     }
     for m in e.matches.iter().take(12) {
-        let _ = writeln!(o, "  {} ({} IOPS, {:.0} MB/s): {}", m.name, num(m.iops), m.mbps, m.on);
+        let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
+        let _ = writeln!(o, "  {} ({} IOPS, {mbps}): {}", m.name, num(m.iops), m.on);
     }
     if e.matches.len() > 12 {
         let _ = writeln!(o, "  … and {} more (--format json lists them all)", e.matches.len() - 12);

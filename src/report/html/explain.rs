@@ -53,7 +53,8 @@ pub fn render(o: &mut String, e: &Explanation) {
     } else {
         let _ = writeln!(o, "<ul>");
         for m in &e.matches {
-            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {:.0} MB/s): {}</li>", esc(&m.name), m.iops, m.mbps, esc(&m.on));
+            let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
+            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}</li>", esc(&m.name), m.iops, esc(&m.on));
         }
         let _ = writeln!(o, "</ul>");
     }
