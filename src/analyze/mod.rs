@@ -238,9 +238,9 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     }
     if let Some(x) = &e.expected {
         for (what, got, want, by, unit) in
-            [("IOPS", e.iops_cap, x.iops, &x.iops_by, ""), ("MB/s", e.mbps_cap, x.mbps, &x.mbps_by, " MB/s")]
+            [("IOPS", e.iops_cap, Some(x.iops), &x.iops_by, ""), ("MB/s", e.mbps_cap, x.mbps, &x.mbps_by, " MB/s")]
         {
-            let Some(got) = got else { continue };
+            let (Some(got), Some(want)) = (got, want) else { continue };
             let diff = (got / want - 1.0) * 100.0;
             let because =
                 format!("measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)", num(got), num(want));

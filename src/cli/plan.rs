@@ -171,7 +171,7 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     let x = crate::analyze::expected(&cat, &cfg)?
         .ok_or_else(|| UsageError::new("--disk", "name a disk (--disk) and/or a VM (--vm) to predict"))?;
     let unit = cfg.disk.as_deref().and_then(|d| cat.disk(d)).and_then(|d| d.io_unit_kib);
-    let table = plan::at_sizes(Caps { iops: x.iops, mbps: x.mbps }, unit, &SIZES);
+    let table = plan::at_sizes(Caps { iops: x.iops, mbps: x.mbps.unwrap_or(f64::INFINITY) }, unit, &SIZES);
     if format == Format::Json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "expected": x, "at_block_size": table }))?);
         return Ok(0);
@@ -183,7 +183,10 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
         d.filter(|_| by.starts_with("VM")).map(|d| format!(" (the disks give {d:.0}{unit})")).unwrap_or_default()
     };
     println!("  IOPS {:.0}: {} binds{}", x.iops, x.iops_by, vs(x.disks_iops, &x.iops_by, ""));
-    println!("  MB/s {:.0}: {} binds{}", x.mbps, x.mbps_by, vs(x.disks_mbps, &x.mbps_by, " MB/s"));
+    match x.mbps {
+        Some(m) => println!("  MB/s {m:.0}: {} binds{}", x.mbps_by, vs(x.disks_mbps, &x.mbps_by, " MB/s")),
+        None => println!("  MB/s: no limit published"),
+    }
     if let Some(u) = unit {
         println!("  I/O above {u} KiB counts as several, as the cloud counts it");
     }

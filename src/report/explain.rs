@@ -104,7 +104,14 @@ pub fn findings(e: &Explanation) -> String {
         let disks = x.disks_iops.map(|d| format!(" (the disks alone: {})", num(d))).unwrap_or_default();
         let _ = writeln!(o, "  IOPS {} set by {}{disks}", num(x.iops), x.iops_by);
         let disks = x.disks_mbps.map(|d| format!(" (the disks alone: {d:.0})")).unwrap_or_default();
-        let _ = writeln!(o, "  MB/s {:.0} set by {}{disks}", x.mbps, x.mbps_by);
+        match x.mbps {
+            Some(m) => {
+                let _ = writeln!(o, "  MB/s {m:.0} set by {}{disks}", x.mbps_by);
+            }
+            None => {
+                let _ = writeln!(o, "  MB/s: no limit published");
+            }
+        }
     }
     let _ = writeln!(o, "\nAdvice");
     if e.advice.is_empty() {

@@ -61,11 +61,10 @@ pub fn render(o: &mut String, e: &Explanation) {
     if let Some(x) = &e.expected {
         let _ = writeln!(
             o,
-            "<p>Expected from the catalog: {:.0} IOPS ({}), {:.0} MB/s ({}).</p>",
+            "<p>Expected from the catalog: {:.0} IOPS ({}), {}.</p>",
             x.iops,
             esc(&x.iops_by),
-            x.mbps,
-            esc(&x.mbps_by)
+            x.mbps.map_or("no MB/s limit published".into(), |m| format!("{m:.0} MB/s ({})", esc(&x.mbps_by)))
         );
     }
     let _ = writeln!(o, "<h3>Advice</h3>\n<ul>");
