@@ -14,7 +14,6 @@ use catalog::Catalog;
 use infer::{Point, Walls};
 use matching::{Expected, Match};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A configuration to check the measurement against (`--disk P30 --count 3 --vm D2s_v4`).
 #[derive(Debug, Clone, Default)]
@@ -40,19 +39,10 @@ pub struct Advice {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Explanation {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub iops_cap: Option<f64>,
-    /// 10^6 B/s.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mbps_cap: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub knee_qd: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crossover_bs: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub throttle: Option<infer::Throttle>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub binding: BTreeMap<String, String>,
+    /// The headline walls: the reads', or the writes' where no reads were measured. Their keys
+    /// (`iops_cap`, `mbps_cap`, `knee_qd`, `binding` …) sit at the top level of the JSON.
+    #[serde(flatten)]
+    pub walls: Walls,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reads: Option<Walls>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,7 +59,8 @@ pub struct Explanation {
     pub advice: Vec<Advice>,
 }
 
-fn num(v: f64) -> String {
+/// A count with thousands separators, as the advice prints figures: 12,800.
+pub fn thousands(v: f64) -> String {
     let r = v.round() as i64;
     let s = r.abs().to_string();
     let mut o = String::new();
@@ -92,23 +83,18 @@ pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<E
     let writes: Vec<&Point> = pts.iter().filter(|p| !p.read).collect();
     let r = (!reads.is_empty()).then(|| infer::walls(&reads));
     let w = (!writes.is_empty()).then(|| infer::walls(&writes));
-    let main = r.clone().or_else(|| w.clone()).unwrap_or_default();
     let mut e = Explanation {
-        iops_cap: main.iops_cap,
-        mbps_cap: main.mbps_cap,
-        knee_qd: main.knee_qd,
-        crossover_bs: main.crossover_bs,
-        throttle: main.throttle.clone(),
-        binding: main.binding.clone(),
+        walls: r.clone().or_else(|| w.clone()).unwrap_or_default(),
         reads: r,
         writes: w,
         read_write_ratio: infer::read_write_ratio(pts),
         tolerance_pct: tol * 100.0,
         ..Explanation::default()
     };
-    let mbps_for_match = e.mbps_cap.or(e.throttle.as_ref().map(|t| t.mbps).filter(|_| e.iops_cap.is_none()));
-    if e.iops_cap.is_some() || mbps_for_match.is_some() {
-        e.matches = matching::matches(cat, e.iops_cap, mbps_for_match, tol);
+    let mbps_for_match =
+        e.walls.mbps_cap.or(e.walls.throttle.as_ref().map(|t| t.mbps).filter(|_| e.walls.iops_cap.is_none()));
+    if e.walls.iops_cap.is_some() || mbps_for_match.is_some() {
+        e.matches = matching::matches(cat, e.walls.iops_cap, mbps_for_match, tol);
     }
     e.expected = expected(cat, cfg)?;
     e.advice = advice(&e, pts, tol);
@@ -162,14 +148,17 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let main = e.reads.as_ref().or(e.writes.as_ref());
     let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
     let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
-    if let Some(t) = &e.throttle {
+    if let Some(t) = &e.walls.throttle {
         let (what, because) = if t.on == "mbps" {
             (
-                format!("{:.1} MB/s", e.mbps_cap.unwrap_or(t.mbps)),
+                format!("{:.1} MB/s", e.walls.mbps_cap.unwrap_or(t.mbps)),
                 "MB/s within 10 % at every block size, and IOPS at every queue depth",
             )
         } else {
-            (format!("{} IOPS / {:.1} MB/s", num(t.iops), t.mbps), "IOPS within 10 % at every queue depth measured")
+            (
+                format!("{} IOPS / {:.1} MB/s", thousands(t.iops), t.mbps),
+                "IOPS within 10 % at every queue depth measured",
+            )
         };
         say(
             format!("Everything stops at {what}, even one I/O at a time: a throttle (a temp disk, a QoS policy, a cloud limit), not the device. Neither more queue depth nor bigger blocks will help; change the limit or move the data."),
@@ -180,7 +169,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
             if let (Some(a), Some(k)) = (at(lb.from_qd), at(knee)) {
                 say(
                     format!("Keep at least {knee} I/Os in flight (asynchronous I/O, more threads or files): a single stream is latency-bound."),
-                    format!("QD {}: {} IOPS at {:.0} µs; QD {knee}: {} IOPS (IOPS ≈ I/Os in flight ÷ latency)", a.outstanding, num(a.iops), a.lat_us, num(k.iops)),
+                    format!("QD {}: {} IOPS at {:.0} µs; QD {knee}: {} IOPS (IOPS ≈ I/Os in flight ÷ latency)", a.outstanding, thousands(a.iops), a.lat_us, thousands(k.iops)),
                 );
             }
         } else if let Some(lb) = &w.latency_bound {
@@ -210,18 +199,19 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
             }
         }
     }
-    if let (Some(cap), Some(w)) = (e.iops_cap, main) {
+    if let (Some(cap), Some(w)) = (e.walls.iops_cap, main) {
         let small = by_size(w, "iops");
-        if e.throttle.is_none() && !small.is_empty() {
+        if e.walls.throttle.is_none() && !small.is_empty() {
             say(
-                format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", num(cap)),
+                format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", thousands(cap)),
                 format!("IOPS within 10 % at {} (QD {})", small.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), w.sweep_qd.unwrap_or(0)),
             );
         }
     }
-    if let (Some(cap), Some(w)) = (e.mbps_cap, main) {
+    if let (Some(cap), Some(w)) = (e.walls.mbps_cap, main) {
         let large = by_size(w, "mbps");
         let cross = e
+            .walls
             .crossover_bs
             .map(|b| format!(" Blocks above {:.0} KiB gain nothing.", b as f64 / 1024.0))
             .unwrap_or_default();
@@ -237,13 +227,17 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         );
     }
     if let Some(x) = &e.expected {
-        for (what, got, want, by, unit) in
-            [("IOPS", e.iops_cap, Some(x.iops), &x.iops_by, ""), ("MB/s", e.mbps_cap, x.mbps, &x.mbps_by, " MB/s")]
-        {
+        for (what, got, want, by, unit) in [
+            ("IOPS", e.walls.iops_cap, Some(x.iops), &x.iops_by, ""),
+            ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, " MB/s"),
+        ] {
             let (Some(got), Some(want)) = (got, want) else { continue };
             let diff = (got / want - 1.0) * 100.0;
-            let because =
-                format!("measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)", num(got), num(want));
+            let because = format!(
+                "measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)",
+                thousands(got),
+                thousands(want)
+            );
             if got > want * (1.0 + tol) {
                 say(
                     format!(

@@ -20,13 +20,13 @@ fn iometer_table_gives_p30_caps_and_the_crossover() {
         p(256, 16, 780.0, 200.0, 20500.0),
     ];
     let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
-    assert_eq!(e.iops_cap, Some(5000.0));
-    assert_eq!(e.mbps_cap, Some(200.0));
-    assert_eq!(e.crossover_bs, Some(40000));
-    assert_eq!(e.binding.get("4K").map(String::as_str), Some("iops"));
-    assert_eq!(e.binding.get("32K").map(String::as_str), Some("iops"));
-    assert_eq!(e.binding.get("256K").map(String::as_str), Some("mbps"));
-    assert!(e.throttle.is_none() && e.knee_qd.is_none());
+    assert_eq!(e.walls.iops_cap, Some(5000.0));
+    assert_eq!(e.walls.mbps_cap, Some(200.0));
+    assert_eq!(e.walls.crossover_bs, Some(40000));
+    assert_eq!(e.walls.binding.get("4K").map(String::as_str), Some("iops"));
+    assert_eq!(e.walls.binding.get("32K").map(String::as_str), Some("iops"));
+    assert_eq!(e.walls.binding.get("256K").map(String::as_str), Some("mbps"));
+    assert!(e.walls.throttle.is_none() && e.walls.knee_qd.is_none());
     let p30 = e.matches.iter().find(|m| m.name == "Azure Premium SSD P30").expect("P30 matches");
     assert_eq!(p30.on, "iops and mbps");
     let j = serde_json::to_value(&e).unwrap();
@@ -39,10 +39,10 @@ fn a_flat_table_is_a_throttle() {
     // The DS13 temp drive: 8K at 1, 4 and 8 threads, all 500 IOPS / 3.9 MB/s.
     let pts = [p(8, 1, 500.0, 3.9, 2000.0), p(8, 4, 502.0, 3.9, 7970.0), p(8, 8, 499.0, 3.9, 16030.0)];
     let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
-    let t = e.throttle.expect("a throttle");
+    let t = e.walls.throttle.expect("a throttle");
     assert_eq!((t.iops, t.mbps), (502.0, 3.9));
-    assert_eq!(e.iops_cap, Some(502.0));
-    assert!(e.knee_qd.is_none() || e.knee_qd == Some(1));
+    assert_eq!(e.walls.iops_cap, Some(502.0));
+    assert!(e.walls.knee_qd.is_none() || e.walls.knee_qd == Some(1));
     assert!(e.advice[0].advice.starts_with("Everything stops at 502 IOPS"), "{:?}", e.advice);
 }
 
@@ -60,7 +60,7 @@ fn littles_law_region_and_the_knee() {
     let lb = e.reads.as_ref().unwrap().latency_bound.clone().expect("a latency-bound region");
     assert_eq!((lb.from_qd, lb.to_qd), (1, 8));
     assert!((lb.latency_us - 60.0).abs() < 0.5, "{}", lb.latency_us);
-    assert_eq!(e.knee_qd, Some(16));
+    assert_eq!(e.walls.knee_qd, Some(16));
     assert!(e.advice.iter().any(|a| a.advice.starts_with("Keep at least 16 I/Os in flight")), "{:?}", e.advice);
 }
 
@@ -70,8 +70,8 @@ fn a_bandwidth_throttle_has_no_iops_cap() {
     let pts: Vec<Point> =
         [4u64, 16, 64, 256, 1024].iter().map(|&k| p(k, 16, 20e6 / (k * 1024) as f64, 20.0, 1000.0)).collect();
     let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
-    assert_eq!((e.iops_cap, e.mbps_cap), (None, Some(20.0)));
-    assert_eq!(e.binding.get("4K").map(String::as_str), Some("mbps"));
+    assert_eq!((e.walls.iops_cap, e.walls.mbps_cap), (None, Some(20.0)));
+    assert_eq!(e.walls.binding.get("4K").map(String::as_str), Some("mbps"));
 }
 
 #[test]

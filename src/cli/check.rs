@@ -4,9 +4,8 @@
 
 use super::common::CommonArgs;
 use super::exec::{execute_series, Item, Passes};
-use super::explain::{Judge, Sweeper};
+use super::explain::{analyse, may_write, Judge, Sweeper};
 use super::fail;
-use crate::analyze::{self, infer};
 use crate::error::usage;
 use crate::report::Format;
 use crate::spec::presets::{CdmOp, CdmTest};
@@ -41,11 +40,7 @@ pub fn main(a: CheckArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let (cat, cfg, tol) = a.judge.read()?;
         let target = a.target.clone().unwrap_or_else(|| ".".into());
-        let device = {
-            use std::os::unix::fs::FileTypeExt;
-            std::fs::metadata(&target).is_ok_and(|m| m.file_type().is_block_device())
-        };
-        let writes = !a.reads_only && (!device || a.common.force_device);
+        let writes = may_write(&target, a.reads_only, a.common.force_device);
         let default_size = if a.quick { "256MiB" } else { "1GiB" };
         let mut base = Spec {
             targets: vec![target],
@@ -84,19 +79,12 @@ pub fn main(a: CheckArgs) -> i32 {
             }
             output.out = Some((html, Format::Html));
         }
-        if device && !writes && !a.reads_only {
-            eprintln!("note: {} is a block device: reads only (writes need --force-device)", base.targets[0]);
-        }
         let skip = profile.len();
         let mut sweeper = Sweeper::new(base, budget, true, writes, skip);
         sweeper.prefix = "sweep ";
         let mut queue = profile.clone().into_iter();
         let mut next = |done: &[crate::result::TestResult]| queue.next().or_else(|| sweeper.next(done));
-        let annotate = |r: &mut crate::result::RunResult| -> anyhow::Result<()> {
-            let pts: Vec<infer::Point> = r.tests.iter().filter_map(infer::Point::of).collect();
-            r.analysis = Some(analyze::explain(&pts, &cat, &cfg, tol)?);
-            Ok(())
-        };
+        let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
         let html = output.out.as_ref().map(|(p, _)| p.clone());
         let code = execute_series("check", &profile, a.size.is_some(), &output, &Passes::ONCE, &mut next, &annotate)?;
         if let Some(p) = html {

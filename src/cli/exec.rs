@@ -103,11 +103,10 @@ pub fn execute_series(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     annotate: Annotate,
 ) -> anyhow::Result<i32> {
-    let items = envelope;
-    let Some(first) = items.first() else { return Ok(0) };
+    let Some(first) = envelope.first() else { return Ok(0) };
     // The targets are planned once, for everything the series will do to them.
     let mut base = first.spec.clone();
-    if items.iter().any(|i| i.spec.writes()) {
+    if envelope.iter().any(|i| i.spec.writes()) {
         base.read_pct = 0;
     }
     let plans = target::plan(&base, size_given)?;
@@ -118,7 +117,7 @@ pub fn execute_series(
             }
         }
     }
-    for i in items {
+    for i in envelope {
         check_memory(&i.spec, plans.len())?;
     }
     let interrupt = install_interrupt();

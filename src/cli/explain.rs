@@ -205,6 +205,24 @@ impl Sweeper {
     }
 }
 
+/// Whether a sweep of `target` writes too: not with --reads-only, and on a block device only
+/// with --force-device (said once on stderr).
+pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let device = std::fs::metadata(target).is_ok_and(|m| m.file_type().is_block_device());
+    if device && !force_device && !reads_only {
+        eprintln!("note: {target} is a block device: reads only (writes need --force-device)");
+    }
+    !reads_only && (!device || force_device)
+}
+
+/// The walls, matches and advice of a finished result, from its own tests.
+pub fn analyse(r: &mut crate::result::RunResult, cat: &Catalog, cfg: &Config, tol: f64) -> anyhow::Result<()> {
+    let pts: Vec<infer::Point> = r.tests.iter().filter_map(infer::Point::of).collect();
+    r.analysis = Some(analyze::explain(&pts, cat, cfg, tol)?);
+    Ok(())
+}
+
 fn explain_stored(a: &ExplainArgs, ids: Vec<i64>) -> anyhow::Result<i32> {
     let (cat, cfg, tol) = a.judge.read()?;
     let format = crate::report::Format::parse(&a.common.format)?;
@@ -254,25 +272,14 @@ pub fn main(a: ExplainArgs) -> i32 {
             ..Spec::default()
         };
         a.common.apply(&mut base);
-        let device = {
-            use std::os::unix::fs::FileTypeExt;
-            std::fs::metadata(&base.targets[0]).is_ok_and(|m| m.file_type().is_block_device())
-        };
-        let writes = !a.reads_only && (!device || a.common.force_device);
+        let writes = may_write(&base.targets[0], a.reads_only, a.common.force_device);
         let output = a.common.output(None)?;
         let mut sw = Sweeper::new(base, budget, true, writes, 0);
         let envelope = vec![sw.item(true, 64, 1 << 20), sw.item(!writes, 64, 1 << 20)];
         for i in &envelope {
             i.spec.validate()?;
         }
-        if device && !writes && !a.reads_only {
-            eprintln!("note: {} is a block device: reads only (writes need --force-device)", sw.base.targets[0]);
-        }
-        let annotate = |r: &mut crate::result::RunResult| -> anyhow::Result<()> {
-            let pts: Vec<infer::Point> = r.tests.iter().filter_map(infer::Point::of).collect();
-            r.analysis = Some(analyze::explain(&pts, &cat, &cfg, tol)?);
-            Ok(())
-        };
+        let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
         execute_series(
             "explain",
             &envelope,

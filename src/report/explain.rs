@@ -2,25 +2,9 @@
 //! matches, the configuration named, and the advice with the measurement behind each line.
 
 use crate::analyze::infer::Walls;
-use crate::analyze::Explanation;
+use crate::analyze::{thousands as num, Explanation};
 use crate::result::RunResult;
 use std::fmt::Write;
-
-fn num(v: f64) -> String {
-    let s = format!("{:.0}", v.abs());
-    let mut o = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            o.push(',');
-        }
-        o.push(c);
-    }
-    if v < 0.0 {
-        format!("-{o}")
-    } else {
-        o
-    }
-}
 
 fn walls(o: &mut String, dir: &str, w: &Walls) {
     let _ = writeln!(o, "{dir}:");
