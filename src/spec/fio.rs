@@ -8,7 +8,8 @@
 //! before the first `--name` are global; further arguments are job files, each after the first
 //! starting with a stonewall). What each option means is in fio_options.rs.
 
-use super::fio_options::{build, canonical, is_flag};
+use super::fio_names::{canonical, is_flag};
+use super::fio_options::build;
 use super::fio_values::substitute;
 use super::Spec;
 use crate::error::UsageError;

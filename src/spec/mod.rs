@@ -5,6 +5,7 @@
 pub mod dbpatterns;
 pub mod diskspd;
 pub mod fio;
+mod fio_names;
 mod fio_options;
 mod fio_values;
 pub mod parse;

@@ -1,0 +1,98 @@
+//! The fio options iolens reads, by the names fio knows them (aliases folded), and the fio
+//! option behind each of iolens' own option names, so errors speak the job file's words.
+
+/// fio options that may stand alone (fio's FIO_OPT_STR_SET); `=0` turns them off.
+pub(super) const FLAGS: &[&str] = &[
+    "time_based",
+    "group_reporting",
+    "stonewall",
+    "new_group",
+    "norandommap",
+    "thread",
+    "refill_buffers",
+    "zero_buffers",
+    "hipri",
+    "fixedbufs",
+    "registerfiles",
+];
+
+const VALUES: &[&str] = &[
+    "name",
+    "description",
+    "filename",
+    "directory",
+    "size",
+    "filesize",
+    "offset",
+    "rw",
+    "rwmixread",
+    "rwmixwrite",
+    "bs",
+    "bssplit",
+    "bsrange",
+    "ba",
+    "iodepth",
+    "iodepth_batch",
+    "numjobs",
+    "runtime",
+    "ramp_time",
+    "direct",
+    "buffered",
+    "sync",
+    "fsync",
+    "rate",
+    "rate_iops",
+    "randrepeat",
+    "randseed",
+    "random_distribution",
+    "ioengine",
+    "buffer_compress_percentage",
+    "end_fsync",
+    "invalidate",
+    "loops",
+    "kb_base",
+    "nrfiles",
+    "gtod_reduce",
+];
+
+/// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
+pub(super) fn canonical(key: &str) -> Option<&'static str> {
+    let k = match key {
+        "readwrite" => "rw",
+        "blocksize" => "bs",
+        "blocksize_range" => "bsrange",
+        "blockalign" => "ba",
+        "wait_for_previous" => "stonewall",
+        "iodepth_batch_submit" => "iodepth_batch",
+        "timeout" => "runtime",
+        "fileoffset" => "offset",
+        "allrandrepeat" => "randrepeat",
+        "nr_files" => "nrfiles",
+        k => k,
+    };
+    FLAGS.iter().chain(VALUES).find(|&&n| n == k).copied()
+}
+
+pub(super) fn is_flag(key: &str) -> bool {
+    canonical(key).is_some_and(|k| FLAGS.contains(&k))
+}
+
+/// The fio option behind a `Spec::validate` complaint.
+pub(super) fn fio_name(option: &str) -> &str {
+    match option {
+        "--qd" => "iodepth",
+        "--threads" => "numjobs",
+        "--batch" => "iodepth_batch",
+        "--bs" => "bs",
+        "--offset" => "offset",
+        "--size" => "size",
+        "--duration" => "runtime",
+        "--warmup" => "ramp_time",
+        "--rate-iops" => "rate_iops",
+        "--rate-mbps" => "rate",
+        "--read-pct" => "rwmixread",
+        "--align" => "ba",
+        "TARGET" => "filename",
+        o => o,
+    }
+}
