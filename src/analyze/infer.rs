@@ -3,8 +3,8 @@
 //! cap (IOPS flat across small blocks), a bandwidth cap (MB/s flat across large ones), which
 //! binds at each block size, and a throttle that flattens everything.
 
+use crate::result::analysis::{Flat, LatencyBound, Throttle, Wall, Walls};
 use crate::result::{RunResult, TestResult};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Within this fraction two figures are "the same" (a plateau).
@@ -44,51 +44,6 @@ impl Point {
 
 pub fn points(results: &[RunResult]) -> Vec<Point> {
     results.iter().flat_map(|r| r.tests.iter()).filter_map(Point::of).collect()
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LatencyBound {
-    /// Outstanding I/Os over which IOPS grew in step with them.
-    pub from_qd: u32,
-    pub to_qd: u32,
-    /// Mean latency over that region, µs: IOPS ≈ outstanding ÷ this.
-    pub latency_us: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Throttle {
-    pub iops: f64,
-    /// 10^6 B/s.
-    pub mbps: f64,
-    /// What stays flat: "iops" (and MB/s where one block size was measured) or "mbps".
-    pub on: String,
-}
-
-/// The walls of one direction (reads or writes). Every field is absent when not found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Walls {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub iops_cap: Option<f64>,
-    /// 10^6 B/s.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mbps_cap: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub knee_qd: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub latency_bound: Option<LatencyBound>,
-    /// Bytes: below it the IOPS cap binds, above it the bandwidth cap (= MB/s cap ÷ IOPS cap).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub crossover_bs: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub throttle: Option<Throttle>,
-    /// Per block size as measured ("4K"): "iops", "mbps", "throttle" or "latency" (neither cap
-    /// reached: not enough I/O in flight, or the device itself).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub binding: BTreeMap<String, String>,
-    /// Outstanding I/Os of the block-size sweep.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sweep_qd: Option<u32>,
 }
 
 fn same(a: f64, b: f64) -> bool {
@@ -160,35 +115,35 @@ pub fn walls(pts: &[&Point]) -> Walls {
             w.mbps_cap = bs[bs.len() - flat_mbps..].iter().map(|p| p.mbps).reduce(f64::max);
         }
         if qd_flat && (flat_iops == bs.len() || flat_mbps == bs.len()) {
-            w.throttle = Some(throttle(&qd, if flat_iops == bs.len() { "iops" } else { "mbps" }));
+            w.throttle = Some(throttle(&qd, if flat_iops == bs.len() { Flat::Iops } else { Flat::Mbps }));
         }
         if let (Some(i), Some(m)) = (w.iops_cap, w.mbps_cap) {
             w.crossover_bs = Some((m * 1e6 / i).round() as u64);
         }
         for p in &bs {
             let b = if w.iops_cap.is_some_and(|c| p.iops >= (1.0 - FLAT) * c) {
-                "iops"
+                Wall::Iops
             } else if w.mbps_cap.is_some_and(|c| p.mbps >= (1.0 - FLAT) * c) {
-                "mbps"
+                Wall::Mbps
             } else if w.throttle.is_some() {
-                "throttle"
+                Wall::Throttle
             } else {
-                "latency"
+                Wall::Latency
             };
-            w.binding.insert(crate::spec::size::format_block(p.bs), b.to_string());
+            w.binding.insert(crate::spec::size::format_block(p.bs), b);
         }
     }
     if qd_flat && bs.len() < 2 {
-        let t = throttle(&qd, "iops");
+        let t = throttle(&qd, Flat::Iops);
         w.iops_cap = Some(t.iops);
         w.throttle = Some(t);
     }
     w
 }
 
-fn throttle(qd: &[Point], on: &str) -> Throttle {
+fn throttle(qd: &[Point], on: Flat) -> Throttle {
     let top = qd.iter().fold(&qd[0], |m, p| if p.iops > m.iops { p } else { m });
-    Throttle { iops: top.iops, mbps: top.mbps, on: on.into() }
+    Throttle { iops: top.iops, mbps: top.mbps, on }
 }
 
 /// The largest ratio of read to write IOPS at the same block size and outstanding I/Os.

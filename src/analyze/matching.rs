@@ -2,18 +2,7 @@
 //! configuration the user names, which limit should bind and how far the measurement is from it.
 
 use super::catalog::{Caps, Catalog};
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Match {
-    /// "Azure Premium SSD P30", or several tiers with the same limits: "Azure Standard SSD E1–E50".
-    pub name: String,
-    pub iops: f64,
-    /// 10^6 B/s; absent where the row publishes no MB/s limit.
-    pub mbps: Option<f64>,
-    /// What matched: "iops and mbps", "iops", "mbps"; "burst …" for burst figures, "VM …" for VM limits.
-    pub on: String,
-}
+use crate::result::analysis::{Axes, Expected, Limit, Match, MatchOn};
 
 fn close(measured: Option<f64>, published: Option<f64>, tol: f64) -> Option<bool> {
     let p = published.filter(|p| p.is_finite())?;
@@ -32,39 +21,38 @@ fn cloud(c: &str) -> String {
 /// Rows whose limits match `iops`/`mbps` (either may be unknown) within `tol` (0.10 = ±10 %).
 pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) -> Vec<Match> {
     // (group, tier, caps, what matched), in catalog order.
-    let mut raw: Vec<(String, String, Caps, String)> = Vec::new();
-    let mut test = |group: String, tier: &str, c: Caps, what: &str| {
-        let on = match (close(iops, Some(c.iops), tol), close(mbps, Some(c.mbps), tol)) {
-            (Some(true), Some(true)) => "iops and mbps",
-            (Some(true), None) => "iops",
-            (None, Some(true)) => "mbps",
+    let mut raw: Vec<(String, String, Caps, MatchOn)> = Vec::new();
+    let mut test = |group: String, tier: &str, c: Caps, limit: Limit| {
+        let axes = match (close(iops, Some(c.iops), tol), close(mbps, Some(c.mbps), tol)) {
+            (Some(true), Some(true)) => Axes::IopsAndMbps,
+            (Some(true), None) => Axes::Iops,
+            (None, Some(true)) => Axes::Mbps,
             _ => return,
         };
-        let on = if what.is_empty() { on.to_string() } else { format!("{what} {on}") };
-        raw.push((group, tier.to_string(), c, on));
+        raw.push((group, tier.to_string(), c, MatchOn { limit, axes }));
     };
     for d in cat.disks.iter().filter(|d| !d.is_formula()) {
         let group = format!("{} {}", cloud(&d.cloud), d.kind);
-        test(group.clone(), &d.name, d.caps(0.0, None), "");
+        test(group.clone(), &d.name, d.caps(0.0, None), Limit::Disk);
         if let (Some(i), Some(m)) = (d.burst_iops, d.burst_mbps) {
-            test(group, &d.name, Caps { iops: i, mbps: m }, "burst");
+            test(group, &d.name, Caps { iops: i, mbps: m }, Limit::DiskBurst);
         }
     }
     for v in &cat.vms {
         let group = format!("{} VM", cloud(&v.cloud));
-        for (what, c) in [("VM uncached", v.caps(false)), ("VM cached", v.caps(true))] {
+        for (what, c) in [(Limit::VmUncached, v.caps(false)), (Limit::VmCached, v.caps(true))] {
             if let Some(c) = c {
                 test(group.clone(), &v.name, c, what);
             }
         }
         if let (Some(i), Some(m)) = (v.burst_iops, v.burst_mbps) {
-            test(group, &v.name, Caps { iops: i, mbps: m }, "VM burst");
+            test(group, &v.name, Caps { iops: i, mbps: m }, Limit::VmBurst);
         }
     }
     // Neighbouring tiers with the same limits (E1 … E50) read as one line: "E1–E50".
     let mut out: Vec<Match> = Vec::new();
-    let mut last: Option<(String, String, Caps, String, String)> = None;
-    let flush = |l: Option<(String, String, Caps, String, String)>, out: &mut Vec<Match>| {
+    let mut last: Option<(String, String, Caps, MatchOn, String)> = None;
+    let flush = |l: Option<(String, String, Caps, MatchOn, String)>, out: &mut Vec<Match>| {
         if let Some((g, first, c, on, end)) = l {
             let tiers = if first == end { first } else { format!("{first}–{end}") };
             out.push(Match {
@@ -86,26 +74,8 @@ pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) ->
     }
     flush(last, &mut out);
     // Both figures matching first.
-    out.sort_by_key(|m| !m.on.ends_with("iops and mbps"));
+    out.sort_by_key(|m| m.on.axes != Axes::IopsAndMbps);
     out
-}
-
-/// The limits a configuration should show: `count` disks striped, behind a VM's uncached (or,
-/// with host caching, cached) limit; the lower wins on each axis.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Expected {
-    pub iops: f64,
-    /// 10^6 B/s; absent where nothing named publishes a MB/s limit (legacy unmanaged disks).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mbps: Option<f64>,
-    /// What sets each: "4 × P30" or "VM D8s_v3 uncached".
-    pub iops_by: String,
-    pub mbps_by: String,
-    /// The disks' sum alone, before the VM's limit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub disks_iops: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub disks_mbps: Option<f64>,
 }
 
 pub fn expected(disks: Option<(Caps, &str, u32)>, vm: Option<(Caps, String)>) -> Option<Expected> {

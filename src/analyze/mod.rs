@@ -10,10 +10,9 @@ pub mod plan;
 #[cfg(test)]
 mod tests;
 
+use crate::result::analysis::{Advice, Expected, Explanation, Flat, Wall, Walls};
 use catalog::Catalog;
-use infer::{Point, Walls};
-use matching::{Expected, Match};
-use serde::{Deserialize, Serialize};
+use infer::Point;
 
 /// A configuration to check the measurement against (`--disk P30 --count 3 --vm D2s_v4`).
 #[derive(Debug, Clone, Default)]
@@ -25,38 +24,6 @@ pub struct Config {
     pub cached: bool,
     /// Disk size for formula types (gp3, pd-ssd …), GiB.
     pub size_gib: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Advice {
-    pub advice: String,
-    /// The measurement it follows from.
-    pub because: String,
-}
-
-/// What `explain` finds. The top-level walls are the reads' (the writes' where no reads were
-/// measured); every key is absent when not found, never zero.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Explanation {
-    /// The headline walls: the reads', or the writes' where no reads were measured. Their keys
-    /// (`iops_cap`, `mbps_cap`, `knee_qd`, `binding` …) sit at the top level of the JSON.
-    #[serde(flatten)]
-    pub walls: Walls,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reads: Option<Walls>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub writes: Option<Walls>,
-    /// Read IOPS over write IOPS at the same block size and queue depth, the largest seen.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub read_write_ratio: Option<f64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub matches: Vec<Match>,
-    /// Matching tolerance, ± %.
-    pub tolerance_pct: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected: Option<Expected>,
-    pub advice: Vec<Advice>,
 }
 
 /// A count with thousands separators, as the advice prints figures: 12,800.
@@ -136,8 +103,8 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
 }
 
 /// The block sizes where `wall` binds, smallest first.
-fn by_size<'a>(w: &'a Walls, wall: &str) -> Vec<&'a String> {
-    let mut v: Vec<&String> = w.binding.iter().filter(|(_, b)| *b == wall).map(|(k, _)| k).collect();
+fn by_size(w: &Walls, wall: Wall) -> Vec<&String> {
+    let mut v: Vec<&String> = w.sizes_bound_by(wall).collect();
     v.sort_by_key(|k| crate::spec::size::parse_size(k).unwrap_or(0));
     v
 }
@@ -149,7 +116,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
     let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
     if let Some(t) = &e.walls.throttle {
-        let (what, because) = if t.on == "mbps" {
+        let (what, because) = if t.on == Flat::Mbps {
             (
                 format!("{:.1} MB/s", e.walls.mbps_cap.unwrap_or(t.mbps)),
                 "MB/s within 10 % at every block size, and IOPS at every queue depth",
@@ -200,7 +167,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         }
     }
     if let (Some(cap), Some(w)) = (e.walls.iops_cap, main) {
-        let small = by_size(w, "iops");
+        let small = by_size(w, Wall::Iops);
         if e.walls.throttle.is_none() && !small.is_empty() {
             say(
                 format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", thousands(cap)),
@@ -209,7 +176,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         }
     }
     if let (Some(cap), Some(w)) = (e.walls.mbps_cap, main) {
-        let large = by_size(w, "mbps");
+        let large = by_size(w, Wall::Mbps);
         let cross = e
             .walls
             .crossover_bs

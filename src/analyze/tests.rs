@@ -4,6 +4,7 @@
 use super::catalog::Catalog;
 use super::infer::Point;
 use super::{explain, Config};
+use crate::result::analysis::Wall;
 
 fn p(bs_k: u64, outstanding: u32, iops: f64, mbps: f64, lat_us: f64) -> Point {
     Point { bs: bs_k * 1024, outstanding, read: true, iops, mbps, lat_us }
@@ -23,12 +24,12 @@ fn iometer_table_gives_p30_caps_and_the_crossover() {
     assert_eq!(e.walls.iops_cap, Some(5000.0));
     assert_eq!(e.walls.mbps_cap, Some(200.0));
     assert_eq!(e.walls.crossover_bs, Some(40000));
-    assert_eq!(e.walls.binding.get("4K").map(String::as_str), Some("iops"));
-    assert_eq!(e.walls.binding.get("32K").map(String::as_str), Some("iops"));
-    assert_eq!(e.walls.binding.get("256K").map(String::as_str), Some("mbps"));
+    assert_eq!(e.walls.binding.get("4K").map(Wall::as_str), Some("iops"));
+    assert_eq!(e.walls.binding.get("32K").map(Wall::as_str), Some("iops"));
+    assert_eq!(e.walls.binding.get("256K").map(Wall::as_str), Some("mbps"));
     assert!(e.walls.throttle.is_none() && e.walls.knee_qd.is_none());
     let p30 = e.matches.iter().find(|m| m.name == "Azure Premium SSD P30").expect("P30 matches");
-    assert_eq!(p30.on, "iops and mbps");
+    assert_eq!(p30.on.to_string(), "iops and mbps");
     let j = serde_json::to_value(&e).unwrap();
     assert_eq!(j["iops_cap"], 5000.0);
     assert!(j.get("knee_qd").is_none() && j.get("throttle").is_none(), "absent, never zero: {j}");
@@ -71,7 +72,7 @@ fn a_bandwidth_throttle_has_no_iops_cap() {
         [4u64, 16, 64, 256, 1024].iter().map(|&k| p(k, 16, 20e6 / (k * 1024) as f64, 20.0, 1000.0)).collect();
     let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
     assert_eq!((e.walls.iops_cap, e.walls.mbps_cap), (None, Some(20.0)));
-    assert_eq!(e.walls.binding.get("4K").map(String::as_str), Some("mbps"));
+    assert_eq!(e.walls.binding.get("4K").map(Wall::as_str), Some("mbps"));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! What `explain` and `check` found, as text: the walls of reads and writes, the catalog
 //! matches, the configuration named, and the advice with the measurement behind each line.
 
-use crate::analyze::infer::Walls;
-use crate::analyze::{thousands as num, Explanation};
+use crate::analyze::thousands as num;
+use crate::result::analysis::{Explanation, Wall, Walls};
 use crate::result::RunResult;
 use std::fmt::Write;
 
@@ -52,7 +52,7 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
         );
     }
     if !w.binding.is_empty() {
-        let mut sizes: Vec<(&String, &String)> = w.binding.iter().collect();
+        let mut sizes: Vec<(&String, &Wall)> = w.binding.iter().collect();
         sizes.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
         let list: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  binding: {}", list.join(", "));

@@ -102,7 +102,7 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
 }
 
 /// What explain found, as text (for stored results, which have no sweep of their own).
-pub fn findings(e: &crate::analyze::Explanation) -> String {
+pub fn findings(e: &crate::result::analysis::Explanation) -> String {
     explain::findings(e)
 }
 

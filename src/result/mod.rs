@@ -2,6 +2,7 @@
 //! comparisons and charts). Field docs are the schema's documentation; docs/result-schema.md
 //! describes the same for readers of the JSON.
 
+pub mod analysis;
 pub mod fio;
 #[cfg(test)]
 mod fio_tests;
@@ -42,7 +43,7 @@ pub struct RunResult {
     pub source: Option<String>,
     /// What `explain` and `check` found in the tests: the walls, catalog matches and advice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<crate::analyze::Explanation>,
+    pub analysis: Option<analysis::Explanation>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

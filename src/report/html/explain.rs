@@ -2,8 +2,7 @@
 //! matches, the configuration named, and the advice with the measurement behind it.
 
 use super::esc;
-use crate::analyze::infer::Walls;
-use crate::analyze::Explanation;
+use crate::result::analysis::{Explanation, Wall, Walls};
 use std::fmt::Write;
 
 fn row(o: &mut String, k: &str, v: String) {
@@ -32,7 +31,7 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
         row(o, "throttle", format!("{:.0} IOPS / {:.1} MB/s at every queue depth (flat {})", t.iops, t.mbps, t.on));
     }
     if !w.binding.is_empty() {
-        let mut b: Vec<(&String, &String)> = w.binding.iter().collect();
+        let mut b: Vec<(&String, &Wall)> = w.binding.iter().collect();
         b.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
         row(o, "binding", b.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
     }
@@ -54,7 +53,7 @@ pub fn render(o: &mut String, e: &Explanation) {
         let _ = writeln!(o, "<ul>");
         for m in &e.matches {
             let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}</li>", esc(&m.name), m.iops, esc(&m.on));
+            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}</li>", esc(&m.name), m.iops, esc(&m.on.to_string()));
         }
         let _ = writeln!(o, "</ul>");
     }

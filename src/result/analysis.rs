@@ -1,0 +1,279 @@
+//! What `explain` and `check` store about a result: the walls, the catalog rows they match, the
+//! limits a named configuration should show, and advice. This is stored schema (SQLite and JSON,
+//! docs/result-schema.md); `analyze` computes it and owns none of it, so renaming a field here is
+//! a visible schema change, never a side effect of analysis code.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What `explain` finds. The top-level walls are the reads' (the writes' where no reads were
+/// measured); every key is absent when not found, never zero.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Explanation {
+    /// The headline walls: the reads', or the writes' where no reads were measured. Their keys
+    /// (`iops_cap`, `mbps_cap`, `knee_qd`, `binding` …) sit at the top level of the JSON.
+    #[serde(flatten)]
+    pub walls: Walls,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Walls>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<Walls>,
+    /// Read IOPS over write IOPS at the same block size and queue depth, the largest seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_write_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<Match>,
+    /// Matching tolerance, ± %.
+    pub tolerance_pct: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Expected>,
+    pub advice: Vec<Advice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Advice {
+    pub advice: String,
+    /// The measurement it follows from.
+    pub because: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LatencyBound {
+    /// Outstanding I/Os over which IOPS grew in step with them.
+    pub from_qd: u32,
+    pub to_qd: u32,
+    /// Mean latency over that region, µs: IOPS ≈ outstanding ÷ this.
+    pub latency_us: f64,
+}
+
+/// The figure that stays flat under a throttle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flat {
+    /// IOPS (and MB/s where one block size was measured).
+    Iops,
+    Mbps,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Throttle {
+    pub iops: f64,
+    /// 10^6 B/s.
+    pub mbps: f64,
+    pub on: Flat,
+}
+
+/// The wall that limits one block size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Wall {
+    Iops,
+    Mbps,
+    Throttle,
+    /// Neither cap reached: not enough I/O in flight, or the device itself.
+    Latency,
+}
+
+/// The walls of one direction (reads or writes). Every field is absent when not found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Walls {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iops_cap: Option<f64>,
+    /// 10^6 B/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mbps_cap: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knee_qd: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_bound: Option<LatencyBound>,
+    /// Bytes: below it the IOPS cap binds, above it the bandwidth cap (= MB/s cap ÷ IOPS cap).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crossover_bs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub throttle: Option<Throttle>,
+    /// Per block size as measured ("4K").
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub binding: BTreeMap<String, Wall>,
+    /// Outstanding I/Os of the block-size sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_qd: Option<u32>,
+}
+
+impl Flat {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Flat::Iops => "iops",
+            Flat::Mbps => "mbps",
+        }
+    }
+}
+
+impl fmt::Display for Flat {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Wall {
+    /// As stored in JSON: "iops", "mbps", "throttle", "latency".
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Wall::Iops => "iops",
+            Wall::Mbps => "mbps",
+            Wall::Throttle => "throttle",
+            Wall::Latency => "latency",
+        }
+    }
+}
+
+impl fmt::Display for Wall {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Walls {
+    /// The block sizes where `wall` binds, as measured ("4K"), in key order.
+    pub fn sizes_bound_by(&self, wall: Wall) -> impl Iterator<Item = &String> {
+        self.binding.iter().filter(move |(_, b)| **b == wall).map(|(k, _)| k)
+    }
+}
+
+/// Which published limit of a catalog row a cap matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Disk,
+    DiskBurst,
+    VmUncached,
+    VmCached,
+    VmBurst,
+}
+
+/// Which of the row's figures matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axes {
+    IopsAndMbps,
+    Iops,
+    Mbps,
+}
+
+/// What matched, stored as one phrase: "iops and mbps", "burst iops", "VM uncached mbps" …
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct MatchOn {
+    pub limit: Limit,
+    pub axes: Axes,
+}
+
+const LIMITS: [(Limit, &str); 5] = [
+    (Limit::Disk, ""),
+    (Limit::DiskBurst, "burst"),
+    (Limit::VmUncached, "VM uncached"),
+    (Limit::VmCached, "VM cached"),
+    (Limit::VmBurst, "VM burst"),
+];
+const AXES: [(Axes, &str); 3] = [(Axes::IopsAndMbps, "iops and mbps"), (Axes::Iops, "iops"), (Axes::Mbps, "mbps")];
+
+impl MatchOn {
+    pub fn is_burst(&self) -> bool {
+        matches!(self.limit, Limit::DiskBurst | Limit::VmBurst)
+    }
+}
+
+impl fmt::Display for MatchOn {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let l = LIMITS.iter().find(|(l, _)| *l == self.limit).map_or("", |x| x.1);
+        let a = AXES.iter().find(|(a, _)| *a == self.axes).map_or("", |x| x.1);
+        if l.is_empty() {
+            f.write_str(a)
+        } else {
+            write!(f, "{l} {a}")
+        }
+    }
+}
+
+impl From<MatchOn> for String {
+    fn from(m: MatchOn) -> String {
+        m.to_string()
+    }
+}
+
+impl TryFrom<String> for MatchOn {
+    type Error = String;
+    fn try_from(s: String) -> Result<MatchOn, String> {
+        // The longest limit prefix first: "VM burst" before "burst"'s bare form.
+        for (limit, prefix) in LIMITS.iter().rev() {
+            let rest = if prefix.is_empty() { Some(s.as_str()) } else { s.strip_prefix(prefix).map(str::trim_start) };
+            if let Some(axes) = rest.and_then(|r| AXES.iter().find(|(_, n)| *n == r)) {
+                return Ok(MatchOn { limit: *limit, axes: axes.0 });
+            }
+        }
+        Err(format!("'{s}' is not a match kind"))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Match {
+    /// "Azure Premium SSD P30", or several tiers with the same limits: "Azure Standard SSD E1–E50".
+    pub name: String,
+    pub iops: f64,
+    /// 10^6 B/s; absent where the row publishes no MB/s limit.
+    pub mbps: Option<f64>,
+    pub on: MatchOn,
+}
+
+/// The limits a configuration should show: `count` disks striped, behind a VM's uncached (or,
+/// with host caching, cached) limit; the lower wins on each axis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Expected {
+    pub iops: f64,
+    /// 10^6 B/s; absent where nothing named publishes a MB/s limit (legacy unmanaged disks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mbps: Option<f64>,
+    /// What sets each: "4 × P30" or "VM D8s_v3 uncached".
+    pub iops_by: String,
+    pub mbps_by: String,
+    /// The disks' sum alone, before the VM's limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disks_iops: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disks_mbps: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The enums read and write the strings stored before they were enums.
+    #[test]
+    fn enums_keep_the_stored_strings() {
+        let stored = r#"{"iops_cap":5000.0,"throttle":{"iops":5000.0,"mbps":20.5,"on":"iops"},
+            "binding":{"4K":"iops","1M":"mbps","8K":"latency","16K":"throttle"},
+            "matches":[{"name":"Azure Premium SSD P30","iops":5000.0,"mbps":200.0,"on":"iops and mbps"},
+                       {"name":"Azure VM D2s_v4","iops":4000.0,"mbps":200.0,"on":"VM burst iops"},
+                       {"name":"Azure Premium SSD P10","iops":3500.0,"mbps":170.0,"on":"burst mbps"},
+                       {"name":"Azure VM D8s_v3","iops":12800.0,"mbps":192.0,"on":"VM uncached mbps"}],
+            "tolerance_pct":10.0,"advice":[]}"#;
+        let e: Explanation = serde_json::from_str(stored).unwrap();
+        assert_eq!(e.walls.binding["1M"], Wall::Mbps);
+        assert_eq!(e.walls.throttle.as_ref().unwrap().on, Flat::Iops);
+        let ons: Vec<MatchOn> = e.matches.iter().map(|m| m.on).collect();
+        assert_eq!(ons[0], MatchOn { limit: Limit::Disk, axes: Axes::IopsAndMbps });
+        assert_eq!(ons[1], MatchOn { limit: Limit::VmBurst, axes: Axes::Iops });
+        assert_eq!(ons[2], MatchOn { limit: Limit::DiskBurst, axes: Axes::Mbps });
+        assert_eq!(ons[3], MatchOn { limit: Limit::VmUncached, axes: Axes::Mbps });
+        let again: serde_json::Value = serde_json::to_value(&e).unwrap();
+        let before: serde_json::Value = serde_json::from_str(stored).unwrap();
+        assert_eq!(again, before);
+    }
+
+    #[test]
+    fn an_unknown_match_kind_is_refused() {
+        let bad = r#"{"name":"x","iops":1.0,"mbps":null,"on":"VM sideways iops"}"#;
+        let err = serde_json::from_str::<Match>(bad).unwrap_err().to_string();
+        assert!(err.contains("'VM sideways iops' is not a match kind"), "{err}");
+    }
+}
