@@ -5,7 +5,7 @@
 use super::{install_interrupt, EXIT_INTERRUPTED};
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
-use crate::result::{Host, RunResult, TestResult, SCHEMA_VERSION};
+use crate::result::{RunResult, TestResult, SCHEMA_VERSION};
 use crate::spec::Spec;
 use crate::{run, target};
 use std::io::IsTerminal;
@@ -146,7 +146,7 @@ pub(super) fn finish(
         command: command.into(),
         args: std::env::args().skip(1).collect(),
         started_at,
-        host: Host::detect(targets),
+        host: crate::target::host::detect(targets),
         interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
         tests,
         label: output.store.label.clone(),

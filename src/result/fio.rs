@@ -208,10 +208,10 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
 }
 
 fn target(path: &str, size: u64) -> TargetInfo {
-    let kind = if path.starts_with("/dev/") { "block_device" } else { "file" };
+    let kind = if path.starts_with("/dev/") { super::TargetKind::BlockDevice } else { super::TargetKind::File };
     TargetInfo {
         path: path.to_string(),
-        kind: kind.into(),
+        kind,
         size_bytes: size,
         created: false,
         device: None,

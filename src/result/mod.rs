@@ -13,7 +13,7 @@ use crate::stats::cpu::CpuStats;
 use crate::stats::{HistDump, LatRec, LatStats};
 use serde::{Deserialize, Serialize};
 
-pub use host::{Host, TargetInfo};
+pub use host::{Host, TargetInfo, TargetKind};
 
 /// Bumped whenever a field changes meaning or disappears (adding fields does not bump it).
 pub const SCHEMA_VERSION: u32 = 1;

@@ -4,12 +4,14 @@
 //! block device without `--force-device`, never to a mounted one.
 
 pub mod data;
+pub mod host;
 
 use crate::error::{usage, UsageError};
-use crate::result::host::{device_mounted, TargetInfo};
+use crate::result::host::TargetInfo;
 use crate::spec::size::format_size;
 use crate::spec::Spec;
 use anyhow::Context;
+use host::device_mounted;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -227,7 +229,7 @@ pub fn prepare(
                 create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
             let file = open(spec, plan)?;
-            let info = TargetInfo::describe(&plan.path, plan.size, created);
+            let info = host::describe(&plan.path, plan.size, created);
             Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec) })
         })();
         if res.is_ok() && stop.load(Ordering::Relaxed) {

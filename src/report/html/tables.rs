@@ -47,7 +47,7 @@ pub fn host(o: &mut String, r: &RunResult) {
             o,
             "<p class=\"meta\">Target <code>{}</code> ({}, {}){}</p>",
             esc(&t.path),
-            esc(&t.kind),
+            esc(t.kind.as_str()),
             format_size(t.size_bytes),
             esc(&format!("{dev}{model}{fs}"))
         );

@@ -1,0 +1,151 @@
+//! Facts about the machine and the targets, read where the OS keeps them (/proc, /sys, DMI):
+//! the platform half of `result::host`, which only holds the schema.
+
+use crate::result::host::{Host, TargetInfo, TargetKind};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn read_trim(p: impl AsRef<Path>) -> Option<String> {
+    let s = fs::read_to_string(p).ok()?;
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// The machine running iolens, with the targets it tests.
+pub fn detect(targets: Vec<TargetInfo>) -> Host {
+    let cpu_model = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name") || l.starts_with("Processor"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    let memory_bytes = fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.starts_with("MemTotal:")).map(str::to_string))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()))
+        .map(|kib| kib * 1024)
+        .unwrap_or(0);
+    Host {
+        hostname: read_trim("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown".into()),
+        os: read_trim("/etc/os-release")
+            .and_then(|t| {
+                t.lines().find_map(|l| l.strip_prefix("PRETTY_NAME=").map(|v| v.trim_matches('"').to_string()))
+            })
+            .unwrap_or_else(|| std::env::consts::OS.into()),
+        kernel: read_trim("/proc/sys/kernel/osrelease").unwrap_or_else(|| "unknown".into()),
+        arch: std::env::consts::ARCH.into(),
+        cpu_model,
+        cores: crate::stats::cpu::online_cpus(),
+        memory_bytes,
+        vm_vendor: read_trim("/sys/class/dmi/id/sys_vendor"),
+        vm_product: read_trim("/sys/class/dmi/id/product_name"),
+        targets,
+    }
+}
+
+/// Describes a target that exists (a file iolens may just have created, or a device).
+pub fn describe(path: &Path, size_bytes: u64, created: bool) -> TargetInfo {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let meta = fs::metadata(path).ok();
+    let is_block = meta.as_ref().is_some_and(|m| m.file_type().is_block_device());
+    let dev = meta.as_ref().map(|m| if is_block { m.rdev() } else { m.dev() });
+    let sys = dev.and_then(sys_block_dir);
+    let queue = sys.as_ref().map(|d| d.join("queue"));
+    let canon = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mount = if is_block { None } else { mount_of(&canon) };
+    TargetInfo {
+        path: path.display().to_string(),
+        kind: if is_block { TargetKind::BlockDevice } else { TargetKind::File },
+        size_bytes,
+        created,
+        device: sys.as_ref().and_then(|d| d.file_name()).map(|n| n.to_string_lossy().into_owned()),
+        model: sys.as_ref().and_then(|d| device_model(d)),
+        scheduler: queue.as_ref().and_then(|q| read_trim(q.join("scheduler"))).map(|s| {
+            s.split_whitespace()
+                .find(|w| w.starts_with('['))
+                .map(|w| w.trim_matches(|c| c == '[' || c == ']').to_string())
+                .unwrap_or(s)
+        }),
+        rotational: queue.as_ref().and_then(|q| read_trim(q.join("rotational"))).map(|r| r == "1"),
+        logical_block_size: queue.as_ref().and_then(|q| read_trim(q.join("logical_block_size"))?.parse().ok()),
+        filesystem: mount.as_ref().map(|m| m.1.clone()),
+        mount_point: mount.map(|m| m.0),
+    }
+}
+
+/// "Msft Virtual Disk", "Amazon Elastic Block Store", "virtio block device", "loop on /x.img".
+fn device_model(d: &Path) -> Option<String> {
+    let vendor = read_trim(d.join("device/vendor"));
+    if let Some(model) = read_trim(d.join("device/model")) {
+        return Some(match vendor {
+            Some(v) if !v.starts_with("0x") && !model.starts_with(&v) => format!("{v} {model}"),
+            _ => model,
+        });
+    }
+    if let Some(b) = read_trim(d.join("loop/backing_file")) {
+        return Some(format!("loop on {b}"));
+    }
+    match vendor.as_deref() {
+        // Red Hat's PCI vendor id: virtio devices name no model of their own.
+        Some("0x1af4") => Some("virtio block device".into()),
+        _ => vendor,
+    }
+}
+
+/// /sys/block/<disk> for a device number; a partition resolves to its whole disk, which is
+/// where the queue settings live.
+fn sys_block_dir(dev: u64) -> Option<PathBuf> {
+    let (maj, min) = (libc::major(dev), libc::minor(dev));
+    let link = fs::canonicalize(format!("/sys/dev/block/{maj}:{min}")).ok()?;
+    if link.join("queue").exists() {
+        Some(link)
+    } else if link.join("partition").exists() {
+        link.parent().map(Path::to_path_buf)
+    } else {
+        Some(link)
+    }
+}
+
+/// (mount point, filesystem type) of the longest mount point containing `path`.
+fn mount_of(path: &Path) -> Option<(String, String)> {
+    let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let mut best: Option<(String, String)> = None;
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let Some(sep) = f.iter().position(|x| *x == "-") else { continue };
+        let (Some(mp), Some(fstype)) = (f.get(4), f.get(sep + 1)) else { continue };
+        let mp = mp.replace("\\040", " ");
+        if path.starts_with(&mp) && best.as_ref().is_none_or(|b| mp.len() >= b.0.len()) {
+            best = Some((mp, fstype.to_string()));
+        }
+    }
+    best
+}
+
+/// Is this block device (or a partition of it) mounted? Writes to it are then refused.
+pub fn device_mounted(dev_path: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let rdev = fs::metadata(dev_path).ok()?.rdev();
+    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
+    let whole = sys_block_dir(rdev)?;
+    let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let Some((a, b)) = f.get(2).and_then(|d| d.split_once(':')) else { continue };
+        let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>()) else { continue };
+        let same = (a, b) == (maj, min);
+        let part_of = fs::canonicalize(format!("/sys/dev/block/{a}:{b}"))
+            .ok()
+            .is_some_and(|p| p.parent() == Some(whole.as_path()) && p != whole);
+        let is_whole_of_us = fs::canonicalize(format!("/sys/dev/block/{a}:{b}")).ok().as_deref()
+            == Some(whole.as_path())
+            && (maj, min) != (a, b);
+        if same || part_of || is_whole_of_us {
+            return Some(f.get(4).unwrap_or(&"?").to_string());
+        }
+    }
+    None
+}
