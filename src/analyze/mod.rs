@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod infer;
 pub mod matching;
 pub mod plan;
+pub mod sweep;
 
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,9 @@
 
 use super::common::CommonArgs;
 use super::exec::{execute_series, Item, Passes};
-use super::explain::{analyse, may_write, Judge, Sweeper};
+use super::explain::{analyse, item, may_write, Judge};
 use super::fail;
+use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
 use crate::spec::presets::{CdmOp, CdmTest};
@@ -83,7 +84,9 @@ pub fn main(a: CheckArgs) -> i32 {
         let mut sweeper = Sweeper::new(base, budget, true, writes, skip);
         sweeper.prefix = "sweep ";
         let mut queue = profile.clone().into_iter();
-        let mut next = |done: &[crate::result::TestResult]| queue.next().or_else(|| sweeper.next(done));
+        let mut next = |done: &[crate::result::TestResult]| {
+            queue.next().or_else(|| sweeper.next(done, std::time::Instant::now()).map(item))
+        };
         let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
         let html = output.out.as_ref().map(|(p, _)| p.clone());
         let code = execute_series("check", &profile, a.size.is_some(), &output, &Passes::ONCE, &mut next, &annotate)?;

@@ -6,14 +6,13 @@
 use super::common::CommonArgs;
 use super::exec::{execute_series, Item, Passes};
 use super::fail;
+use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, Config};
-use crate::compare::test_key;
 use crate::error::{usage, UsageError};
 use crate::result::TestResult;
-use crate::spec::{parse, BlockShare, Pattern, Spec};
+use crate::spec::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct Judge {
@@ -95,121 +94,15 @@ pub struct ExplainArgs {
     pub common: CommonArgs,
 }
 
-const QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
-const SIZES: [u64; 9] = [4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20];
-
-/// The adaptive sweep: where it is, and when it must stop.
-pub struct Sweeper {
-    base: Spec,
-    reads: bool,
-    writes: bool,
-    step: f64,
-    budget: f64,
-    /// Set at the first step, so a profile run before the sweep does not eat its budget.
-    deadline: Option<Instant>,
-    /// (read?, phase 0 = queue depth / 1 = block size, index) of the last step issued.
-    at: Option<(bool, u8, usize)>,
-    flat: u32,
-    deep: u32,
-    /// Tests run before the sweep (check's profile) are not the sweep's.
-    skip: usize,
-    /// Before each step's name, to tell them from a profile's tests with the same name.
-    pub prefix: &'static str,
-}
-
-impl Sweeper {
-    pub fn new(base: Spec, budget: f64, reads: bool, writes: bool, skip: usize) -> Sweeper {
-        // About two dozen steps fit the budget; long enough for throttles to settle.
-        let step = (budget / 24.0).clamp(1.0, 5.0);
-        Sweeper { base, reads, writes, step, budget, deadline: None, at: None, flat: 0, deep: 32, skip, prefix: "" }
-    }
-
-    fn item(&self, read: bool, qd: u32, bs: u64) -> Item {
-        // Large blocks are few a second under a bandwidth cap (20 MB/s is 19 I/Os of 1M): a longer
-        // step counts enough of them, and a longer warm-up lets a throttle settle.
-        let large = bs >= 512 << 10;
-        let warmup = if large { (self.step * 0.4).max(1.0) } else { self.step * 0.25 };
-        let duration = if large { self.step * 2.0 } else { self.step };
-        let spec = Spec {
-            blocks: vec![BlockShare { size: bs, pct: 100 }],
-            pattern: Pattern::Random,
-            read_pct: if read { 100 } else { 0 },
-            qd,
-            threads: 1,
-            duration,
-            warmup,
-            ..self.base.clone()
-        };
-        Item { name: format!("{}{}", self.prefix, test_key(&spec)), spec, notes: Vec::new() }
-    }
-
-    /// The next step from what the sweep measured so far.
-    pub fn next(&mut self, done: &[TestResult]) -> Option<Item> {
-        let mine = &done[self.skip.min(done.len())..];
-        let grew =
-            |k: usize, f: fn(&TestResult) -> f64| match (mine.len().checked_sub(2).map(|i| &mine[i]), mine.last()) {
-                (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
-                _ => true,
-            };
-        let start = Instant::now();
-        let deadline = *self.deadline.get_or_insert_with(|| start + Duration::from_secs_f64(self.budget));
-        let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
-        if left < self.step * 1.5 {
-            return None;
-        }
-        // Reads get half the budget when writes follow; what they did not reach stays unmeasured.
-        if let (Some((true, _, _)), true) = (self.at, self.writes) {
-            if left < self.budget / 2.0 {
-                (self.reads, self.at, self.flat) = (false, None, 0);
-            }
-        }
-        let (read, phase, i) = match self.at {
-            None if self.reads => (true, 0, 0),
-            None if self.writes => (false, 0, 0),
-            None => return None,
-            Some((read, 0, i)) => {
-                self.flat = if grew(i, |t| t.total.iops) { 0 } else { self.flat + 1 };
-                if self.flat == 1 && i > 0 {
-                    // The knee: sweep block sizes at twice its depth (at least 16).
-                    self.deep = (QDS[i - 1] * 2).clamp(16, 64);
-                }
-                if self.flat >= 2 || i + 1 == QDS.len() {
-                    self.flat = 0;
-                    (read, 1, 0)
-                } else {
-                    (read, 0, i + 1)
-                }
-            }
-            Some((read, _, i)) => {
-                self.flat = if grew(i, |t| t.total.mbps) { 0 } else { self.flat + 1 };
-                if i + 1 == SIZES.len() {
-                    self.flat = 0;
-                    if read && self.writes {
-                        (false, 0, 0)
-                    } else {
-                        return None;
-                    }
-                } else if self.flat >= 2 {
-                    // Throughput stopped growing: one more step at 1M confirms the wall there.
-                    (read, 1, SIZES.len() - 1)
-                } else {
-                    (read, 1, i + 1)
-                }
-            }
-        };
-        if phase == 0 && i == 0 {
-            self.deep = 32;
-        }
-        self.at = Some((read, phase, i));
-        Some(if phase == 0 { self.item(read, QDS[i], 4 << 10) } else { self.item(read, self.deep, SIZES[i]) })
-    }
+/// A sweep step as the runner's series takes it.
+pub fn item(s: Step) -> Item {
+    Item { name: s.name, spec: s.spec, notes: Vec::new() }
 }
 
 /// Whether a sweep of `target` writes too: not with --reads-only, and on a block device only
 /// with --force-device (said once on stderr).
 pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    let device = std::fs::metadata(target).is_ok_and(|m| m.file_type().is_block_device());
+    let device = crate::target::host::is_block_device(std::path::Path::new(target));
     if device && !force_device && !reads_only {
         eprintln!("note: {target} is a block device: reads only (writes need --force-device)");
     }
@@ -275,7 +168,7 @@ pub fn main(a: ExplainArgs) -> i32 {
         let writes = may_write(&base.targets[0], a.reads_only, a.common.force_device);
         let output = a.common.output(None)?;
         let mut sw = Sweeper::new(base, budget, true, writes, 0);
-        let envelope = vec![sw.item(true, 64, 1 << 20), sw.item(!writes, 64, 1 << 20)];
+        let envelope = vec![item(sw.step(true, 64, 1 << 20)), item(sw.step(!writes, 64, 1 << 20))];
         for i in &envelope {
             i.spec.validate()?;
         }
@@ -286,7 +179,7 @@ pub fn main(a: ExplainArgs) -> i32 {
             a.size.is_some(),
             &output,
             &Passes::ONCE,
-            &mut |done| sw.next(done),
+            &mut |done| sw.next(done, std::time::Instant::now()).map(item),
             &annotate,
         )
     };

@@ -46,6 +46,11 @@ pub fn detect(targets: Vec<TargetInfo>) -> Host {
     }
 }
 
+pub fn is_block_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())
+}
+
 /// Describes a target that exists (a file iolens may just have created, or a device).
 pub fn describe(path: &Path, size_bytes: u64, created: bool) -> TargetInfo {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
