@@ -56,6 +56,8 @@ pub struct Vm {
     pub uncached_mbps: Option<f64>,
     pub burst_iops: Option<f64>,
     pub burst_mbps: Option<f64>,
+    /// How the VM bursts: "credit, 30 min" (Azure VM-level bursting), "30 min a day" (AWS).
+    pub burst: Option<String>,
     /// GCP: the machine family, vCPU band and disk type the caps apply to.
     pub family: Option<String>,
     pub vcpus_min: Option<u32>,

@@ -1,8 +1,8 @@
-//! Inferred caps against the catalog: which published tiers and VM limits they match, and, for a
-//! configuration the user names, which limit should bind and how far the measurement is from it.
+//! Inferred caps against the catalog: which published tiers and VM limits they match, sustained
+//! or burst.
 
 use super::catalog::{Caps, Catalog};
-use crate::result::analysis::{Axes, Expected, Limit, Match, MatchOn};
+use crate::result::analysis::{Axes, Limit, Match, MatchOn};
 
 fn close(measured: Option<f64>, published: Option<f64>, tol: f64) -> Option<bool> {
     let p = published.filter(|p| p.is_finite())?;
@@ -76,26 +76,4 @@ pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) ->
     // Both figures matching first.
     out.sort_by_key(|m| m.on.axes != Axes::IopsAndMbps);
     out
-}
-
-pub fn expected(disks: Option<(Caps, &str, u32)>, vm: Option<(Caps, String)>) -> Option<Expected> {
-    let d = disks.map(|(c, name, n)| {
-        (c.iops * n as f64, c.mbps * n as f64, if n == 1 { name.to_string() } else { format!("{n} × {name}") })
-    });
-    let pick = |disk: Option<(f64, String)>, v: Option<(f64, String)>| match (disk, v) {
-        (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
-        (a, b) => a.or(b),
-    };
-    let vi = vm.as_ref().map(|(c, n)| (c.iops, n.clone()));
-    let vm_ = vm.as_ref().map(|(c, n)| (c.mbps, n.clone()));
-    let (iops, iops_by) = pick(d.as_ref().map(|x| (x.0, x.2.clone())), vi)?;
-    let (mbps, mbps_by) = pick(d.as_ref().map(|x| (x.1, x.2.clone())), vm_)?;
-    Some(Expected {
-        iops,
-        mbps: mbps.is_finite().then_some(mbps),
-        iops_by,
-        mbps_by,
-        disks_iops: d.as_ref().map(|x| x.0),
-        disks_mbps: d.as_ref().map(|x| x.1).filter(|m| m.is_finite()),
-    })
 }

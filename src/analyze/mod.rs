@@ -2,6 +2,7 @@
 //! (catalog, matching), what follows for the user (advice), and configurations that meet a
 //! target (plan). Pure functions of results and the catalog: no I/O here.
 
+pub mod burst;
 pub mod catalog;
 pub mod infer;
 pub mod matching;
@@ -25,6 +26,8 @@ pub struct Config {
     pub cached: bool,
     /// Disk size for formula types (gp3, pd-ssd …), GiB.
     pub size_gib: Option<f64>,
+    /// The disks' on-demand bursting is enabled (billed): count it as a burst limit.
+    pub on_demand_burst: bool,
 }
 
 /// A count with thousands separators, as the advice prints figures: 12,800.
@@ -69,7 +72,7 @@ pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<E
     Ok(e)
 }
 
-/// The limits `cfg` should show, from the catalog.
+/// The limits `cfg` should show, sustained and while bursting, from the catalog.
 pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::error::UsageError> {
     use crate::error::UsageError;
     let disk = match &cfg.disk {
@@ -78,7 +81,7 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
                 UsageError::new("--disk", format!("'{n}' is not in the catalog; `iolens catalog` lists it"))
             })?;
             let gib = cfg.size_gib.or(d.size_gib).unwrap_or(d.min_gib.unwrap_or(0.0));
-            Some((d.caps(gib, None), d.name.as_str(), cfg.count.max(1)))
+            Some(burst::disks(d, gib, cfg.count.max(1), None, cfg.on_demand_burst))
         }
         None => None,
     };
@@ -90,17 +93,16 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
                     format!("'{n}' is not in the catalog; `iolens catalog --search VM` lists VM sizes"),
                 )
             })?;
-            let caps = v.caps(cfg.cached).or_else(|| v.caps(false)).ok_or_else(|| {
+            let cached = cfg.cached && v.caps(true).is_some();
+            let caps = v.caps(cached).or_else(|| v.caps(false)).ok_or_else(|| {
                 UsageError::new("--vm", format!("{} has no published limits for this cache mode", v.name))
             })?;
-            Some((
-                caps,
-                format!("VM {} {}", v.name, if cfg.cached && v.caps(true).is_some() { "cached" } else { "uncached" }),
-            ))
+            let label = format!("VM {} {}", v.name, if cached { "cached" } else { "uncached" });
+            Some(burst::vm(v, caps, cached, label))
         }
         None => None,
     };
-    Ok(matching::expected(disk, vm))
+    Ok(burst::expected(disk, vm))
 }
 
 /// The block sizes where `wall` binds, smallest first.
@@ -195,9 +197,9 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         );
     }
     if let Some(x) = &e.expected {
-        for (what, got, want, by, unit) in [
-            ("IOPS", e.walls.iops_cap, Some(x.iops), &x.iops_by, ""),
-            ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, " MB/s"),
+        for (what, got, want, by, burst, unit) in [
+            ("IOPS", e.walls.iops_cap, Some(x.iops), &x.iops_by, x.burst_iops.zip(x.burst_iops_by.as_ref()), ""),
+            ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, x.burst_mbps.zip(x.burst_mbps_by.as_ref()), " MB/s"),
         ] {
             let (Some(got), Some(want)) = (got, want) else { continue };
             let diff = (got / want - 1.0) * 100.0;
@@ -206,7 +208,19 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
                 thousands(got),
                 thousands(want)
             );
-            if got > want * (1.0 + tol) {
+            let at_burst = burst.filter(|(b, _)| (got - b).abs() <= tol * b);
+            if let (Some((b, bby)), true) = (at_burst, got > want * (1.0 + tol)) {
+                let how = x
+                    .bursts
+                    .iter()
+                    .map(|p| format!("{} bursts {}", p.by, p.model.describe()))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                say(
+                    format!("{what} at the burst limit of {bby}, not the sustained one: {how}. Sustained load gets {}{unit}.", thousands(want)),
+                    format!("measured {}{unit} against {}{unit} published for {bby} ({:+.0} %) and {}{unit} sustained for {by}", thousands(got), thousands(b), (got / b - 1.0) * 100.0, thousands(want)),
+                );
+            } else if got > want * (1.0 + tol) {
                 say(
                     format!(
                         "{what} above the published limit: bursting or a host cache; sustained figures will be lower."

@@ -2,6 +2,7 @@
 //! and what a named configuration should deliver at each block size, counting I/Os as the
 //! clouds do (an I/O larger than the disk's I/O unit counts as several).
 
+use super::burst;
 use super::catalog::{Caps, Catalog, Disk, Vm};
 use serde::Serialize;
 
@@ -37,6 +38,13 @@ pub struct Candidate {
     /// How far the configuration exceeds the target, %.
     pub iops_headroom_pct: f64,
     pub mbps_headroom_pct: f64,
+    /// While bursting (credit bursting of the disks and the VM), absent when nothing bursts
+    /// above the sustained figures; the target is met without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_iops: Option<f64>,
+    /// 10^6 B/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_mbps: Option<f64>,
 }
 
 /// Each disk of a `count`-disk stripe sized (and provisioned) to carry its share of `t`.
@@ -113,6 +121,11 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                 if iops < t.iops || mbps < t.mbps {
                     continue;
                 }
+                let x = burst::expected(
+                    Some(burst::disks(d, gib, count, prov, false)),
+                    vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone()))),
+                );
+                let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
                 out.push(Candidate {
                     cloud: d.cloud.clone(),
                     disk: d.name.clone(),
@@ -126,10 +139,14 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     mbps_by: mbps_by.into(),
                     iops_headroom_pct: if t.iops > 0.0 { (iops / t.iops - 1.0) * 100.0 } else { 0.0 },
                     mbps_headroom_pct: if t.mbps > 0.0 { (mbps / t.mbps - 1.0) * 100.0 } else { 0.0 },
+                    burst_iops,
+                    burst_mbps,
                 });
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
+                let x = burst::expected(Some(burst::disks(d, gib, count, prov, false)), None);
+                let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
                 out.push(Candidate {
                     cloud: d.cloud.clone(),
                     disk: d.name.clone(),
@@ -143,6 +160,8 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     mbps_by: "disks".into(),
                     iops_headroom_pct: if t.iops > 0.0 { (di / t.iops - 1.0) * 100.0 } else { 0.0 },
                     mbps_headroom_pct: if t.mbps > 0.0 { (dm / t.mbps - 1.0) * 100.0 } else { 0.0 },
+                    burst_iops,
+                    burst_mbps,
                 });
             }
         }
@@ -185,6 +204,7 @@ pub fn at_sizes(caps: Caps, unit_kib: Option<u32>, sizes: &[u64]) -> Vec<AtSize>
 mod tests {
     use super::*;
     use crate::analyze::{expected, Config};
+    use crate::result::analysis::BurstModel;
 
     fn cat() -> Catalog {
         Catalog::load(None).unwrap()
@@ -196,6 +216,52 @@ mod tests {
         let x = expected(&cat(), &cfg).unwrap().unwrap();
         assert_eq!((x.iops, x.iops_by.as_str(), x.disks_iops), (12800.0, "VM D8s_v3 uncached", Some(20000.0)));
         assert_eq!((x.mbps, x.mbps_by.as_str()), (Some(192.0), "VM D8s_v3 uncached"));
+    }
+
+    #[test]
+    fn three_p30s_on_a_d2s_v4_sustain_3200_and_burst_to_the_vms_4000() {
+        let cfg = Config { disk: Some("P30".into()), count: 3, vm: Some("D2s_v4".into()), ..Config::default() };
+        let x = expected(&cat(), &cfg).unwrap().unwrap();
+        assert_eq!((x.iops, x.iops_by.as_str()), (3200.0, "VM D2s_v4 uncached"));
+        assert_eq!((x.burst_iops, x.burst_iops_by.as_deref()), (Some(4000.0), Some("VM D2s_v4 uncached burst")));
+        assert_eq!(x.burst_mbps, Some(200.0));
+        // Only the VM bursts: P30's on-demand bursting is billed and off unless asked for.
+        assert_eq!(x.bursts.len(), 1);
+        assert_eq!((x.bursts[0].by.as_str(), x.bursts[0].model), ("VM D2s_v4 uncached", BurstModel::Credit));
+    }
+
+    #[test]
+    fn on_a_d8s_v4_the_disks_bind_the_burst_unless_they_burst_on_demand() {
+        let mut cfg = Config { disk: Some("P30".into()), count: 3, vm: Some("D8s_v4".into()), ..Config::default() };
+        let x = expected(&cat(), &cfg).unwrap().unwrap();
+        assert_eq!((x.iops, x.burst_iops, x.burst_iops_by.as_deref()), (12800.0, Some(15000.0), Some("3 × P30")));
+        cfg.on_demand_burst = true;
+        let x = expected(&cat(), &cfg).unwrap().unwrap();
+        assert_eq!((x.burst_iops, x.burst_iops_by.as_deref()), (Some(16000.0), Some("VM D8s_v4 uncached burst")));
+        let models: Vec<BurstModel> = x.bursts.iter().map(|b| b.model).collect();
+        assert_eq!(models, vec![BurstModel::OnDemand, BurstModel::Credit]);
+    }
+
+    #[test]
+    fn credit_bursting_small_disks_burst_on_their_own_and_a_host_cache_does_not_burst() {
+        let cfg = Config { disk: Some("P10".into()), count: 2, ..Config::default() };
+        let x = expected(&cat(), &cfg).unwrap().unwrap();
+        assert_eq!((x.iops, x.burst_iops, x.burst_mbps), (1000.0, Some(7000.0), Some(340.0)));
+        assert_eq!(x.bursts[0].model, BurstModel::Credit);
+        let cfg = Config { vm: Some("D8s_v3".into()), cached: true, ..Config::default() };
+        let x = expected(&cat(), &cfg).unwrap().unwrap();
+        assert_eq!((x.iops, x.burst_iops), (16000.0, None));
+    }
+
+    #[test]
+    fn plans_say_what_bursting_adds() {
+        let t = Target { iops: 3000.0, mbps: 40.0, clouds: vec!["azure".into()], max_disks: 3, size_gib: None };
+        let p = plan(&cat(), &t);
+        let c = p
+            .iter()
+            .find(|c| c.disk == "P30" && c.count == 1 && c.vm.as_deref() == Some("D2s_v4"))
+            .expect("one P30 on a D2s_v4 meets it");
+        assert_eq!((c.iops, c.burst_iops), (3200.0, Some(4000.0)));
     }
 
     #[test]

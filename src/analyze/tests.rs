@@ -108,3 +108,28 @@ fn an_explanation_round_trips_through_json() {
     let back: super::Explanation = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
     assert_eq!(back, e);
 }
+
+#[test]
+fn a_cap_at_the_vms_burst_is_named_as_burst() {
+    // DiskSpd on 3 × P30 striped on a D2s_v4 (the field notes): 4,023 IOPS, 4,000 published
+    // for the VM's burst and 3,200 sustained.
+    let pts = [
+        p(4, 32, 4023.0, 16.5, 7950.0),
+        p(8, 32, 4010.0, 32.8, 7980.0),
+        p(64, 32, 3040.0, 199.2, 10500.0),
+        p(1024, 32, 190.0, 199.2, 168_000.0),
+    ];
+    let cfg = Config { disk: Some("P30".into()), count: 3, vm: Some("D2s_v4".into()), ..Config::default() };
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &cfg, 0.10).unwrap();
+    let burst = e
+        .advice
+        .iter()
+        .find(|a| a.advice.starts_with("IOPS at the burst limit of VM D2s_v4 uncached burst"))
+        .unwrap_or_else(|| panic!("{:?}", e.advice));
+    assert!(burst.advice.contains("credit-based") && burst.advice.contains("Sustained load gets 3,200."), "{burst:?}");
+    assert!(burst.because.contains("measured 4,023 against 4,000") && burst.because.contains("(+1 %)"), "{burst:?}");
+    // MB/s likewise: 199 against the VM's 200 MB/s burst, 48 sustained.
+    assert!(e.advice.iter().any(|a| a.advice.starts_with("MB/s at the burst limit")), "{:?}", e.advice);
+    // And the catalog match says which limit it is.
+    assert!(e.matches.iter().any(|m| m.name.contains("D2s_v4") && m.on.is_burst()), "{:?}", e.matches);
+}

@@ -9,7 +9,6 @@ use super::fail;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, Config};
 use crate::error::{usage, UsageError};
-use crate::result::TestResult;
 use crate::spec::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
@@ -37,6 +36,9 @@ pub struct Judge {
     /// Another catalog file to add (same format as data/catalog.toml): an on-premises SAN's limits
     #[arg(long, value_name = "FILE")]
     pub catalog: Option<PathBuf>,
+    /// The disks' on-demand bursting (Azure P30 and larger, billed) is enabled: count it
+    #[arg(long)]
+    pub on_demand_burst: bool,
 }
 
 impl Judge {
@@ -68,7 +70,14 @@ impl Judge {
                 )
             }
         };
-        let cfg = Config { disk: self.disk.clone(), count, vm: self.vm.clone(), cached, size_gib };
+        let cfg = Config {
+            disk: self.disk.clone(),
+            count,
+            vm: self.vm.clone(),
+            cached,
+            size_gib,
+            on_demand_burst: self.on_demand_burst,
+        };
         analyze::expected(&cat, &cfg)?;
         Ok((cat, cfg, tol))
     }

@@ -96,6 +96,15 @@ pub fn findings(e: &Explanation) -> String {
                 let _ = writeln!(o, "  MB/s: no limit published");
             }
         }
+        if let (Some(i), Some(by)) = (x.burst_iops, &x.burst_iops_by) {
+            let _ = writeln!(o, "  burst: IOPS {} set by {by}", num(i));
+        }
+        if let (Some(m), Some(by)) = (x.burst_mbps, &x.burst_mbps_by) {
+            let _ = writeln!(o, "  burst: MB/s {m:.0} set by {by}");
+        }
+        for b in &x.bursts {
+            let _ = writeln!(o, "  {}: {} [catalog: {}]", b.by, b.model.describe(), b.terms);
+        }
     }
     let _ = writeln!(o, "\nAdvice");
     if e.advice.is_empty() {

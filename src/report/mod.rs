@@ -9,6 +9,7 @@ mod fio_json;
 mod html;
 mod json;
 mod markdown;
+pub mod plan;
 mod sqlio;
 mod sweep;
 mod text;

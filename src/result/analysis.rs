@@ -241,6 +241,56 @@ pub struct Expected {
     pub disks_iops: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disks_mbps: Option<f64>,
+    /// While bursting (disk credit bursting and VM-level bursting; a disk's on-demand bursting
+    /// only when asked for): the same figures, absent when nothing bursts above them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_iops: Option<f64>,
+    /// 10^6 B/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_mbps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_iops_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst_mbps_by: Option<String>,
+    /// How each part that bursts does it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bursts: Vec<Burst>,
+}
+
+/// How a disk or VM bursts above its sustained limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstModel {
+    /// Credits earned below the baseline pay for bursts (Azure: a full bucket lasts 30 minutes;
+    /// AWS EC2: 30 minutes at least once a day); sustained load falls back to the baseline.
+    Credit,
+    /// Enabled on the disk and billed per burst transaction (Azure P30 and larger): lasts as long
+    /// as it is paid for.
+    OnDemand,
+}
+
+impl BurstModel {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            BurstModel::Credit => {
+                "credit-based: bursts while its credits last (earned below the sustained figure), then falls back"
+            }
+            BurstModel::OnDemand => "on demand: bursts as long as it is enabled, billed per burst",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Burst {
+    /// "VM D2s_v4" or "3 × P10".
+    pub by: String,
+    pub model: BurstModel,
+    /// The catalog's terms: "credit, 30 min", "on-demand (billed)".
+    pub terms: String,
+    pub iops: f64,
+    /// 10^6 B/s; absent where none is published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mbps: Option<f64>,
 }
 
 #[cfg(test)]

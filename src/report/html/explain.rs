@@ -65,6 +65,14 @@ pub fn render(o: &mut String, e: &Explanation) {
             esc(&x.iops_by),
             x.mbps.map_or("no MB/s limit published".into(), |m| format!("{m:.0} MB/s ({})", esc(&x.mbps_by)))
         );
+        if let (Some(i), Some(by)) = (x.burst_iops, &x.burst_iops_by) {
+            let mbps = match (x.burst_mbps, &x.burst_mbps_by) {
+                (Some(m), Some(mby)) => format!(", {m:.0} MB/s ({})", esc(mby)),
+                _ => String::new(),
+            };
+            let how: Vec<String> = x.bursts.iter().map(|b| format!("{}: {}", esc(&b.by), b.model.describe())).collect();
+            let _ = writeln!(o, "<p>While bursting: {i:.0} IOPS ({}){mbps}. {}.</p>", esc(by), how.join("; "));
+        }
     }
     let _ = writeln!(o, "<h3>Advice</h3>\n<ul>");
     if e.advice.is_empty() {

@@ -1,0 +1,234 @@
+//! What `iolens catalog` and `iolens plan` print: the catalog's rows with their sources, a named
+//! configuration's sustained and burst limits per block size, and ranked configurations.
+
+use crate::analyze::catalog::{Disk, Source, Vm};
+use crate::analyze::plan::{AtSize, Candidate};
+use crate::analyze::{burst::model_of, thousands as num};
+use crate::result::analysis::{BurstModel, Expected};
+use crate::spec::size::format_block;
+use std::fmt::Write;
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }).unwrap_or_else(|| "-".into())
+}
+
+/// The catalog rows chosen, then the sources they cite.
+pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
+    let mut o = String::new();
+    if !disks.is_empty() {
+        let _ = writeln!(
+            o,
+            "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source",
+            "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s"
+        );
+        for d in disks {
+            let (gib, iops, mbps, extra) = if d.is_formula() {
+                let c = d.caps(d.min_gib.unwrap_or(1.0), None);
+                let prov = if d.provisioned { "provisioned" } else { "per GiB" };
+                (
+                    format!("{}-{}", opt(d.min_gib), opt(d.max_gib)),
+                    Some(c.iops),
+                    Some(c.mbps),
+                    format!(" (formula, {prov}: up to {} IOPS, {} MB/s)", opt(d.max_iops), opt(d.max_mbps)),
+                )
+            } else {
+                (opt(d.size_gib), d.iops, d.mbps, String::new())
+            };
+            let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}",
+                d.cloud,
+                d.kind,
+                d.name,
+                gib,
+                opt(iops),
+                opt(mbps),
+                opt(d.burst_iops),
+                opt(d.burst_mbps),
+                d.source
+            );
+        }
+    }
+    if !vms.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  source",
+            "cloud", "VM", "disks", "uncached", "cached", "burst"
+        );
+        let pair = |i: Option<f64>, m: Option<f64>| match (i, m) {
+            (Some(i), Some(m)) => format!("{}/{}", opt(Some(i)), opt(Some(m))),
+            _ => "-".into(),
+        };
+        for v in vms {
+            let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}",
+                v.cloud,
+                v.name,
+                v.max_disks.map_or("-".into(), |d| d.to_string()),
+                pair(v.uncached_iops, v.uncached_mbps),
+                pair(v.cached_iops, v.cached_mbps),
+                pair(v.burst_iops, v.burst_mbps),
+                v.source
+            );
+        }
+        let _ = writeln!(o, "(VM limits as IOPS/MB/s)");
+    }
+    if disks.is_empty() && vms.is_empty() {
+        let _ = writeln!(o, "no rows match");
+    }
+    let _ = writeln!(o, "\nMB/s = 10^6 B/s (MiB/s rows converted). Sources:");
+    let cited: Vec<&str> =
+        disks.iter().map(|d| d.source.as_str()).chain(vms.iter().map(|v| v.source.as_str())).collect();
+    for s in sources.iter().filter(|s| cited.iter().any(|c| c.split([',', ' ']).any(|x| x == s.id))) {
+        let _ = writeln!(o, "  {}: {}", s.id, s.reference);
+    }
+    o
+}
+
+/// A named configuration (`what`: "3 × P30 on D2s_v4"): sustained and burst limits, which part
+/// binds each, and what it gives per block size.
+pub struct Prediction<'a> {
+    pub what: String,
+    pub expected: &'a Expected,
+    /// The I/O size counted as one, KiB.
+    pub unit_kib: Option<u32>,
+    pub sustained: &'a [AtSize],
+    pub burst: Option<&'a [AtSize]>,
+    pub cached: bool,
+    /// The disk row, to say when it could burst on demand but that is not counted.
+    pub disk: Option<&'a Disk>,
+    pub on_demand_counted: bool,
+}
+
+pub fn prediction(p: &Prediction) -> String {
+    let x = p.expected;
+    let mut o = String::new();
+    let _ = writeln!(o, "{}", p.what);
+    // The disks' own figure matters only where the VM's limit is lower.
+    let vs = |d: Option<f64>, by: &str, unit: &str| {
+        d.filter(|_| by.starts_with("VM")).map(|d| format!(" (the disks give {}{unit})", num(d))).unwrap_or_default()
+    };
+    let _ = writeln!(o, "  IOPS {} sustained: {} binds{}", num(x.iops), x.iops_by, vs(x.disks_iops, &x.iops_by, ""));
+    match x.mbps {
+        Some(m) => {
+            let _ = writeln!(
+                o,
+                "  MB/s {} sustained: {} binds{}",
+                num(m),
+                x.mbps_by,
+                vs(x.disks_mbps, &x.mbps_by, " MB/s")
+            );
+        }
+        None => {
+            let _ = writeln!(o, "  MB/s: no limit published");
+        }
+    }
+    if let (Some(bi), Some(by)) = (x.burst_iops, &x.burst_iops_by) {
+        let _ = writeln!(o, "  IOPS {} burst: {by} binds", num(bi));
+        if let (Some(bm), Some(by)) = (x.burst_mbps, &x.burst_mbps_by) {
+            let _ = writeln!(o, "  MB/s {} burst: {by} binds", num(bm));
+        }
+        for b in &x.bursts {
+            let _ = writeln!(o, "  {}: {} [catalog: {}]", b.by, b.model.describe(), b.terms);
+        }
+    } else {
+        let _ = writeln!(o, "  burst: none above the sustained figures");
+    }
+    if let Some(d) = p.disk.filter(|_| !p.on_demand_counted) {
+        if d.burst.as_deref().map(model_of) == Some(BurstModel::OnDemand) {
+            let _ = writeln!(
+                o,
+                "  {} can also burst on demand to {} IOPS / {} MB/s per disk (billed, enabled per disk; --on-demand-burst counts it)",
+                d.name,
+                num(d.burst_iops.unwrap_or(0.0)),
+                num(d.burst_mbps.unwrap_or(0.0))
+            );
+        }
+    }
+    if let Some(u) = p.unit_kib {
+        let _ = writeln!(o, "  I/O above {u} KiB counts as several, as the cloud counts it");
+    }
+    match p.burst {
+        Some(b) => {
+            let _ = writeln!(
+                o,
+                "\n  {:>6} {:>9} {:>9}  {:<6} {:>11} {:>11}  burst binds",
+                "block", "IOPS", "MB/s", "binds", "burst IOPS", "burst MB/s"
+            );
+            for (s, b) in p.sustained.iter().zip(b) {
+                let _ = writeln!(
+                    o,
+                    "  {:>6} {:>9.0} {:>9.1}  {:<6} {:>11.0} {:>11.1}  {}",
+                    format_block(s.bs),
+                    s.iops,
+                    s.mbps,
+                    s.binds,
+                    b.iops,
+                    b.mbps,
+                    b.binds
+                );
+            }
+        }
+        None => {
+            let _ = writeln!(o, "\n  {:>6} {:>9} {:>9}  binds", "block", "IOPS", "MB/s");
+            for t in p.sustained {
+                let _ = writeln!(o, "  {:>6} {:>9.0} {:>9.1}  {}", format_block(t.bs), t.iops, t.mbps, t.binds);
+            }
+        }
+    }
+    let _ = writeln!(
+        o,
+        "\nMB/s = 10^6 B/s; published limits ({}), not measurements.",
+        if p.cached { "host cache on" } else { "host cache off" }
+    );
+    o
+}
+
+/// Ranked configurations meeting a target.
+pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  binds (headroom)",
+        "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS"
+    );
+    for (i, c) in found.iter().take(top).enumerate() {
+        let prov = c.provisioned_iops.map(|p| format!(" @{p:.0}")).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
+            i + 1,
+            c.cloud,
+            format!("{}{prov}", c.disk),
+            c.count,
+            c.disk_gib,
+            c.vm.as_deref().unwrap_or("(no VM in catalog)"),
+            c.iops,
+            c.mbps,
+            c.burst_iops.map_or("-".into(), |b| format!("{b:.0}")),
+            c.iops_by,
+            c.iops_headroom_pct,
+            c.mbps_by,
+            c.mbps_headroom_pct
+        );
+    }
+    if found.is_empty() {
+        let _ = writeln!(o, "no configuration in the catalog meets it with up to {max_disks} disks");
+    } else if found.len() > top {
+        let _ = writeln!(o, "… {} more (--top N)", found.len() - top);
+    }
+    let _ = writeln!(
+        o,
+        "\nMB/s = 10^6 B/s; published limits, fewest disks first, met without bursting. @N: provisioned IOPS per disk."
+    );
+    if latency_asked {
+        let _ = writeln!(
+            o,
+            "note: --latency-ms: published limits say nothing of latency; measure a candidate with `iolens run`"
+        );
+    }
+    o
+}
