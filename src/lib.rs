@@ -16,3 +16,7 @@ pub mod spec;
 pub mod stats;
 pub mod store;
 pub mod target;
+#[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
+mod testing_tests;

@@ -1,6 +1,7 @@
 //! `iolens explain` on loop devices throttled to caps the test chooses: it must find them
 //! (within 5 %) and say which binds at 4K and at 1M; with only a bandwidth throttle it must
-//! report no IOPS cap. Needs root, losetup and cgroup v1 blkio; skipped with the reason elsewhere.
+//! report no IOPS cap. Needs root, losetup and cgroup v1 blkio; skipped with the reason elsewhere,
+//! failed under IOLENS_REQUIRE_PRIVILEGED=1.
 
 mod common;
 use common::throttled::Throttled;

@@ -17,12 +17,12 @@ impl Drop for Restore {
 
 #[test]
 fn io_uring_unavailable_falls_back_to_psync() {
-    if !is_root() {
-        skip("not root: cannot switch io_uring off");
+    let privileged = Privileged::new();
+    if privileged.need("root (to switch io_uring off)", root()).is_none() {
         return;
     }
-    let Ok(old) = std::fs::read_to_string(KNOB) else {
-        skip("kernel has no kernel.io_uring_disabled sysctl");
+    let sysctl = std::fs::read_to_string(KNOB).map_err(|e| format!("{KNOB}: {e}"));
+    let Some(old) = privileged.need("the kernel.io_uring_disabled sysctl (Linux 6.6+)", sysctl) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -4,15 +4,18 @@
 
 mod common;
 
-use common::{bin, parts, skip};
+use common::{bin, parts, Privileged};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
-        let ok = Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success());
-        ok.then(|| PathBuf::from(b))
-    })
+const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
+
+/// The first browser that runs; without one, the test skips (fails under
+/// IOLENS_REQUIRE_PRIVILEGED=1) naming the ones tried.
+fn chromium(privileged: &Privileged) -> Option<PathBuf> {
+    let found = BROWSERS.iter().find(|b| common::program(b).is_ok()).map(PathBuf::from);
+    let found = found.ok_or_else(|| format!("none of {} runs", BROWSERS.join(", ")));
+    privileged.need("Chromium (Debian's chromium package)", found)
 }
 
 /// Chromium as a closed machine needs it: no sandbox as root, no GPU, no background traffic.
@@ -69,10 +72,8 @@ fn iolens(args: &[&str]) {
 
 #[test]
 fn run_sweep_and_comparison_pages_load_clean_with_their_charts() {
-    let Some(exe) = chromium() else {
-        skip("no chromium on this machine (Debian's chromium package)");
-        return;
-    };
+    let privileged = Privileged::new();
+    let Some(exe) = chromium(&privileged) else { return };
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
     let common = ["--size", "32M", "--warmup", "0", "--no-store"];
@@ -102,10 +103,8 @@ fn run_sweep_and_comparison_pages_load_clean_with_their_charts() {
 /// The console check can fail: a page that fetches an image gets a console message.
 #[test]
 fn a_page_that_fetches_is_caught() {
-    let Some(exe) = chromium() else {
-        skip("no chromium on this machine (Debian's chromium package)");
-        return;
-    };
+    let privileged = Privileged::new();
+    let Some(exe) = chromium(&privileged) else { return };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("bad.html");
     let target = dir.path().join("t").to_string_lossy().into_owned();

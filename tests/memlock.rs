@@ -1,6 +1,6 @@
 //! When io_uring cannot register the I/O buffers (memlock limit, no CAP_IPC_LOCK), the run goes
 //! on with unregistered buffers and says so in the result. Needs root (to drop the capability)
-//! and setpriv; skipped with the reason elsewhere.
+//! and setpriv; skipped with the reason elsewhere, failed under IOLENS_REQUIRE_PRIVILEGED=1.
 
 mod common;
 use common::*;
@@ -8,12 +8,10 @@ use std::process::Command;
 
 #[test]
 fn unregistered_buffers_are_reported() {
-    if !is_root() {
-        skip("not root: cannot drop CAP_IPC_LOCK");
-        return;
-    }
-    if Command::new("setpriv").arg("--version").output().is_err() {
-        skip("setpriv (util-linux) not installed");
+    let privileged = Privileged::new();
+    if privileged.need("root (to drop CAP_IPC_LOCK)", root()).is_none()
+        || privileged.need("setpriv (util-linux)", program("setpriv")).is_none()
+    {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -1,11 +1,11 @@
 //! A loop device throttled with cgroup v1 blkio is our stand-in for a capped cloud disk: iolens
 //! must measure the cap that was set (within 3 %), and so must fio on the same device. Needs
-//! root, losetup and /sys/fs/cgroup/blkio; skipped with the reason elsewhere.
+//! root, losetup, /sys/fs/cgroup/blkio and fio; skipped with the reason elsewhere, failed under
+//! IOLENS_REQUIRE_PRIVILEGED=1.
 
 mod common;
 use common::throttled::Throttled;
 use common::*;
-use std::process::Command;
 
 impl Throttled {
     fn iolens(&self, args: &str) -> serde_json::Value {
@@ -16,16 +16,16 @@ impl Throttled {
     }
 
     fn fio(&self, args: &str) -> Option<serde_json::Value> {
-        if Command::new("fio").arg("--version").output().is_err() {
-            skip("fio not installed: no side-by-side check");
-            return None;
-        }
+        self.need("fio (the side-by-side check)", program("fio"))?;
         let out = self.run(&format!(
             "fio --name=t --filename={} --direct=1 --ioengine=io_uring --time_based --output-format=json {args}",
             self.dev
         ));
         assert!(out.status.success(), "fio: {}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice(&out.stdout).ok()
+        let json = serde_json::from_slice(&out.stdout);
+        Some(
+            json.unwrap_or_else(|e| panic!("fio's output is not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))),
+        )
     }
 }
 
@@ -92,8 +92,7 @@ fn block_device_writes_need_force_and_a_write_cap_holds() {
 #[test]
 fn fio_job_file_matches_fio_on_a_throttled_device() {
     let Some(t) = Throttled::new("fiojob") else { return };
-    if Command::new("fio").arg("--version").output().is_err() {
-        skip("fio not installed: nothing to compare with");
+    if t.need("fio (nothing to compare with)", program("fio")).is_none() {
         return;
     }
     t.set("read_iops_device", 800);

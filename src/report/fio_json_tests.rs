@@ -107,11 +107,9 @@ fn same_keys_as_real_fio() {
         .arg(format!("--filename={}", dir.path().join("x").display()))
         .args(["--output-format=json", &format!("--output={}", out.display())])
         .output();
-    match run {
-        Ok(o) if o.status.success() => {}
-        Ok(o) => return eprintln!("skipped: fio failed: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => return eprintln!("skipped: fio not runnable ({e})"),
-    }
+    let privileged = crate::testing::Privileged::new();
+    let Some(o) = privileged.need("fio", run) else { return };
+    assert!(o.status.success(), "fio failed: {}", String::from_utf8_lossy(&o.stderr));
     let fio: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     same_shape("", &fio, &serde_json::from_str(&render(&fixture())).unwrap());
 }

@@ -159,10 +159,9 @@ fn unsupported_options_and_values_are_named() {
 fn fio_examples_parse_or_refuse() {
     let dir =
         std::env::var_os("FIO_EXAMPLES").map_or_else(|| "/usr/share/doc/fio/examples".into(), std::path::PathBuf::from);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("SKIPPED: no fio examples at {} (install fio-examples or set FIO_EXAMPLES)", dir.display());
-        return;
-    };
+    let privileged = crate::testing::Privileged::new();
+    let found = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()));
+    let Some(entries) = privileged.need("fio's examples (fio-examples, or FIO_EXAMPLES)", found) else { return };
     let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "fio"));
     files.sort();

@@ -16,10 +16,10 @@ fn root_device() -> Option<String> {
 #[test]
 fn mounted_device_is_never_planned_for_writes() {
     // plan() only looks; it opens nothing for writing, so this is safe on the root disk.
-    let Some(dev) = root_device().filter(|d| fs::metadata(d).is_ok_and(|m| m.file_type().is_block_device())) else {
-        eprintln!("SKIPPED: the root file system is not on a visible block device");
-        return;
-    };
+    let privileged = crate::testing::Privileged::new();
+    let dev = root_device().filter(|d| fs::metadata(d).is_ok_and(|m| m.file_type().is_block_device()));
+    let visible = dev.ok_or("no block device under /dev is mounted on / here");
+    let Some(dev) = privileged.need("the root file system on a visible block device", visible) else { return };
     let spec = Spec { targets: vec![dev.clone()], read_pct: 0, force_device: true, ..Spec::default() };
     let e = plan(&spec, false).unwrap_err();
     assert!(e.message.contains("is mounted on /"), "{dev}: {e}");

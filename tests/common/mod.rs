@@ -3,6 +3,12 @@
 
 pub mod throttled;
 
+// The same prerequisite checks as the unit tests use: skip, or fail under
+// IOLENS_REQUIRE_PRIVILEGED=1, and log which privileged parts ran.
+#[path = "../../src/testing.rs"]
+mod testing;
+pub use testing::{program, root, Privileged};
+
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
@@ -46,17 +52,22 @@ pub fn u(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not an integer: {v}"))
 }
 
-pub fn is_root() -> bool {
-    unsafe { libc::geteuid() == 0 }
-}
-
 /// Files left in a directory (tests check that iolens leaves none behind).
 pub fn entries(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
 }
 
-/// Prints why a test does nothing here; returns true so callers can `if skip(..) { return }`.
+pub fn is_root() -> bool {
+    root().is_ok()
+}
+
+/// Says why a test does nothing here and returns true, so callers can `if skip(..) { return }`;
+/// under IOLENS_REQUIRE_PRIVILEGED=1 it fails with that reason instead. `Privileged` does the
+/// same and also logs that the privileged part ran: prefer it in new tests.
 pub fn skip(reason: &str) -> bool {
+    if testing::strict_from_env() {
+        panic!("{reason} ({}=1)", testing::STRICT_VAR);
+    }
     eprintln!("SKIPPED: {reason}");
     true
 }

@@ -1,7 +1,8 @@
 //! A loop device throttled with cgroup v1 blkio: our stand-in for a capped cloud disk. Needs
-//! root, losetup and /sys/fs/cgroup/blkio; `new` says why it skips elsewhere.
+//! root, losetup and /sys/fs/cgroup/blkio; `new` skips without them (fails under
+//! IOLENS_REQUIRE_PRIVILEGED=1), and fails when they are there but setting up does not work.
 
-use super::{is_root, skip, test_store};
+use super::{program, root, test_store, Privileged};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,44 +14,53 @@ pub struct Throttled {
     majmin: String,
     cgroup: PathBuf,
     _dir: tempfile::TempDir,
+    /// Dropped last: the test's privileged part is logged once the device is gone.
+    privileged: Privileged,
 }
 
 impl Throttled {
     pub fn new(name: &str) -> Option<Throttled> {
-        if !is_root() {
-            skip("not root: loop devices and cgroup throttles need root");
-            return None;
-        }
-        if !Path::new(BLKIO).join("blkio.throttle.read_iops_device").exists() {
-            skip("no cgroup v1 blkio throttling at /sys/fs/cgroup/blkio");
-            return None;
-        }
+        let privileged = Privileged::new();
+        privileged.need("root (loop devices and cgroup throttles)", root())?;
+        let knob = Path::new(BLKIO).join("blkio.throttle.read_iops_device");
+        let blkio = if knob.exists() { Ok(()) } else { Err(format!("no {}", knob.display())) };
+        privileged.need("cgroup v1 blkio throttling", blkio)?;
+        privileged.need("losetup (util-linux)", program("losetup"))?;
+        // As root with every prerequisite there, failing to set up is a failure, with its reason.
         // The backing file lives on disk, not tmpfs.
-        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).ok()?;
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a directory for the loop device's file");
         let backing = dir.path().join("loop.img");
         let data: Vec<u8> = (0..(64u32 << 20)).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
-        std::fs::write(&backing, data).ok()?;
-        let out = Command::new("losetup").args(["-f", "--show"]).arg(&backing).output();
-        let dev = match out {
-            Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
-            Ok(o) => {
-                skip(&format!("losetup failed: {}", String::from_utf8_lossy(&o.stderr).trim()));
-                return None;
-            }
-            Err(e) => {
-                skip(&format!("losetup not available: {e}"));
-                return None;
-            }
+        std::fs::write(&backing, data).unwrap_or_else(|e| panic!("writing {}: {e}", backing.display()));
+        let out = Command::new("losetup").args(["-f", "--show"]).arg(&backing).output().expect("running losetup");
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "losetup -f --show {}: {}", backing.display(), stderr.trim());
+        let dev = stdout.trim().to_string();
+        let detach_and_fail = |why: String| -> ! {
+            let _ = Command::new("losetup").args(["-d", &dev]).status();
+            panic!("{why}")
         };
-        let base = dev.trim_start_matches("/dev/");
-        let majmin = std::fs::read_to_string(format!("/sys/block/{base}/dev")).ok()?.trim().to_string();
+        let sys = format!("/sys/block/{}/dev", dev.trim_start_matches("/dev/"));
+        let majmin = match std::fs::read_to_string(&sys) {
+            Ok(s) => s.trim().to_string(),
+            Err(e) => detach_and_fail(format!("{dev}: reading {sys}: {e}")),
+        };
         let cgroup = Path::new(BLKIO).join(format!("iolens-test-{name}-{}", std::process::id()));
-        std::fs::create_dir(&cgroup).ok()?;
-        Some(Throttled { dev, majmin, cgroup, _dir: dir })
+        if let Err(e) = std::fs::create_dir(&cgroup) {
+            detach_and_fail(format!("creating the cgroup {}: {e}", cgroup.display()));
+        }
+        Some(Throttled { dev, majmin, cgroup, _dir: dir, privileged })
+    }
+
+    /// A prerequisite of one part of the test (fio for a side-by-side check): as `Privileged::need`.
+    pub fn need<T, E: std::fmt::Display>(&self, what: &str, have: Result<T, E>) -> Option<T> {
+        self.privileged.need(what, have)
     }
 
     pub fn set(&self, knob: &str, value: u64) {
-        std::fs::write(self.cgroup.join(format!("blkio.throttle.{knob}")), format!("{} {value}", self.majmin)).unwrap();
+        let path = self.cgroup.join(format!("blkio.throttle.{knob}"));
+        std::fs::write(&path, format!("{} {value}", self.majmin))
+            .unwrap_or_else(|e| panic!("writing '{} {value}' to {}: {e}", self.majmin, path.display()));
     }
 
     /// Runs a command line inside the cgroup.
