@@ -11,6 +11,8 @@ pub mod trace;
 
 pub use buffers::AlignedBuf;
 
+use crate::spec::EngineKind;
+
 use std::fs::File;
 use std::io;
 use std::time::Duration;
@@ -41,6 +43,14 @@ pub struct Completion {
 }
 
 pub trait Engine {
+    /// The I/Os a worker of this engine keeps in flight for a requested queue depth, and why
+    /// when that differs (an engine that blocks in each call cannot queue).
+    fn depth_for(requested: u32) -> (u32, Option<String>)
+    where
+        Self: Sized,
+    {
+        (requested, None)
+    }
     /// Most I/Os this engine keeps in flight; the runner never queues more.
     fn max_depth(&self) -> u32;
     /// The data buffer of a slot (aligned for O_DIRECT, `buf_size` bytes).
@@ -64,6 +74,29 @@ pub struct EngineSetup<'a> {
     /// Reads and writes both happen: give reads buffers of their own so they never overwrite
     /// the data pattern of later writes.
     pub mixed: bool,
+}
+
+/// The engine that will really run for `kind` (io_uring falls back to psync where the kernel
+/// refuses it), its depth per worker for `qd`, and notices about both.
+pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
+    let mut notices = Vec::new();
+    let mut kind = kind;
+    if kind == EngineKind::IoUring {
+        if let Some(why) = io_uring_unavailable() {
+            notices.push(format!("io_uring is unavailable ({why}); using psync"));
+            kind = EngineKind::Psync;
+        }
+    }
+    let (depth, why) = match kind {
+        #[cfg(target_os = "linux")]
+        EngineKind::IoUring => io_uring::UringEngine::depth_for(qd),
+        #[cfg(not(target_os = "linux"))]
+        EngineKind::IoUring => (qd, None),
+        EngineKind::Psync => psync::PsyncEngine::depth_for(qd),
+        EngineKind::Null => null::NullEngine::depth_for(qd),
+    };
+    notices.extend(why);
+    (kind, depth, notices)
 }
 
 /// Why an io_uring could not be set up here (None if it can), so the runner can fall back to

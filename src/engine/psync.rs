@@ -47,6 +47,13 @@ fn at(f: &File, buf: &mut [u8], off: u64, write: bool) -> io::Result<usize> {
 }
 
 impl Engine for PsyncEngine {
+    fn depth_for(requested: u32) -> (u32, Option<String>) {
+        // Each pread/pwrite blocks its thread until done: one I/O in flight per thread.
+        let why =
+            (requested > 1).then(|| format!("psync runs one I/O at a time per thread; --qd {requested} acts as 1"));
+        (1, why)
+    }
+
     fn max_depth(&self) -> u32 {
         1
     }

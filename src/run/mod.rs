@@ -5,20 +5,20 @@
 mod build;
 mod live;
 pub mod offsets;
+mod supervise;
 mod worker;
 
 use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
 use crate::spec::{EngineKind, Spec};
-use crate::stats::cpu::CpuSnapshot;
-use crate::stats::disk::DiskSnapshot;
 use crate::target::Prepared;
 use live::{Collector, Mailbox};
 use std::io::IsTerminal;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+use supervise::supervise;
 
 /// What the workers share. Times are ns since `t0`.
 pub struct Shared {
@@ -41,20 +41,10 @@ pub struct RunOptions {
     pub trace: Option<std::path::PathBuf>,
 }
 
-/// The engine that will really run, and notices about substitutions.
+/// The engine that will really run, its depth per worker, and notices about substitutions.
 pub fn choose_engine(spec: &Spec, notices: &mut Vec<String>) -> (EngineKind, u32) {
-    let mut kind = spec.engine;
-    if kind == EngineKind::IoUring {
-        if let Some(why) = engine::io_uring_unavailable() {
-            notices.push(format!("io_uring is unavailable ({why}); using psync"));
-            kind = EngineKind::Psync;
-        }
-    }
-    let mut depth = spec.qd;
-    if kind == EngineKind::Psync && depth > 1 {
-        notices.push(format!("psync runs one I/O at a time per thread; --qd {depth} acts as 1"));
-        depth = 1;
-    }
+    let (kind, depth, n) = engine::choose(spec.engine, spec.qd);
+    notices.extend(n);
     (kind, depth)
 }
 
@@ -75,177 +65,164 @@ pub struct Job<'a> {
     pub targets: &'a [Prepared],
 }
 
+/// The group's timeline, ns after the start: the longest warm-up, duration and cool-down of its
+/// tests.
+struct Window {
+    warmup: f64,
+    duration: f64,
+    cooldown: f64,
+}
+
+impl Window {
+    fn of(jobs: &[Job], notices: &mut [Vec<String>]) -> Window {
+        let longest = |f: fn(&Spec) -> f64| jobs.iter().map(|j| f(j.spec)).fold(0.0, f64::max);
+        let w = Window {
+            warmup: longest(|s| s.warmup),
+            duration: longest(|s| s.duration),
+            cooldown: longest(|s| s.cooldown),
+        };
+        if jobs.len() > 1 {
+            for (j, n) in jobs.iter().zip(notices) {
+                if (j.spec.warmup, j.spec.duration, j.spec.cooldown) != (w.warmup, w.duration, w.cooldown) {
+                    n.push(format!(
+                        "ran in a group for {} s after {} s of warm-up, the group's longest",
+                        w.duration, w.warmup
+                    ));
+                }
+            }
+        }
+        w
+    }
+
+    /// (measured window start, its end, the end of the cool-down), ns.
+    fn edges(&self) -> (u64, u64, u64) {
+        let ns = |s: f64| (s * 1e9) as u64;
+        let m_start = ns(self.warmup);
+        let m_end = m_start + ns(self.duration);
+        (m_start, m_end, m_end + ns(self.cooldown))
+    }
+}
+
+/// Workers are numbered job by job, target by target, thread by thread: job `k` owns workers
+/// `first[k]..first[k] + count[k]`.
+struct Layout {
+    first: Vec<usize>,
+    count: Vec<usize>,
+}
+
+impl Layout {
+    fn of(jobs: &[Job]) -> Layout {
+        let count: Vec<usize> = jobs.iter().map(|j| j.targets.len() * j.spec.threads as usize).collect();
+        let first = count
+            .iter()
+            .scan(0, |acc, n| {
+                let f = *acc;
+                *acc += n;
+                Some(f)
+            })
+            .collect();
+        Layout { first, count }
+    }
+
+    fn workers(&self) -> usize {
+        self.count.iter().sum()
+    }
+
+    fn of_job(&self, k: usize) -> std::ops::Range<usize> {
+        self.first[k]..self.first[k] + self.count[k]
+    }
+}
+
+impl Shared {
+    fn new(w: &Window, workers: usize, trace: Option<&std::path::Path>) -> anyhow::Result<Shared> {
+        let (m_start, m_end, end) = w.edges();
+        Ok(Shared {
+            ready: Barrier::new(workers + 1),
+            start: Barrier::new(workers + 1),
+            t0: OnceLock::new(),
+            measure_start: m_start,
+            measure_end: AtomicU64::new(m_end),
+            end: AtomicU64::new(end),
+            abort: AtomicBool::new(false),
+            trace: match trace {
+                Some(p) => {
+                    let f =
+                        std::fs::File::create(p).map_err(|e| anyhow::anyhow!("creating trace {}: {e}", p.display()))?;
+                    let mut w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(f));
+                    writeln!(w, "worker,file,op,offset,length")?;
+                    Some(Mutex::new(w))
+                }
+                None => None,
+            },
+        })
+    }
+}
+
+/// The engine of each job, its depth, and what the user should know about them (printed now,
+/// kept in the results).
+fn engines(jobs: &[Job]) -> (Vec<(EngineKind, u32)>, Vec<Vec<String>>) {
+    jobs.iter()
+        .map(|j| {
+            let mut n = Vec::new();
+            let e = choose_engine(j.spec, &mut n);
+            for line in &n {
+                eprintln!("notice: {line}");
+            }
+            (e, n)
+        })
+        .unzip()
+}
+
 /// Runs several tests at once, in one measured window: the longest warm-up, duration and
 /// cool-down of the group. Each test gets its own result; CPU and disk figures are the group's.
 pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> anyhow::Result<Vec<TestResult>> {
-    let mut notices: Vec<Vec<String>> = Vec::with_capacity(jobs.len());
-    let mut engines = Vec::with_capacity(jobs.len());
-    for j in jobs {
-        let mut n = Vec::new();
-        engines.push(choose_engine(j.spec, &mut n));
-        for line in &n {
-            eprintln!("notice: {line}");
-        }
-        notices.push(n);
-    }
-    let longest = |f: fn(&Spec) -> f64| jobs.iter().map(|j| f(j.spec)).fold(0.0, f64::max);
-    let (warmup, duration, cooldown) = (longest(|s| s.warmup), longest(|s| s.duration), longest(|s| s.cooldown));
-    if jobs.len() > 1 {
-        for (j, n) in jobs.iter().zip(&mut notices) {
-            if (j.spec.warmup, j.spec.duration, j.spec.cooldown) != (warmup, duration, cooldown) {
-                n.push(format!("ran in a group for {duration} s after {warmup} s of warm-up, the group's longest"));
-            }
-        }
-    }
-    // Workers are numbered job by job, target by target, thread by thread.
-    let first: Vec<usize> = jobs
-        .iter()
-        .scan(0, |acc, j| {
-            let f = *acc;
-            *acc += j.targets.len() * j.spec.threads as usize;
-            Some(f)
-        })
-        .collect();
-    let workers: usize = jobs.iter().map(|j| j.targets.len() * j.spec.threads as usize).sum();
-    let ns = |s: f64| (s * 1e9) as u64;
-    let m_start = ns(warmup);
-    let m_end = m_start + ns(duration);
-    let end = m_end + ns(cooldown);
-    let shared = Shared {
-        ready: Barrier::new(workers + 1),
-        start: Barrier::new(workers + 1),
-        t0: OnceLock::new(),
-        measure_start: m_start,
-        measure_end: AtomicU64::new(m_end),
-        end: AtomicU64::new(end),
-        abort: AtomicBool::new(false),
-        trace: match &opts.trace {
-            Some(p) => {
-                let f = std::fs::File::create(p).map_err(|e| anyhow::anyhow!("creating trace {}: {e}", p.display()))?;
-                let mut w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(f));
-                writeln!(w, "worker,file,op,offset,length")?;
-                Some(Mutex::new(w))
-            }
-            None => None,
-        },
-    };
-    let mailboxes: Vec<Mailbox> = (0..workers).map(|_| Mailbox::new()).collect();
-    let mut collectors: Vec<Collector> =
-        jobs.iter().map(|j| Collector::new(j.targets.len() * j.spec.threads as usize)).collect();
-    let collect = |cs: &mut [Collector]| {
-        for (k, c) in cs.iter_mut().enumerate() {
-            c.collect(&mailboxes[first[k]..first[k] + c.per_worker.len()]);
-        }
-    };
+    let (engines, mut notices) = engines(jobs);
+    let window = Window::of(jobs, &mut notices);
+    let layout = Layout::of(jobs);
+    let shared = Shared::new(&window, layout.workers(), opts.trace.as_deref())?;
+    let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
+    let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let bar = progress_bar(opts.progress);
-
     let mut devices: Vec<String> =
         jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
     devices.sort();
     devices.dedup();
-    let (recs, cpu, disks, measured_ns, interrupted) = std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(workers);
-        for (k, job) in jobs.iter().enumerate() {
-            let (spec, (kind, depth)) = (job.spec, engines[k]);
-            let job_workers = job.targets.len() * spec.threads as usize;
-            for (ti, t) in job.targets.iter().enumerate() {
-                for th in 0..spec.threads {
-                    let rank = ti * spec.threads as usize + th as usize;
-                    let w = first[k] + rank;
-                    let args = worker::WorkerArgs {
-                        spec,
-                        shared: &shared,
-                        mailbox: &mailboxes[w],
-                        file: 0,
-                        gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
-                        index: w as u32,
-                        rank: rank as u32,
-                        workers: job_workers as u32,
-                        depth,
-                    };
-                    let file = &t.file;
-                    let shared = &shared;
-                    handles.push(
-                        std::thread::Builder::new()
-                            .name(format!("iolens-w{w}"))
-                            .spawn_scoped(scope, move || {
-                                let setup = EngineSetup {
-                                    files: std::slice::from_ref(file),
-                                    depth,
-                                    buf_size: spec.max_block() as usize,
-                                    mixed: spec.read_pct > 0 && spec.read_pct < 100,
-                                };
-                                start_worker(kind, &setup, args, shared)
-                            })
-                            .expect("spawning a worker thread"),
-                    );
-                }
-            }
-        }
-        shared.ready.wait();
-        let t0 = Instant::now();
-        shared.t0.set(t0).expect("t0 set once");
-        shared.start.wait();
 
-        let now = || t0.elapsed().as_nanos() as u64;
-        let mut cpu_start: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
-        let mut cpu_end: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
-        let snap = || (CpuSnapshot::take(), DiskSnapshot::take(&devices));
-        let mut interrupted = false;
-        loop {
-            let t = now();
-            let m_end_now = shared.measure_end.load(Ordering::Relaxed);
-            let end_now = shared.end.load(Ordering::Relaxed);
-            if cpu_start.is_none() && t >= m_start {
-                let (c, d) = snap();
-                cpu_start = Some((c, d, t));
+    let m = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(layout.workers());
+        for (k, job) in jobs.iter().enumerate() {
+            for (w, args, file) in worker_args(job, layout.first[k], layout.count[k], engines[k].1, &shared, &mailboxes)
+            {
+                let (kind, shared) = (engines[k].0, &shared);
+                let spec = job.spec;
+                let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
+                    let setup = EngineSetup {
+                        files: std::slice::from_ref(file),
+                        depth: args.depth,
+                        buf_size: spec.max_block() as usize,
+                        mixed: spec.read_pct > 0 && spec.read_pct < 100,
+                    };
+                    start_worker(kind, &setup, args, shared)
+                });
+                handles.push(spawned.expect("spawning a worker thread"));
             }
-            if cpu_end.is_none() && t >= m_end_now {
-                let (c, d) = snap();
-                cpu_end = Some((c, d, t));
-            }
-            if interrupt.load(Ordering::Relaxed) && !interrupted {
-                interrupted = true;
-                shared.measure_end.store(m_end_now.min(t), Ordering::Relaxed);
-                shared.end.store(t, Ordering::Relaxed);
-                continue;
-            }
-            if shared.abort.load(Ordering::Relaxed) {
-                shared.end.store(t, Ordering::Relaxed);
-            }
-            collect(&mut collectors);
-            if t >= end_now || handles.iter().all(|h| h.is_finished()) {
-                break;
-            }
-            if let Some(b) = &bar {
-                b.set_message(progress_line(t, m_start, m_end_now, end_now, &collectors));
-            }
-            let next_edge = [m_start, m_end_now, end_now].into_iter().filter(|&e| e > t).min().unwrap_or(t);
-            std::thread::sleep(Duration::from_nanos((next_edge - t).clamp(1_000_000, 100_000_000)));
         }
-        let recs: Vec<Result<worker::WorkerRec, String>> =
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();
-        collect(&mut collectors);
-        let t_end = now();
-        let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
-        let (cs, ds, cs_t) = cpu_start.unwrap_or_else(|| {
-            let (c, d) = snap();
-            (c, d, t_end)
-        });
-        let (ce, de, ce_t) = cpu_end.unwrap_or_else(|| {
-            let (c, d) = snap();
-            (c, d, t_end)
-        });
-        let wall = Duration::from_nanos(ce_t.saturating_sub(cs_t));
-        let disks = de.since(&ds, wall.as_secs_f64());
-        let cpu = (cs, ce, wall);
-        (recs, cpu, disks, m_end_final.saturating_sub(m_start), interrupted)
+        let m_start = shared.measure_start;
+        let mut tick = |at: Option<(u64, u64, u64)>| {
+            for (k, c) in collectors.iter_mut().enumerate() {
+                c.collect(&mailboxes[layout.of_job(k)]);
+            }
+            if let (Some(b), Some((t, m_end, end))) = (&bar, at) {
+                b.set_message(progress_line(t, m_start, m_end, end, &collectors));
+            }
+        };
+        supervise(handles, &shared, interrupt, &devices, &mut tick)
     });
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let recs = recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
+    let recs = m.recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
     Ok(jobs
         .iter()
         .zip(notices)
@@ -257,16 +234,48 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 depth: engines[k].1,
                 notices,
                 started_at: started_at.clone(),
-                recs: &recs[first[k]..first[k] + collectors[k].per_worker.len()],
+                recs: &recs[layout.of_job(k)],
                 collector: &collectors[k],
-                cpu: cpu.clone(),
-                disks: disks.clone(),
-                measured_s: measured_ns as f64 / 1e9,
-                interrupted,
+                cpu: m.cpu.clone(),
+                disks: m.disks.clone(),
+                measured_s: m.measured_ns as f64 / 1e9,
+                interrupted: m.interrupted,
                 threads: job.spec.threads,
             })
         })
         .collect())
+}
+
+/// One worker per (target × thread) of a job: its global number, its arguments and its file.
+fn worker_args<'a>(
+    job: &Job<'a>,
+    first: usize,
+    count: usize,
+    depth: u32,
+    shared: &'a Shared,
+    mailboxes: &'a [Mailbox],
+) -> Vec<(usize, worker::WorkerArgs<'a>, &'a std::fs::File)> {
+    let spec = job.spec;
+    let mut out = Vec::with_capacity(count);
+    for (ti, t) in job.targets.iter().enumerate() {
+        for th in 0..spec.threads {
+            let rank = ti * spec.threads as usize + th as usize;
+            let w = first + rank;
+            let args = worker::WorkerArgs {
+                spec,
+                shared,
+                mailbox: &mailboxes[w],
+                file: 0,
+                gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
+                index: w as u32,
+                rank: rank as u32,
+                workers: count as u32,
+                depth,
+            };
+            out.push((w, args, &t.file));
+        }
+    }
+    out
 }
 
 fn start_worker(

@@ -1,0 +1,88 @@
+//! The runner's clock while workers run: the window's edges, Ctrl-C, a worker's abort.
+
+use super::{worker, Shared};
+use crate::stats::cpu::CpuSnapshot;
+use crate::stats::disk::DiskSnapshot;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the supervisor saw of the measured window.
+pub(super) struct Measured {
+    pub recs: Vec<Result<worker::WorkerRec, String>>,
+    pub cpu: (CpuSnapshot, CpuSnapshot, Duration),
+    pub disks: Vec<crate::stats::disk::DiskStats>,
+    pub measured_ns: u64,
+    pub interrupted: bool,
+}
+
+/// Keeps time once the workers started: CPU and disk snapshots at the window's edges, Ctrl-C
+/// (the window ends where it is), a worker's abort; then joins the workers. `tick` collects the
+/// workers' per-second figures, and draws progress when given (now, window end, end).
+pub(super) fn supervise(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<worker::WorkerRec, String>>>,
+    shared: &Shared,
+    interrupt: &AtomicBool,
+    devices: &[String],
+    tick: &mut dyn FnMut(Option<(u64, u64, u64)>),
+) -> Measured {
+    shared.ready.wait();
+    let t0 = Instant::now();
+    shared.t0.set(t0).expect("t0 set once");
+    shared.start.wait();
+
+    let m_start = shared.measure_start;
+    let now = || t0.elapsed().as_nanos() as u64;
+    let snap = || (CpuSnapshot::take(), DiskSnapshot::take(devices));
+    let mut cpu_start: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
+    let mut cpu_end: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
+    let mut interrupted = false;
+    loop {
+        let t = now();
+        let m_end_now = shared.measure_end.load(Ordering::Relaxed);
+        let end_now = shared.end.load(Ordering::Relaxed);
+        if cpu_start.is_none() && t >= m_start {
+            let (c, d) = snap();
+            cpu_start = Some((c, d, t));
+        }
+        if cpu_end.is_none() && t >= m_end_now {
+            let (c, d) = snap();
+            cpu_end = Some((c, d, t));
+        }
+        if interrupt.load(Ordering::Relaxed) && !interrupted {
+            interrupted = true;
+            shared.measure_end.store(m_end_now.min(t), Ordering::Relaxed);
+            shared.end.store(t, Ordering::Relaxed);
+            continue;
+        }
+        if shared.abort.load(Ordering::Relaxed) {
+            shared.end.store(t, Ordering::Relaxed);
+        }
+        let done = t >= end_now || handles.iter().all(|h| h.is_finished());
+        tick((!done).then_some((t, m_end_now, end_now)));
+        if done {
+            break;
+        }
+        let next_edge = [m_start, m_end_now, end_now].into_iter().filter(|&e| e > t).min().unwrap_or(t);
+        std::thread::sleep(Duration::from_nanos((next_edge - t).clamp(1_000_000, 100_000_000)));
+    }
+    let recs = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();
+    tick(None);
+    let t_end = now();
+    let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
+    let (cs, ds, cs_t) = cpu_start.unwrap_or_else(|| {
+        let (c, d) = snap();
+        (c, d, t_end)
+    });
+    let (ce, de, ce_t) = cpu_end.unwrap_or_else(|| {
+        let (c, d) = snap();
+        (c, d, t_end)
+    });
+    let wall = Duration::from_nanos(ce_t.saturating_sub(cs_t));
+    Measured {
+        recs,
+        disks: de.since(&ds, wall.as_secs_f64()),
+        cpu: (cs, ce, wall),
+        measured_ns: m_end_final.saturating_sub(m_start),
+        interrupted,
+    }
+}
