@@ -69,7 +69,7 @@ pub fn render(r: &RunResult) -> String {
         ("fio version", V::S(format!("iolens-{}", r.iolens_version))),
         ("timestamp", V::U(ts)),
         ("timestamp_ms", V::U(ts * 1000)),
-        ("time", V::S(ctime(ts as i64 + utc_offset(ts as i64)))),
+        ("time", V::S(ctime(ts as i64 + crate::stats::clock::utc_offset(ts as i64)))),
         ("global options", obj([])),
         ("jobs", V::A(r.tests.iter().map(|t| job(r, t)).collect())),
         ("disk_util", disk_util(r)),
@@ -336,25 +336,6 @@ fn ctime(t: i64) -> String {
     let y = yoe + era * 400 + i64::from(m <= 2);
     let (wd, mo) = (DAYS[days.rem_euclid(7) as usize], MONTHS[m as usize - 1]);
     format!("{wd} {mo} {d:2} {:02}:{:02}:{:02} {y}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// Seconds east of UTC of the local time zone at `t` (fio prints local time).
-#[cfg(unix)]
-fn utc_offset(t: i64) -> i64 {
-    let tt = t as libc::time_t;
-    // SAFETY: localtime_r only writes the tm we pass, and a zeroed tm is a valid value.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let ok = !unsafe { libc::localtime_r(&tt, &mut tm) }.is_null();
-    if ok {
-        tm.tm_gmtoff as i64
-    } else {
-        0
-    }
-}
-
-#[cfg(not(unix))]
-fn utc_offset(_: i64) -> i64 {
-    0
 }
 
 #[cfg(test)]

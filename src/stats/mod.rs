@@ -2,6 +2,7 @@
 //! digits: every value within 0.1 %), exact min/max/mean/stddev are kept beside them, and two
 //! recorders merge exactly with `+=`, so threads, runs and hosts combine without loss.
 
+pub mod clock;
 pub mod cpu;
 pub mod disk;
 

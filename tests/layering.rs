@@ -1,0 +1,134 @@
+//! The module layering, checked on the source: the stored schema (`result`) is a leaf that no
+//! analysis, report, store or comparison code defines, nothing below `cli` reaches up into it,
+//! and platform calls stay in `engine`, `target`, `stats` and `run`. Unit tests are left out:
+//! they may use anything to check their module.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const MODULES: [&str; 13] = [
+    "analyze", "cli", "compare", "engine", "error", "report", "result", "run", "spec", "stats", "store", "target",
+    "testing",
+];
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module a file belongs to ("report" for src/report/html/charts.rs).
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap();
+    let first = rel.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The code of a file without its unit tests: test files, and what follows `#[cfg(test)]`.
+fn code(file: &Path) -> Option<String> {
+    let name = file.file_name().unwrap().to_string_lossy();
+    if name == "tests.rs" || name.ends_with("_tests.rs") {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).unwrap();
+    Some(match text.find("#[cfg(test)]") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    })
+}
+
+/// Every (module, module it names through `crate::`) pair, with the file for messages.
+fn uses() -> Vec<(String, String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let mut out = Vec::new();
+    for f in all {
+        let Some(code) = code(&f) else { continue };
+        let from = module_of(&src, &f);
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
+            let to: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            out.push((from.clone(), to.clone(), f.strip_prefix(&src).unwrap().display().to_string()));
+        }
+        // `use crate::{a, b}` groups.
+        for (i, _) in code.match_indices("crate::{") {
+            let rest = &code[i + "crate::{".len()..];
+            let group = &rest[..rest.find('}').unwrap_or(0)];
+            for m in
+                MODULES.iter().filter(|m| group.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == **m))
+            {
+                out.push((from.clone(), m.to_string(), f.strip_prefix(&src).unwrap().display().to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn offending(from: &str, forbidden: &[&str]) -> BTreeSet<String> {
+    uses()
+        .into_iter()
+        .filter(|(f, to, _)| f == from && forbidden.contains(&to.as_str()))
+        .map(|(_, to, file)| format!("{file} uses crate::{to}"))
+        .collect()
+}
+
+#[test]
+fn the_scanner_sees_what_it_checks() {
+    // A check that finds nothing because it reads nothing would pass: make sure it reads.
+    let u = uses();
+    assert!(u.iter().any(|(f, t, _)| f == "cli" && t == "spec"), "no cli → spec use found");
+    assert!(u.iter().any(|(f, t, _)| f == "analyze" && t == "result"), "no analyze → result use found");
+    assert!(u.iter().any(|(f, t, _)| f == "report" && t == "result"));
+}
+
+#[test]
+fn result_is_the_leaf_schema() {
+    let bad = offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "target"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn nothing_below_cli_reaches_into_it() {
+    for m in MODULES.iter().filter(|m| **m != "cli") {
+        let bad = offending(m, &["cli"]);
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+}
+
+#[test]
+fn front_ends_and_formats_do_not_drive_io() {
+    for m in ["spec", "report", "analyze", "compare", "store"] {
+        let bad = offending(m, &["run", "engine", "cli"]);
+        assert!(bad.is_empty(), "{m}: {bad:#?}");
+    }
+    let bad = offending("spec", &["target", "report", "store", "analyze"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn platform_calls_stay_in_the_platform_layers() {
+    // Windows is a target: spec, result, report, analyze, compare and store stay portable.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let mut bad = Vec::new();
+    for f in all {
+        let m = module_of(&src, &f);
+        if !["result", "report", "analyze", "compare", "store"].contains(&m.as_str()) {
+            continue;
+        }
+        let Some(code) = code(&f) else { continue };
+        for needle in ["std::os::unix", "std::os::linux", "libc::", "/proc/", "/sys/"] {
+            if code.contains(needle) {
+                bad.push(format!("{} contains {needle}", f.strip_prefix(&src).unwrap().display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
