@@ -94,10 +94,10 @@ fn unknown<T>(n: &Node, parent: &str) -> E<T> {
     Err((n.name.clone(), format!("is not an element of DiskSpd's <{parent}>")))
 }
 
-/// A profile's time spans as DiskSpd command lines (without targets) and their targets' paths.
+/// A time span as DiskSpd options: its own, and each target's path and options.
 struct Span {
     args: Vec<String>,
-    paths: Vec<String>,
+    targets: Vec<(String, Vec<String>)>,
 }
 
 /// Profile → (time spans, the profile's results format, notes).
@@ -171,25 +171,8 @@ fn time_span(t: &Node, notes: &mut Vec<String>) -> E<Span> {
     let Some(targets) = targets.filter(|t| !t.kids.is_empty()) else {
         return Err(("TimeSpan".into(), "names no <Targets><Target>".into()));
     };
-    let mut paths = Vec::new();
-    let mut first: Option<Vec<String>> = None;
-    for n in &targets.kids {
-        if n.name != "Target" {
-            return unknown(n, "Targets");
-        }
-        let (path, a) = target(n)?;
-        // iolens runs one workload over all targets of a test; DiskSpd allows one per target.
-        if first.as_ref().is_some_and(|f| *f != a) {
-            return Err((
-                "Target".into(),
-                format!("{path} is set up differently from {}; iolens runs the same workload on every target of a <TimeSpan>", paths[0]),
-            ));
-        }
-        first.get_or_insert(a);
-        paths.push(path);
-    }
-    args.extend(first.unwrap_or_default());
-    Ok(Span { args, paths })
+    let targets = targets.kids.iter().map(|n| if n.name == "Target" { target(n) } else { unknown(n, "Targets") });
+    Ok(Span { args, targets: targets.collect::<E<_>>()? })
 }
 
 /// A `<Target>` → its path and the DiskSpd options that say the same.
@@ -233,12 +216,12 @@ fn target(t: &Node) -> E<(String, Vec<String>)> {
                 a.push(format!("-g{v}{}", if iops { "i" } else { "" }));
             }
             "ThreadsPerFile" => a.push(format!("-t{v}")),
-            "IOPriority" => a.push(format!("-I{v}")),
+            "IOPriority" if v != "3" => a.push(format!("-I{v}")),
             "ThreadTargets" => return refuse(k, "threads assigned to targets are not supported"),
             "BaseFileOffset" | "SequentialScan" | "RandomAccess" | "TemporaryFile" | "UseLargePages"
             | "DisableOSCache" | "DisableAllCache" | "DisableLocalCache" | "WriteThrough" | "MemoryMappedIo"
             | "ParallelAsyncIO" | "BurstSize" | "ThinkTime" | "RandomRatio" | "ThreadStride" | "MaxFileSize"
-            | "Throughput" | "Weight" => {}
+            | "Throughput" | "IOPriority" | "Weight" => {}
             _ => return unknown(k, "Target"),
         }
     }
@@ -326,12 +309,31 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
     let (spans, format, mut notes) = spans(profile).map_err(|(el, m)| bad(format!("<{el}>: {m}")))?;
     let mut jobs: Vec<DiskspdJob> = Vec::new();
     for (i, s) in spans.iter().enumerate() {
-        let paths = substitute(&s.paths, subst, file)?;
-        let args = [s.args.clone(), overrides.clone(), paths].concat();
-        let job = parse_line(&args).map_err(|e| {
-            let el = FROM.iter().find(|(o, _)| e.option.get(..2) == Some(*o)).map(|(_, el)| format!("<{el}>"));
-            bad(format!("<TimeSpan> {}: {}: {}", i + 1, el.unwrap_or(e.option), e.message))
-        })?;
+        let line = |opts: &[String], paths: Vec<String>| {
+            parse_line(&[s.args.clone(), opts.to_vec(), overrides.clone(), paths].concat()).map_err(|e| {
+                let el = FROM.iter().find(|(o, _)| e.option.get(..2) == Some(*o)).map(|(_, el)| format!("<{el}>"));
+                bad(format!("<TimeSpan> {}: {}: {}", i + 1, el.unwrap_or(e.option), e.message))
+            })
+        };
+        let paths = substitute(&s.targets.iter().map(|t| t.0.clone()).collect::<Vec<_>>(), subst, file)?;
+        // iolens runs one workload over all targets of a test, where DiskSpd allows one per
+        // target: each target alone must mean the same as the first.
+        let alone = |k: usize| -> R<_> {
+            let j = line(&s.targets[k].1, vec![paths[k].clone()])?;
+            Ok((super::Spec { targets: Vec::new(), ..j.spec }, j.create_size))
+        };
+        let first = alone(0)?;
+        for k in 1..paths.len() {
+            if alone(k)? != first {
+                return Err(bad(format!(
+                    "<TimeSpan> {}: <Target> {} is set up differently from {}; iolens runs the same workload on every target of a <TimeSpan>",
+                    i + 1,
+                    paths[k],
+                    paths[0]
+                )));
+            }
+        }
+        let job = line(&s.targets[0].1, paths)?;
         if let Some(j) = jobs.first() {
             if (&j.spec.targets, j.create_size) != (&job.spec.targets, job.create_size) {
                 return Err(bad(format!(
@@ -379,3 +381,7 @@ fn substitute(paths: &[String], given: &[String], file: &str) -> R<Vec<String>> 
         None => Ok(out),
     }
 }
+
+#[cfg(test)]
+#[path = "diskspd_xml_tests.rs"]
+mod tests;
