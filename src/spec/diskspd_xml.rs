@@ -41,8 +41,8 @@ impl Node {
 
 /// The document's root element; errors are one line.
 fn dom(xml: &str) -> Result<Node, String> {
+    // Text is trimmed per element, not per event: around an entity the spaces are part of it.
     let mut r = Reader::from_str(xml);
-    r.config_mut().trim_text(true);
     let doc = Node { name: String::new(), attrs: Vec::new(), text: String::new(), kids: Vec::new() };
     let mut stack = vec![doc];
     loop {
@@ -52,7 +52,8 @@ fn dom(xml: &str) -> Result<Node, String> {
             Event::Start(e) => stack.push(Node::new(&e)?),
             Event::Empty(e) => top.kids.push(Node::new(&e)?),
             Event::End(_) => {
-                let done = stack.pop().expect("quick-xml matches end tags");
+                let mut done = stack.pop().expect("quick-xml matches end tags");
+                done.text = done.text.trim().to_string();
                 stack.last_mut().ok_or("an end tag without its start")?.kids.push(done);
             }
             Event::Text(t) => top.text.push_str(&t.xml10_content()),

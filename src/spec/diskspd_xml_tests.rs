@@ -155,10 +155,10 @@ fn a_results_file_is_read_for_its_profile() {
     let results =
         format!("<Results><System><ComputerName>h</ComputerName></System>{PROFILE_BODY}<TimeSpan/></Results>");
     let (_d, job) = with_profile(&results, "");
-    assert_eq!(job.unwrap().spec.targets, ["x&y.dat"]);
+    assert_eq!(job.unwrap().spec.targets, ["x & y.dat"]);
 }
 
-const PROFILE_BODY: &str = "<Profile><TimeSpans><TimeSpan><Targets><Target><Path>x&amp;y.dat</Path></Target>\
+const PROFILE_BODY: &str = "<Profile><TimeSpans><TimeSpan><Targets><Target><Path> x &amp; y.dat\n</Path></Target>\
                             </Targets></TimeSpan></TimeSpans></Profile>";
 
 #[test]
