@@ -45,9 +45,12 @@ fn num(s: &str) -> f64 {
     s.trim().parse().unwrap_or_else(|_| panic!("not a number: '{s}'"))
 }
 
-/// The text layout's Total/Read/Write tables: per thread (bytes, I/Os), and the total row's
-/// (bytes, I/Os, MiB/s, IOPS).
-fn text_tables(text: &str) -> HashMap<&'static str, (Vec<(u64, u64)>, [f64; 4])> {
+/// One table of the text layout: per thread (bytes, I/Os), and the total row's (bytes, I/Os,
+/// MiB/s, IOPS).
+type Table = (Vec<(u64, u64)>, [f64; 4]);
+
+/// The text layout's Total/Read/Write tables.
+fn text_tables(text: &str) -> HashMap<&'static str, Table> {
     let mut out = HashMap::new();
     for title in ["Total IO", "Read IO", "Write IO"] {
         let at = text.find(&format!("\n{title}\n")).unwrap_or_else(|| panic!("no {title} table:\n{text}"));
