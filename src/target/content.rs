@@ -67,6 +67,15 @@ pub fn probe(path: &Path, offset: u64, len: u64) -> std::io::Result<Content> {
         if got == 0 {
             break;
         }
+        // The probe's reads must not leave the file warm in the page cache for a buffered test;
+        // only the sampled ranges are dropped, so pages the user warmed on purpose stay.
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            unsafe {
+                libc::posix_fadvise(f.as_raw_fd(), at as libc::off_t, got as libc::off_t, libc::POSIX_FADV_DONTNEED)
+            };
+        }
         let block = &buf[..got];
         raw += got;
         // The output buffer holds the worst case, so compressing cannot fail.
@@ -77,12 +86,6 @@ pub fn probe(path: &Path, offset: u64, len: u64) -> std::io::Result<Content> {
             seen.insert(h.finish());
             chunks += 1;
         }
-    }
-    // The probe's reads must not leave the file warm in the page cache for a buffered test.
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
     }
     Ok(Content {
         written: written.min(1.0),
