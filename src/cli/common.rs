@@ -14,7 +14,7 @@ pub struct CommonArgs {
     /// Report format on the terminal: text, json, csv, markdown or html
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// Also write the report to FILE (format from its .json, .txt, .csv, .md or .html extension, else --format)
+    /// Also write the report to FILE (format from its .json, .txt, .csv, .md, .html or .xml (DiskSpd's XML) extension, else --format)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Allow writes to files iolens did not create

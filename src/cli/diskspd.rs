@@ -6,12 +6,15 @@ use super::common::{self, CommonArgs};
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
-use crate::spec::diskspd;
+use crate::report::Format;
+use crate::spec::diskspd::{self, DiskspdJob, ResultsFormat};
+use crate::spec::diskspd_xml_out::{write_profile, ProfileSpan, XmlOut};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
 pub struct DiskspdArgs {
-    /// DiskSpd's arguments (-b4k -t2 -o32 -r -w25 -d60 -Sh -L -c1G FILE), plus iolens' --format text|json,
+    /// DiskSpd's arguments (-b4k -t2 -o32 -r -w25 -d60 -Sh -L -c1G FILE, or -Xprofile.xml; -Rxml for
+    /// DiskSpd's XML results, -Rp[xml] for the profile alone), plus iolens' --format text|json,
     /// --out FILE, --keep, --allow-write, --force-device, --quiet
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
@@ -32,21 +35,49 @@ fn split(args: &[String]) -> Result<(CommonArgs, Vec<String>), UsageError> {
 pub fn main(a: DiskspdArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let (own, rest) = split(&a.args)?;
-        let mut job = diskspd::parse(&rest)?;
-        own.apply(&mut job.spec);
+        let job = diskspd::parse(&rest)?;
+        let mut output = own.output(None)?;
+        if job.results == Some(ResultsFormat::Xml) && !job.profile_only {
+            // -Rxml picks DiskSpd's XML where iolens' default text would go; a typed --format wins.
+            if let Some(r) = rest.iter().find(|a| a.starts_with("-R")).filter(|_| own.format != "text") {
+                return Err(UsageError::new(r, format!("conflicts with --format {}; use one", own.format)).into());
+            }
+            if own.format == "text" {
+                output.format = Format::DiskspdXml;
+            }
+        }
         for n in &job.notes {
             eprintln!("note: {n}");
         }
-        let notes = job.notes.clone();
-        let output = own.output(None)?;
-        let name = job.spec.short_name();
+        if job.profile_only {
+            print!("{}", profile(&job));
+            return Ok(0);
+        }
         // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
         let size_given = job.create_size.is_some();
-        let mut item = Item { name, spec: job.spec, notes };
-        item.spec.targets.dedup();
-        execute("diskspd", &[item], size_given, &output, &Passes::ONCE)
+        let items: Vec<Item> = std::iter::once(job.spec)
+            .chain(job.later)
+            .map(|mut spec| {
+                own.apply(&mut spec);
+                spec.targets.dedup();
+                Item { name: spec.short_name(), spec, notes: job.notes.clone() }
+            })
+            .collect();
+        execute("diskspd", &items, size_given, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))
+}
+
+/// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).
+fn profile(job: &DiskspdJob) -> String {
+    let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
+    if job.results != Some(ResultsFormat::Xml) {
+        return crate::report::diskspd_profile_text(&specs);
+    }
+    let mut x = XmlOut::default();
+    let spans: Vec<_> = specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size }).collect();
+    write_profile(&mut x, &spans, ResultsFormat::Xml);
+    x.finish()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use super::text::{cpu_table, thread_table};
 use crate::result::{RunResult, TestResult};
 use crate::spec::size::format_size;
-use crate::spec::{DataPattern, Pattern};
+use crate::spec::{DataPattern, Pattern, Spec};
 use std::fmt::Write;
 
 const RULE: &str = "-------------------------------------------------------------------------------";
@@ -41,8 +41,8 @@ pub fn render(r: &RunResult) -> String {
         }
     }
     let _ = writeln!(o, "Command Line: diskspd {}", shown.join(" "));
-    for t in &r.tests {
-        test(&mut o, r, t);
+    for (i, t) in r.tests.iter().enumerate() {
+        test(&mut o, r, t, i + 1);
     }
     if r.interrupted {
         let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
@@ -50,14 +50,31 @@ pub fn render(r: &RunResult) -> String {
     o
 }
 
-fn test(o: &mut String, r: &RunResult, t: &TestResult) {
-    let s = &t.spec;
-    let _ = writeln!(o, "\nInput parameters:\n\n\ttimespan:   1\n\t-------------");
+/// DiskSpd's `-Rp`: the input parameters of each time span, for specs that were not run.
+pub fn profile_text(specs: &[Spec]) -> String {
+    let mut o = String::new();
+    for (i, s) in specs.iter().enumerate() {
+        input_parameters(&mut o, s, &s.targets, s.qd, None, i + 1);
+    }
+    o
+}
+
+fn test(o: &mut String, r: &RunResult, t: &TestResult, span: usize) {
+    let paths: Vec<String> = r.host.targets.iter().map(|t| t.path.clone()).collect();
+    input_parameters(o, &t.spec, &paths, t.depth, Some(&t.engine), span);
+    let _ =
+        writeln!(o, "\nSystem information:\n\n\tcomputer name: {}\n\tstart time: {}", r.host.hostname, t.started_at);
+    let _ = writeln!(o, "\nResults for timespan {span}:\n{}", "*".repeat(79));
+    results(o, r, t);
+}
+
+fn input_parameters(o: &mut String, s: &Spec, paths: &[String], depth: u32, engine: Option<&str>, span: usize) {
+    let _ = writeln!(o, "\nInput parameters:\n\n\ttimespan:   {span}\n\t-------------");
     let _ =
         writeln!(o, "\tduration: {}s\n\twarm up time: {}s\n\tcool down time: {}s", s.duration, s.warmup, s.cooldown);
     let _ = writeln!(o, "\tmeasuring latency\n\tgathering IOPS at intervals of 1000ms\n\trandom seed: {}", s.seed);
-    for target in &r.host.targets {
-        let _ = writeln!(o, "\tpath: '{}'", target.path);
+    for path in paths {
+        let _ = writeln!(o, "\tpath: '{path}'");
         let _ = writeln!(o, "\t\tthink time: 0ms\n\t\tburst size: 0");
         let _ = writeln!(o, "\t\t{}", if s.direct { "software cache disabled" } else { "using software cache" });
         if s.write_through {
@@ -81,12 +98,15 @@ fn test(o: &mut String, r: &RunResult, t: &TestResult) {
             Pattern::Random => writeln!(o, "\t\tusing random I/O (alignment: {})", format_size(s.effective_align())),
             Pattern::Sequential => writeln!(o, "\t\tusing sequential I/O (stride: {})", format_size(s.blocks[0].size)),
         };
-        let _ = writeln!(o, "\t\tnumber of outstanding I/O operations per thread: {}", t.depth);
-        let _ = writeln!(o, "\t\tthreads per file: {}\n\t\tusing {} (iolens)", s.threads, t.engine);
+        let _ = writeln!(o, "\t\tnumber of outstanding I/O operations per thread: {depth}");
+        let _ = writeln!(o, "\t\tthreads per file: {}", s.threads);
+        if let Some(engine) = engine {
+            let _ = writeln!(o, "\t\tusing {engine} (iolens)");
+        }
     }
-    let _ =
-        writeln!(o, "\nSystem information:\n\n\tcomputer name: {}\n\tstart time: {}", r.host.hostname, t.started_at);
-    let _ = writeln!(o, "\nResults for timespan 1:\n{}", "*".repeat(79));
+}
+
+fn results(o: &mut String, r: &RunResult, t: &TestResult) {
     let _ = writeln!(
         o,
         "\nactual test time:\t{:.2}s\nthread count:\t\t{}\nproc count:\t\t{}",

@@ -4,6 +4,7 @@ mod cdm;
 mod compare;
 mod csv;
 mod diskspd;
+mod diskspd_xml;
 mod explain;
 mod fio_json;
 mod html;
@@ -32,6 +33,8 @@ pub enum Format {
     Markdown,
     /// One self-contained page with charts.
     Html,
+    /// DiskSpd's `-Rxml` layout, for tools built on DiskSpd.
+    DiskspdXml,
 }
 
 impl Format {
@@ -54,6 +57,7 @@ impl Format {
             "csv" => Some(Format::Csv),
             "md" => Some(Format::Markdown),
             "html" | "htm" => Some(Format::Html),
+            "xml" => Some(Format::DiskspdXml),
             _ => None,
         }
     }
@@ -66,6 +70,7 @@ impl Format {
             Format::Csv => "csv",
             Format::Markdown => "md",
             Format::Html => "html",
+            Format::DiskspdXml => "xml",
         }
     }
 }
@@ -84,6 +89,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Csv => csv::render(r),
         Format::Markdown => markdown::render(r),
         Format::Html => html::render(r),
+        Format::DiskspdXml => diskspd_xml::render(r),
     }
 }
 
@@ -102,6 +108,11 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// DiskSpd's `-Rp` text: the input parameters of specs that are not run.
+pub fn diskspd_profile_text(specs: &[crate::spec::Spec]) -> String {
+    diskspd::profile_text(specs)
+}
+
 /// What explain found, as text (for stored results, which have no sweep of their own).
 pub fn findings(e: &crate::result::analysis::Explanation) -> String {
     explain::findings(e)
@@ -115,8 +126,11 @@ pub fn render_comparison(c: &Comparison, f: Format) -> Result<String, UsageError
         Format::Csv => compare::csv(c),
         Format::Markdown => compare::markdown(c),
         Format::Html => html::compare(c),
-        Format::FioJson => {
-            return usage("--format", "fio's JSON holds no comparison; use text, json, csv, markdown or html")
+        Format::FioJson | Format::DiskspdXml => {
+            return usage(
+                "--format",
+                "fio's JSON and DiskSpd's XML hold no comparison; use text, json, csv, markdown or html",
+            )
         }
     })
 }

@@ -1,4 +1,5 @@
-//! Snapshots of the text, CSV and Markdown reports over one fixed result (a 1 s randrw run).
+//! Snapshots of the text, CSV and Markdown reports over one fixed result (a 1 s randrw run), and
+//! DiskSpd's XML read from it.
 
 use crate::result::RunResult;
 
@@ -30,4 +31,40 @@ fn json_round_trips() {
     let r = fixture();
     let back: RunResult = serde_json::from_str(&super::json::render(&r)).unwrap();
     assert_eq!(back, r);
+}
+
+/// The value of `<{leaf}>` in the `<Bucket>` whose `<Percentile>` is `pct`, if it has one.
+fn bucket(xml: &str, pct: &str, leaf: &str) -> Option<String> {
+    let at = xml.find(&format!("<Percentile>{pct}</Percentile>"))?;
+    let rest = &xml[at..xml[at..].find("</Bucket>")? + at];
+    let start = rest.find(&format!("<{leaf}>"))? + leaf.len() + 2;
+    Some(rest[start..start + rest[start..].find('<')?].to_string())
+}
+
+#[test]
+fn diskspd_xml_percentiles_come_from_the_histogram_or_the_summary() {
+    let mut r = fixture();
+    r.host.targets[0].path = "a<b&c.dat".into();
+    let xml = super::render(&r, super::Format::DiskspdXml);
+    assert!(xml.contains("<Path>a&lt;b&amp;c.dat</Path>"), "{xml}");
+    let t = &r.tests[0];
+    let ms = |us: f64| format!("{:.3}", us / 1000.0);
+    // From the histogram: the summary's own percentiles, and any other DiskSpd lists.
+    let p99 = t.total.lat_us.percentiles.get("99").unwrap();
+    assert_eq!(bucket(&xml, "99", "TotalMilliseconds"), Some(ms(p99)));
+    assert_eq!(bucket(&xml, "0", "ReadMilliseconds"), Some(ms(t.read.lat_us.min.unwrap())));
+    assert_eq!(bucket(&xml, "100", "WriteMilliseconds"), Some(ms(t.write.lat_us.max.unwrap())));
+    let p2 = bucket(&xml, "2", "ReadMilliseconds").unwrap();
+    let p5 = bucket(&xml, "5", "ReadMilliseconds").unwrap();
+    assert!(p2.parse::<f64>().unwrap() <= p5.parse::<f64>().unwrap(), "p2 {p2} > p5 {p5}");
+    // A result imported without histograms keeps the percentiles its summary has, and only those.
+    let hs = &mut r.tests[0].histograms;
+    for h in [&mut hs.read, &mut hs.write] {
+        h.count = 0;
+        h.buckets.clear();
+    }
+    let xml = super::render(&r, super::Format::DiskspdXml);
+    assert_eq!(bucket(&xml, "99", "TotalMilliseconds"), Some(ms(p99)));
+    assert_eq!(bucket(&xml, "2", "ReadMilliseconds"), None);
+    assert_eq!(xml.matches("<Bucket>").count(), 108);
 }

@@ -20,6 +20,19 @@ pub struct DiskspdJob {
     pub iops_stddev: bool,
     /// `-c<size>`: create the targets at this size.
     pub create_size: Option<u64>,
+    /// The further time spans of an XML profile (`-X`), run after `spec` on the same targets.
+    pub later: Vec<Spec>,
+    /// `-R…`: the results layout asked for; None leaves it to the profile, else text.
+    pub results: Option<ResultsFormat>,
+    /// `-Rp…`: print the profile and run nothing.
+    pub profile_only: bool,
+}
+
+/// DiskSpd's two results layouts (`-Rtext`, `-Rxml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultsFormat {
+    Text,
+    Xml,
 }
 
 const SIZE_HELP: &str = "use a whole number with an optional K, M, G, T or b (blocks of -b) suffix, e.g. 4K";
@@ -61,7 +74,7 @@ fn count(opt: &str, s: &str) -> R<u32> {
 }
 
 /// DiskSpd's target forms → a Linux path; Windows files keep only their name, in the current directory.
-fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
+pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead, e.g. /dev/sdb";
     let b = raw.as_bytes();
     let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
@@ -89,8 +102,16 @@ fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     Ok(name.to_string())
 }
 
-/// Parses the arguments after `diskspd`.
+/// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
 pub fn parse(args: &[String]) -> R<DiskspdJob> {
+    match args.iter().find(|a| a.starts_with("-X")) {
+        Some(x) => super::diskspd_xml::parse_with_profile(args, x),
+        None => parse_line(args),
+    }
+}
+
+/// Parses a command line without `-X`.
+pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     let split = args.iter().position(|a| !a.starts_with('-')).unwrap_or(args.len());
     let (opts, raw_targets) = args.split_at(split);
     if let Some(a) = raw_targets.iter().find(|a| a.starts_with('-')) {
@@ -129,6 +150,7 @@ pub fn parse(args: &[String]) -> R<DiskspdJob> {
     let (mut random, mut seq, mut interlocked) = (None::<u64>, false, false);
     let (mut base, mut max_end, mut throttle, mut f_threads) = (None::<u64>, None::<(u64, &str)>, None, None::<u32>);
     let (mut affinity, mut no_affinity, mut zbuf, mut zero, mut zr) = (false, false, None::<u64>, false, false);
+    let (mut results, mut profile_only) = (None, false);
     for arg in opts {
         // `arg` starts with the ASCII '-', so byte 1 is a char boundary.
         let mut it = arg[1..].chars();
@@ -266,12 +288,15 @@ pub fn parse(args: &[String]) -> R<DiskspdJob> {
             'v' if v.is_empty() || v == "s" => {}
             'v' => return usage(f, format!("'{v}' is not a verbosity; use -v or -vs")),
             'P' => {}
-            'R' => match v {
-                "text" => {}
-                "xml" => return usage(arg, "XML results are not supported"),
-                "p" | "ptext" | "pxml" => return usage(arg, "profile-only output (no run) is not supported"),
-                _ => return usage(f, format!("'{v}' is not a results format; use text or xml")),
-            },
+            'R' => {
+                profile_only |= v.starts_with('p');
+                results = match v.strip_prefix('p').unwrap_or(v) {
+                    "text" => Some(ResultsFormat::Text),
+                    "xml" => Some(ResultsFormat::Xml),
+                    "" if profile_only => results,
+                    _ => return usage(f, format!("'{v}' is not a results format; use text, xml, p, ptext or pxml")),
+                };
+            }
             'I' => match number(f, v, "a priority")? {
                 3 => {}
                 1 | 2 => return usage(arg, "I/O priority hints are not supported"),
@@ -284,7 +309,7 @@ pub fn parse(args: &[String]) -> R<DiskspdJob> {
                 return usage(arg, "per-thread start offsets are not supported; iolens spreads threads evenly");
             }
             'x' => return usage(arg, "completion routines are not supported"),
-            'X' => return usage(arg, "XML profiles are not supported"),
+            'X' => return usage(arg, "a second XML profile is not allowed"),
             'y' => return usage(arg, "event synchronization is not supported"),
             'e' => return usage(arg, "ETW tracing is not supported"),
             'l' => return usage(arg, "large-page buffers are not supported"),
@@ -361,7 +386,7 @@ pub fn parse(args: &[String]) -> R<DiskspdJob> {
         }
         e
     })?;
-    Ok(DiskspdJob { spec, notes, latency, iops_stddev, create_size })
+    Ok(DiskspdJob { spec, notes, latency, iops_stddev, create_size, later: Vec::new(), results, profile_only })
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ fn targets() {
 
 #[test]
 fn unsupported_options_name_themselves() {
-    let refused = "-x -Xp.xml -Rxml -Rp -Sm -Sr -rs50 -rdpct90/10 -T4k -p -l -Nv -i4 -j10 -O4 -ysEvt \
+    let refused = "-x -Sm -Sr -rs50 -rdpct90/10 -T4k -p -l -Nv -i4 -j10 -O4 -ysEvt \
                    -eDISK_IO -:1 -I1 -s8k -Z1M,src.bin -? -q";
     for o in refused.split_whitespace() {
         let e = p(&format!("{o} f")).expect_err(o);

@@ -4,6 +4,8 @@
 
 pub mod dbpatterns;
 pub mod diskspd;
+mod diskspd_xml;
+pub mod diskspd_xml_out;
 pub mod fio;
 mod fio_names;
 mod fio_options;

@@ -3,6 +3,7 @@
 //! live here: no writes to a file iolens did not create without `--allow-write`, none to a
 //! block device without `--force-device`, never to a mounted one.
 
+pub mod content;
 pub mod data;
 pub mod host;
 
@@ -229,6 +230,9 @@ pub fn prepare(
                 create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
             let file = open(spec, plan)?;
+            if plan.kind == (Kind::File { ours: false }) {
+                warn_content(spec, plan);
+            }
             let info = host::describe(&plan.path, plan.size, created);
             Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec) })
         })();
@@ -248,6 +252,14 @@ pub fn prepare(
         }
     }
     Ok(out)
+}
+
+/// Says on stderr when a file iolens did not create would inflate reads (see `content`).
+fn warn_content(spec: &Spec, plan: &Plan) {
+    let len = spec.range.unwrap_or(plan.size.saturating_sub(spec.offset));
+    if let Some(w) = content::probe(&plan.path, spec.offset, len).ok().and_then(|c| c.warning(&plan.path)) {
+        eprintln!("warning: {w}");
+    }
 }
 
 /// Files this process created and has not removed yet, so that a second Ctrl-C (which exits
