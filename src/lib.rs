@@ -3,6 +3,11 @@
 //! Flow: a front end (`cli`) produces a [`spec::Spec`]; [`target`] checks and prepares the
 //! files; [`run`] drives one [`engine`] per worker and records into [`stats`]; the merged
 //! [`result::RunResult`] is what every [`report`] reads.
+//!
+//! Unit tests: short ones at the end of their file in `#[cfg(test)] mod tests { … }`; longer
+//! ones in a file of their own, `tests.rs` beside a `mod.rs` (`#[cfg(test)] mod tests;`) or
+//! `NAME_tests.rs` beside `NAME.rs` (`#[cfg(test)] #[path = "NAME_tests.rs"] mod tests;`).
+//! `tests/layering.rs` holds every file to it.
 
 pub mod analyze;
 pub mod cli;
@@ -18,5 +23,7 @@ pub mod store;
 pub mod target;
 #[cfg(test)]
 pub(crate) mod testing;
+// testing.rs is also included by path into the integration tests, which must not pull its
+// tests in: they are declared here instead of inside it.
 #[cfg(test)]
 mod testing_tests;

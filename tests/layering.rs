@@ -132,3 +132,34 @@ fn platform_calls_stay_in_the_platform_layers() {
     }
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+#[test]
+fn unit_tests_follow_one_module_style() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let mut bad = Vec::new();
+    for f in &all {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(f).unwrap();
+        let rel = f.strip_prefix(&src).unwrap().display().to_string();
+        if text.contains("#[path = \"tests.rs\"]") {
+            bad.push(format!("{rel}: a mod.rs finds tests.rs without #[path]"));
+        }
+        let declared_by = |owner: &Path, decl: &str| {
+            std::fs::read_to_string(owner).is_ok_and(|t| t.contains(&format!("#[cfg(test)]\n{decl}")))
+        };
+        if name == "tests.rs" && !declared_by(&f.with_file_name("mod.rs"), "mod tests;") {
+            bad.push(format!("{rel}: not declared `#[cfg(test)] mod tests;` by the mod.rs beside it"));
+        }
+        if let Some(stem) = name.strip_suffix("_tests.rs") {
+            let owner = f.with_file_name(format!("{stem}.rs"));
+            let decl = format!("#[path = \"{name}\"]\nmod tests;");
+            // testing.rs is included into the integration tests too, so lib.rs declares its tests.
+            if stem != "testing" && !declared_by(&owner, &decl) {
+                bad.push(format!("{rel}: not declared `#[cfg(test)] {decl}` by {stem}.rs"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}

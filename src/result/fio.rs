@@ -321,3 +321,7 @@ fn test(
         spec,
     })
 }
+
+#[cfg(test)]
+#[path = "fio_tests.rs"]
+mod tests;

@@ -1,6 +1,6 @@
 //! fio's JSON output from fio 3.33 on this project's lab machine, read into results.
 
-use super::fio::from_fio_json;
+use super::from_fio_json;
 use crate::compare::test_key;
 use serde_json::Value;
 
@@ -75,7 +75,8 @@ fn json_plus_bins_merge_into_exact_percentiles() {
 
 #[test]
 fn iolens_results_in_fios_layout_read_back() {
-    let r: super::RunResult = serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).unwrap();
+    let r: crate::result::RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).unwrap();
     let fio = crate::report::render(&r, crate::report::Format::FioJson);
     let back = from_fio_json(&doc(&fio), "x.json", None).unwrap();
     assert_eq!(back.tests.len(), r.tests.len(), "{:?}", back.tests[0].notices);

@@ -4,8 +4,6 @@
 
 pub mod analysis;
 pub mod fio;
-#[cfg(test)]
-mod fio_tests;
 pub mod host;
 
 use crate::spec::Spec;

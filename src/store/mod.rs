@@ -201,5 +201,4 @@ fn headline(r: &RunResult) -> String {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

@@ -374,5 +374,4 @@ pub fn cleanup(targets: &[Prepared], keep: bool) {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;
