@@ -18,7 +18,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 
 /// Extended attribute marking files iolens created, so a kept test file may be written again.
 const MARK: &str = "user.iolens";
@@ -46,6 +46,8 @@ pub struct Prepared {
     pub info: TargetInfo,
     /// (O_DIRECT, O_DSYNC, writable) the file is open with.
     flags: (bool, bool, bool),
+    /// The exclusive claim on a block device this handle writes to (see [`claim`]).
+    _claim: Option<Arc<File>>,
 }
 
 fn flags_of(spec: &Spec) -> (bool, bool, bool) {
@@ -59,13 +61,14 @@ pub fn share(spec: &Spec, of: &Prepared) -> anyhow::Result<Prepared> {
         kind: if of.plan.kind == Kind::NewFile { Kind::File { ours: true } } else { of.plan.kind },
         ..of.plan.clone()
     };
-    Ok(Prepared { file: open(spec, &plan)?, info: of.info.clone(), flags: flags_of(spec), plan })
+    let (file, claim) = open(spec, &plan)?;
+    Ok(Prepared { file, info: of.info.clone(), flags: flags_of(spec), plan, _claim: claim })
 }
 
 /// Opens the targets again where a test of a series needs other flags than the last one.
 pub fn reopen_for(spec: &Spec, targets: &mut [Prepared]) -> anyhow::Result<()> {
     for t in targets.iter_mut().filter(|t| t.flags != flags_of(spec)) {
-        t.file = open(spec, &t.plan)?;
+        (t.file, t._claim) = open(spec, &t.plan)?;
         t.flags = flags_of(spec);
     }
     Ok(())
@@ -226,9 +229,9 @@ pub fn prepare(
             if plan.kind == Kind::NewFile {
                 create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
-            let file = open(spec, plan)?;
+            let (file, claim) = open(spec, plan)?;
             let info = TargetInfo::describe(&plan.path, plan.size, created);
-            Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec) })
+            Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec), _claim: claim })
         })();
         if res.is_ok() && stop.load(Ordering::Relaxed) {
             res = Err(Interrupted.into());
@@ -317,7 +320,39 @@ fn create_filled(
     Ok(())
 }
 
-fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
+/// Exclusive claims on the block devices this process writes to, by device number.
+static CLAIMS: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
+
+/// Claims a block device before writing to it: an O_EXCL open, which the kernel refuses (EBUSY)
+/// while anything holds the device — a mount of any file system, LVM, md, swap — the last word
+/// on "never while mounted". The claim is taken once per process and shared: every other
+/// handle of this run (numjobs, fio jobs on the same device, a reopen with other flags) opens
+/// beside it, since a second O_EXCL open would find the device held by ourselves.
+fn claim(plan: &Plan) -> anyhow::Result<Arc<File>> {
+    let rdev = fs::metadata(&plan.path).with_context(|| format!("opening {}", plan.path.display()))?.rdev();
+    let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
+    claims.retain(|(_, w)| w.strong_count() > 0);
+    if let Some(held) = claims.iter().find(|(d, _)| *d == rdev).and_then(|(_, w)| w.upgrade()) {
+        return Ok(held);
+    }
+    let file = OpenOptions::new().read(true).custom_flags(libc::O_EXCL).open(&plan.path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::EBUSY) {
+            anyhow::Error::new(UsageError::new(
+                plan.path.display().to_string(),
+                "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",
+            ))
+        } else {
+            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
+        }
+    })?;
+    let file = Arc::new(file);
+    claims.push((rdev, Arc::downgrade(&file)));
+    Ok(file)
+}
+
+/// Opens a target with the spec's flags; for writes to a block device, also its claim, which
+/// the handle must keep for as long as it is used.
+fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
     let mut flags = 0;
     if spec.direct {
         flags |= libc::O_DIRECT;
@@ -325,26 +360,19 @@ fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
     if spec.write_through {
         flags |= libc::O_DSYNC;
     }
-    if plan.kind == Kind::Device && spec.writes() {
-        // The kernel refuses (EBUSY) while anything holds the device: a mount of any file
-        // system, LVM, md, swap — the last word on "never while mounted".
-        flags |= libc::O_EXCL;
-    }
-    OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::EBUSY) && plan.kind == Kind::Device {
-            anyhow::Error::new(UsageError::new(
-                plan.path.display().to_string(),
-                "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",
-            ))
-        } else if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
-            anyhow::Error::new(UsageError::new(
-                "--direct",
-                format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
-            ))
-        } else {
-            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
-        }
-    })
+    let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
+    let file =
+        OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
+                anyhow::Error::new(UsageError::new(
+                    "--direct",
+                    format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
+                ))
+            } else {
+                anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
+            }
+        })?;
+    Ok((file, claim))
 }
 
 /// Removes the test files iolens created for this run (unless kept).
