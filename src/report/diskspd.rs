@@ -68,6 +68,7 @@ fn test(o: &mut String, r: &RunResult, t: &TestResult) {
             "\t\t{}",
             match s.data {
                 DataPattern::Zero => "write buffer: zeros",
+                DataPattern::Repeat { .. } => "write buffer: repeated pattern",
                 _ => "write buffer: random (incompressible)",
             }
         );

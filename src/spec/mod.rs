@@ -5,7 +5,9 @@
 pub mod dbpatterns;
 pub mod diskspd;
 pub mod fio;
+mod fio_files;
 mod fio_names;
+mod fio_noted;
 mod fio_options;
 mod fio_values;
 pub mod parse;
@@ -44,6 +46,13 @@ pub enum RandomDist {
     Pareto {
         h: f64,
     },
+    /// fio's zoned: zone i takes `io[i]` percent of the I/Os, spread evenly over the next
+    /// `range[i]` percent of the region; `n` zones, each list adding up to 100.
+    Zoned {
+        io: [u8; 16],
+        range: [u8; 16],
+        n: u8,
+    },
 }
 
 /// What written buffers hold.
@@ -56,6 +65,12 @@ pub enum DataPattern {
     /// This percentage of each 4 KiB chunk is zeros, the rest random (fio's buffer_compress_percentage).
     Compress {
         pct: u32,
+    },
+    /// The first `len` bytes of `bytes`, repeated from the start of every buffer (fio's
+    /// buffer_pattern); written as is, never re-stamped.
+    Repeat {
+        bytes: [u8; 32],
+        len: u8,
     },
 }
 
@@ -84,6 +99,10 @@ pub struct Spec {
     pub targets: Vec<String>,
     pub blocks: Vec<BlockShare>,
     pub pattern: Pattern,
+    /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
+    /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
+    #[serde(default)]
+    pub seq_skip: i64,
     /// Percentage of I/Os that read (100 = read only, 0 = write only).
     pub read_pct: u32,
     /// Worker threads per target (DiskSpd `-t`).
@@ -134,6 +153,7 @@ impl Default for Spec {
             targets: Vec::new(),
             blocks: vec![BlockShare { size: 4096, pct: 100 }],
             pattern: Pattern::Random,
+            seq_skip: 0,
             read_pct: 100,
             threads: 1,
             qd: 1,
