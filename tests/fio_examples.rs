@@ -18,10 +18,11 @@ fn examples() -> Option<PathBuf> {
     }
 }
 
-/// The example with 16 MiB files in `dir`, a 1 s runtime and its absolute paths made local.
+/// The example with 16 MiB files in `dir`, a 1 s runtime and its absolute paths (devices too)
+/// made into file names there.
 fn shrunk(example: &Path, dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(example).unwrap();
-    let mut out = String::from("[global]\nruntime=1\n");
+    let mut out = String::from("[global]\nruntime=1\nsize=16m\n");
     for line in text.lines() {
         let key = line.split('=').next().unwrap_or("").trim();
         match key {
@@ -53,6 +54,7 @@ fn local_examples_run_cut_down() {
         ("rand-zones.fio", 1, "r"),
         ("backwards-read.fio", 1, "r"),
         ("butterfly.fio", 2, "r"),
+        ("cmdprio-bssplit.fio", 3, "rw"),
         ("tiobench-example.fio", 4, ""),
         ("exitwhat.fio", 5, ""),
         ("waitfor.fio", 4, ""),

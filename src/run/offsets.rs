@@ -20,8 +20,8 @@ pub struct OffsetGen {
     rng: SmallRng,
     pattern: Pattern,
     read_pct: u32,
-    /// (size, cumulative percentage) per block size.
-    blocks: Vec<(u64, u32)>,
+    /// (size, cumulative percentage) per block size, for reads and for writes.
+    blocks: [Vec<(u64, u32)>; 2],
     start: u64,
     len: u64,
     align: u64,
@@ -38,15 +38,16 @@ impl OffsetGen {
     pub fn new(spec: &Spec, target_size: u64, worker: u32, seed_salt: u64) -> OffsetGen {
         let len = spec.range.unwrap_or(target_size - spec.offset);
         let align = spec.effective_align();
-        let mut acc = 0;
-        let blocks = spec
-            .blocks
-            .iter()
-            .map(|b| {
-                acc += b.pct;
-                (b.size, acc)
-            })
-            .collect();
+        let table = |b: &[crate::spec::BlockShare]| {
+            let mut acc = 0;
+            b.iter()
+                .map(|b| {
+                    acc += b.pct;
+                    (b.size, acc)
+                })
+                .collect::<Vec<_>>()
+        };
+        let blocks = [table(&spec.blocks), table(spec.write_blocks.as_deref().unwrap_or(&spec.blocks))];
         let slots = Self::slot_count(len, spec.min_block(), align);
         let skew = match spec.random_dist {
             RandomDist::Uniform => Skew::Uniform,
@@ -96,11 +97,12 @@ impl OffsetGen {
         } else {
             OpKind::Write
         };
-        let bs = if self.blocks.len() == 1 {
-            self.blocks[0].0
+        let blocks = &self.blocks[usize::from(op == OpKind::Write)];
+        let bs = if blocks.len() == 1 {
+            blocks[0].0
         } else {
             let r = self.rng.random_range(0..100);
-            self.blocks.iter().find(|b| r < b.1).map_or(self.blocks[0].0, |b| b.0)
+            blocks.iter().find(|b| r < b.1).map_or(blocks[0].0, |b| b.0)
         };
         let off = match self.pattern {
             Pattern::Sequential => {
@@ -198,6 +200,22 @@ mod tests {
         let mut g = OffsetGen::new(&s, 32 << 10, 0, 0);
         let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
         assert_eq!(offs, vec![0, 7, 6, 5, 4]);
+    }
+
+    #[test]
+    fn reads_and_writes_take_their_own_block_sizes() {
+        let b = |size| vec![BlockShare { size, pct: 100 }];
+        let s = Spec { read_pct: 50, blocks: b(4096), write_blocks: Some(b(65536)), ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+        let (mut reads, mut writes) = (0, 0);
+        for _ in 0..2000 {
+            match g.next_io() {
+                (OpKind::Read, off, 4096) if off % 4096 == 0 => reads += 1,
+                (OpKind::Write, off, 65536) if off + 65536 <= 4 << 20 => writes += 1,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(reads > 800 && writes > 800, "{reads} reads, {writes} writes");
     }
 
     #[test]

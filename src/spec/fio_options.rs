@@ -7,7 +7,6 @@ use super::fio::MinRate;
 use super::fio::Opt;
 use super::fio_names::{canonical, fio_name, FLAGS};
 use super::fio_noted::{engine, note, noted};
-use super::size::format_block;
 use super::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
 
 use super::fio_values::u32v;
@@ -270,11 +269,9 @@ impl Job {
             }
         };
         let blocks = [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
-        let what = if self.split.iter().any(Option::is_some) { "bssplit" } else { "bs" };
-        let show =
-            |b: &[BlockShare]| b.iter().map(|b| format!("{}/{}", format_block(b.size), b.pct)).collect::<Vec<_>>();
-        pick(what, show(&blocks[0]).join(":"), show(&blocks[1]).join(":"))?;
         s.blocks = blocks[usize::from(rp == 0)].clone();
+        // A mix whose writes use other sizes than its reads keeps both.
+        s.write_blocks = (rp > 0 && rp < 100 && blocks[0] != blocks[1]).then(|| blocks[1].clone());
         pick("ba", self.align[0].to_string(), self.align[1].to_string())?;
         let align = self.align[usize::from(rp == 0)];
         s.align = (align > 0).then_some(align);

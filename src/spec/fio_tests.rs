@@ -135,7 +135,7 @@ fn unsupported_options_and_values_are_named() {
         ("size=50%", "size: '50%'"),
         ("bs=1.5k", "bs: '1.5k'"),
         ("runtime=10sec", "runtime: '10sec'"),
-        ("rw=randrw\nbs=4k,8k", "bs: reads use 4K/100 and writes 8K/100"),
+        ("rw=randrw\nba=4k,8k", "ba: reads use 4096 and writes 8192"),
         ("rw=rw\nrate=1m,", "rate: capping only reads"),
         ("filename=-", "filename: '-'"),
         ("direct", "direct: needs a value"),
@@ -164,6 +164,16 @@ fn options_that_change_the_run_are_applied() {
     assert_eq!(why, "read rate_min=1048576B/s not met, only 524288B/s");
     assert!(m.shortfall([2 << 20, 4096], [200, 50], 1.0, 50).unwrap().contains("write rate_iops_min=100"));
     assert_eq!(m.shortfall([0, 4096], [0, 200], 1.0, 0), None, "reads are not checked in a write job");
+    // Reads and writes with their own block sizes.
+    let j = &parse("[j]\nfilename=f\nsize=1m\nrw=randrw\nbssplit=64k/40:1m/60,1m/100\n").unwrap()[0];
+    let b = |size, pct| BlockShare { size, pct };
+    assert_eq!(
+        (j.spec.blocks.clone(), j.spec.write_blocks.clone()),
+        (vec![b(65536, 40), b(1 << 20, 60)], Some(vec![b(1 << 20, 100)]))
+    );
+    assert_eq!(j.spec.mean_block(), 0.5 * (0.4 * 65536.0 + 0.6 * 1048576.0) + 0.5 * 1048576.0);
+    let j = &parse("[j]\nfilename=f\nsize=1m\nrw=randwrite\nbs=4k,8k\n").unwrap()[0];
+    assert_eq!((j.spec.blocks.clone(), j.spec.write_blocks.clone()), (vec![b(8192, 100)], None));
     // buffer_pattern: what written buffers hold.
     let j = &parse("[j]\nfilename=f\nsize=1m\nbuffer_pattern=0xdeadbeef|\"ab\"|7\n").unwrap()[0];
     let DataPattern::Repeat { bytes, len } = j.spec.data else { panic!("{:?}", j.spec.data) };
@@ -222,9 +232,6 @@ fn options_that_change_the_run_are_applied() {
 const CANNOT: &[(&str, &str)] = &[
     // Its punch_hole job issues trims (rw=randtrim); iolens reads and writes only.
     ("enospc-pressure.fio", "trims"),
-    // Reads in one bssplit and writes in another within one job: iolens' workload has one
-    // block mix for both directions.
-    ("cmdprio-bssplit.fio", "per-direction bssplit"),
 ];
 
 /// fio's own examples (Debian's fio-examples package, or $FIO_EXAMPLES): each local-storage

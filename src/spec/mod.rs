@@ -98,6 +98,10 @@ pub struct Spec {
     /// Files or block devices; each gets `threads` workers.
     pub targets: Vec<String>,
     pub blocks: Vec<BlockShare>,
+    /// Block sizes of writes when they differ from those of reads (fio's `bs=4k,64k` and
+    /// `bssplit=…,…`); `None`: writes use `blocks` too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_blocks: Option<Vec<BlockShare>>,
     pub pattern: Pattern,
     /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
     /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
@@ -152,6 +156,7 @@ impl Default for Spec {
         Spec {
             targets: Vec::new(),
             blocks: vec![BlockShare { size: 4096, pct: 100 }],
+            write_blocks: None,
             pattern: Pattern::Random,
             seq_skip: 0,
             read_pct: 100,
@@ -186,17 +191,29 @@ fn one() -> u32 {
 }
 
 impl Spec {
+    /// Every block size the spec uses, reads' and writes'.
+    pub fn all_blocks(&self) -> impl Iterator<Item = &BlockShare> {
+        self.blocks.iter().chain(self.write_blocks.iter().flatten())
+    }
+
     pub fn min_block(&self) -> u64 {
-        self.blocks.iter().map(|b| b.size).min().unwrap_or(4096)
+        self.all_blocks().map(|b| b.size).min().unwrap_or(4096)
     }
 
     pub fn max_block(&self) -> u64 {
-        self.blocks.iter().map(|b| b.size).max().unwrap_or(4096)
+        self.all_blocks().map(|b| b.size).max().unwrap_or(4096)
     }
 
-    /// Mean bytes per I/O, weighted by the bssplit shares.
+    /// Mean bytes per I/O, weighted by the bssplit shares and, with write_blocks, the mix.
     pub fn mean_block(&self) -> f64 {
-        self.blocks.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum()
+        let mean = |b: &[BlockShare]| b.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum::<f64>();
+        match &self.write_blocks {
+            None => mean(&self.blocks),
+            Some(w) => {
+                let r = self.read_pct as f64 / 100.0;
+                r * mean(&self.blocks) + (1.0 - r) * mean(w)
+            }
+        }
     }
 
     pub fn writes(&self) -> bool {
