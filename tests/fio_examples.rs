@@ -77,7 +77,7 @@ fn local_examples_run_cut_down() {
 }
 
 #[test]
-fn rate_min_fails_a_job_and_allow_file_create_refuses() {
+fn rate_min_fails_a_job_size_pct_and_allow_file_create() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let job = dir.path().join("slow.fio");
     std::fs::write(&job, "[slow]\nfilename=data\nsize=4m\nrw=randread\nruntime=1\nrate_iops=50\nrate_iops_min=100\n")
@@ -92,6 +92,14 @@ fn rate_min_fails_a_job_and_allow_file_create_refuses() {
         .unwrap();
     let (code, _, stderr) = fio_json(dir.path(), &[job.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
+    // size=50% of an existing 4 MiB file.
+    std::fs::write(dir.path().join("whole"), vec![7u8; 4 << 20]).unwrap();
+    std::fs::write(&job, "[half]\nfilename=whole\nsize=50%\nrw=randread\nruntime=1\n").unwrap();
+    let out = bin().current_dir(dir.path()).args(["fio", "--format", "json", "--quiet"]).arg(&job).output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(u(&test0(&v)["spec"]["size"]), 2 << 20);
     std::fs::write(&job, "[nocreate]\nfilename=missing\nsize=4m\nallow_file_create=0\n").unwrap();
     let (code, _, stderr) = fio_json(dir.path(), &[job.to_str().unwrap()]);
     assert_eq!(code, 2, "{stderr}");

@@ -47,6 +47,22 @@ fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), U
     Ok((own, fio_format, rest))
 }
 
+/// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
+fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
+    let Some(pct) = j.size_pct else { return Ok(()) };
+    let plans = target::plan(&j.spec, false)?;
+    if let Some(t) = plans.iter().find(|t| t.kind == target::Kind::NewFile) {
+        return usage(
+            &format!("[{}]", j.name),
+            format!("size={pct}%: {} does not exist; a percentage needs existing files or devices", t.path.display()),
+        );
+    }
+    let smallest = plans.iter().map(|t| t.size).min().unwrap_or(0).saturating_sub(j.spec.offset);
+    let block = j.spec.max_block();
+    j.spec.size = j.spec.offset + smallest * u64::from(pct) / 100 / block * block;
+    Ok(())
+}
+
 fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     let mut jobs = if rest.iter().any(|a| a.starts_with("--")) {
         fio::parse_args(rest)?
@@ -66,6 +82,7 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     }
     for j in &mut jobs {
         own.apply(&mut j.spec);
+        size_from_pct(j)?;
     }
     Ok(jobs)
 }

@@ -37,6 +37,9 @@ pub struct FioJob {
     pub allow_file_create: bool,
     /// fio's `rate_min` / `rate_iops_min`: the job fails when a worker falls below them.
     pub min_rate: Option<MinRate>,
+    /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
+    /// their sizes once they are known.
+    pub size_pct: Option<u32>,
 }
 
 /// The least each worker must do (fio's `rate_min` and `rate_iops_min`, per direction, for
@@ -153,7 +156,7 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
                 if !known && !dropped.contains(k) {
                     dropped.push(k.clone());
                 }
-                known && k != "name"
+                known && k != "name" && canonical(k) != Some("wait_for")
             })
             .map(|(k, v)| (k.clone(), (!(v.is_empty() && is_flag(k))).then(|| v.clone())))
             .collect()
@@ -255,6 +258,7 @@ impl Builder {
             notes,
             allow_file_create,
             min_rate,
+            size_pct: job.size_pct,
         });
         Ok(())
     }

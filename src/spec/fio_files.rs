@@ -14,6 +14,9 @@ impl Job {
             return Err("filename: '-' (stdin/stdout) is not supported by iolens".into());
         }
         let prefix = self.dirs.first().map(|d| format!("{}/", d.trim_end_matches('/'))).unwrap_or_default();
+        if self.size_pct.is_some() && files == 0 {
+            return Err("size: a percentage is a share of existing files or devices; name them with filename=".into());
+        }
         let s = &mut self.spec;
         if files > 0 {
             s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();

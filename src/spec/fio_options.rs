@@ -26,6 +26,7 @@ pub(super) struct Built {
     pub wait_for: Option<String>,
     pub allow_file_create: bool,
     pub min_rate: Option<MinRate>,
+    pub size_pct: Option<u32>,
 }
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does.
@@ -74,6 +75,7 @@ pub(super) struct Job {
     pub(super) dirs: Vec<String>,
     pub(super) filename_format: Option<String>,
     pub(super) size: Option<u64>,
+    pub(super) size_pct: Option<u32>,
     pub(super) filesize: Option<u64>,
     runtime: f64,
     time_based: bool,
@@ -127,7 +129,10 @@ impl Job {
             "filename_format" => self.filename_format = Some(v.to_string()),
             "allow_file_create" => self.allow_file_create = boolean(v)?,
             "directory" => self.dirs = names(v),
-            "size" => self.size = Some(int(v, kb)?),
+            "size" => match v.strip_suffix('%') {
+                Some(p) => (self.size, self.size_pct) = (None, Some(pct(p, kb)?.max(1))),
+                None => (self.size, self.size_pct) = (Some(int(v, kb)?), None),
+            },
             "filesize" => self.filesize = Some(int(v, kb)?),
             "offset" => self.spec.offset = int(v, kb)?,
             "rw" => {
@@ -336,6 +341,7 @@ impl Job {
             wait_for: self.wait_for,
             allow_file_create: self.allow_file_create,
             min_rate,
+            size_pct: self.size_pct,
         })
     }
 }

@@ -103,6 +103,17 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
                     .map_err(|e| UsageError::new(&shown, format!("cannot be opened: {e}")))?;
                 Plan { path, kind: Kind::Device, size: limit(dev_size, spec, size_given, &shown)? }
             }
+            // /dev/null, /dev/zero and the like (fio jobs use them to measure fio itself): no
+            // size of their own, and writes need --force-device as a block device's do.
+            Ok(m) if m.file_type().is_char_device() => {
+                if spec.writes() && !spec.force_device {
+                    return usage(&shown, "is a character device; writing to it needs --force-device");
+                }
+                if !size_given {
+                    return usage(&shown, "is a character device, which has no size; give --size (fio: size=)");
+                }
+                Plan { path, kind: Kind::Device, size: spec.size }
+            }
             Ok(m) if m.is_file() => {
                 let ours = xattr_get(&path);
                 if spec.writes() && !ours && !spec.allow_write {
