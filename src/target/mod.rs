@@ -3,6 +3,7 @@
 //! live here: no writes to a file iolens did not create without `--allow-write`, none to a
 //! block device without `--force-device`, never to a mounted one.
 
+mod claim;
 pub mod data;
 
 use crate::error::{usage, UsageError};
@@ -10,6 +11,7 @@ use crate::result::host::{device_mounted, TargetInfo};
 use crate::spec::size::format_size;
 use crate::spec::Spec;
 use anyhow::Context;
+use claim::claim;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -18,7 +20,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex};
 
 /// Extended attribute marking files iolens created, so a kept test file may be written again.
 const MARK: &str = "user.iolens";
@@ -329,36 +331,6 @@ fn create_filled(
         unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
     }
     Ok(())
-}
-
-/// Exclusive claims on the block devices this process writes to, by device number.
-static CLAIMS: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
-
-/// Claims a block device before writing to it: an O_EXCL open, which the kernel refuses (EBUSY)
-/// while anything holds the device — a mount of any file system, LVM, md, swap — the last word
-/// on "never while mounted". The claim is taken once per process and shared: every other
-/// handle of this run (numjobs, fio jobs on the same device, a reopen with other flags) opens
-/// beside it, since a second O_EXCL open would find the device held by ourselves.
-fn claim(plan: &Plan) -> anyhow::Result<Arc<File>> {
-    let rdev = fs::metadata(&plan.path).with_context(|| format!("opening {}", plan.path.display()))?.rdev();
-    let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
-    claims.retain(|(_, w)| w.strong_count() > 0);
-    if let Some(held) = claims.iter().find(|(d, _)| *d == rdev).and_then(|(_, w)| w.upgrade()) {
-        return Ok(held);
-    }
-    let file = OpenOptions::new().read(true).custom_flags(libc::O_EXCL).open(&plan.path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::EBUSY) {
-            anyhow::Error::new(UsageError::new(
-                plan.path.display().to_string(),
-                "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",
-            ))
-        } else {
-            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
-        }
-    })?;
-    let file = Arc::new(file);
-    claims.push((rdev, Arc::downgrade(&file)));
-    Ok(file)
 }
 
 /// Opens a target with the spec's flags; for writes to a block device, also its claim, which
