@@ -318,15 +318,15 @@ fn fio_command_line_and_fio_json() {
     }
     let share = f(&j["read"]["iops"]) / (f(&j["read"]["iops"]) + f(&j["write"]["iops"]));
     assert!((share - 0.7).abs() < 0.03, "read share {share}");
-    // An option iolens does not implement is named on one line.
+    // An engine iolens does not have is named on one line.
     let out = bin()
-        .args(["fio", "--name=j", "--size=1m", "--verify=crc32"])
+        .args(["fio", "--name=j", "--size=1m", "--ioengine=rbd", "--clientname=admin"])
         .arg(format!("--filename={}", data.display()))
         .output()
         .unwrap();
     let (code, _, stderr) = parts(&out);
     assert_eq!(code, 2);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("'verify'"), "{stderr}");
+    assert!(stderr.contains("ioengine=rbd: iolens has no rbd engine"), "{stderr}");
     assert!(entries(dir.path()).is_empty());
 }

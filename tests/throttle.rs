@@ -119,3 +119,60 @@ fn fio_job_file_matches_fio_on_a_throttled_device() {
     assert!(within(a, b, 0.05), "iolens {a:.1} vs fio {b:.1} IOPS");
     assert!(within(a, 800.0, 0.03), "cap 800, iolens measured {a:.1}");
 }
+
+/// Read IOPS of every job in fio's JSON layout, summed (numjobs clones are separate jobs in
+/// fio's output unless group_reporting folds them).
+fn read_iops(v: &serde_json::Value) -> f64 {
+    v["jobs"].as_array().unwrap().iter().map(|j| f(&j["read"]["iops"])).sum()
+}
+
+#[test]
+fn fio_jobs_write_to_a_device_with_force_device_and_match_fio() {
+    let Some(t) = Throttled::new("fiodev") else { return };
+    if t.need("fio (the side-by-side check)", program("fio")).is_none() {
+        return;
+    }
+    t.set("read_iops_device", 400);
+    // Writes capped higher: at equal caps fio's mix drifts to ~51 % writes and its reads stay
+    // ~5 % under the cap (fio 3.33: 380 read, 400 write IOPS), while iolens reaches both caps.
+    t.set("write_iops_device", 1000);
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("dev.fio");
+    std::fs::write(
+        &job,
+        format!(
+            "[global]\nioengine=io_uring\ndirect=1\nbs=4k\niodepth=16\nramp_time=1\nruntime=10\ntime_based\n\n\
+             [mixed]\nfilename={}\nrw=randrw\nnumjobs=2\n",
+            t.dev
+        ),
+    )
+    .unwrap();
+    let iolens = env!("CARGO_BIN_EXE_iolens");
+    let out = t.run(&format!("{iolens} fio --output-format=json --quiet {}", job.display()));
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2, "writes to a device need --force-device: {stderr}");
+    assert!(stderr.contains("needs --force-device"), "{stderr}");
+    // The claim on the device still stops writes while someone else holds it exclusively.
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let _held = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_EXCL).open(&t.dev).unwrap();
+        let out = t.run(&format!("{iolens} fio --output-format=json --quiet --force-device {}", job.display()));
+        let (code, _, stderr) = parts(&out);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("is in use (mounted, or part of LVM, md or swap)"), "{stderr}");
+    }
+    let ours = t.run(&format!("{iolens} fio --output-format=json --quiet --force-device {}", job.display()));
+    let (code, stdout, stderr) = parts(&ours);
+    assert_eq!(code, 0, "{stderr}");
+    let ours: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let theirs = t.run(&format!("fio --output-format=json {}", job.display()));
+    assert!(theirs.status.success(), "fio: {}", String::from_utf8_lossy(&theirs.stderr));
+    let theirs: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
+    let (a, b) = (read_iops(&ours), read_iops(&theirs));
+    eprintln!(
+        "randrw numjobs=2 on {} under a 400 read + 1000 write IOPS cap: read IOPS iolens {a:.1}, fio {b:.1}",
+        t.dev
+    );
+    assert!(within(a, b, 0.05), "iolens {a:.1} vs fio {b:.1} read IOPS");
+    assert!(within(a, 400.0, 0.05), "cap 400, iolens measured {a:.1} read IOPS");
+}

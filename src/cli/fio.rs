@@ -47,6 +47,22 @@ fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), U
     Ok((own, fio_format, rest))
 }
 
+/// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
+fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
+    let Some(pct) = j.size_pct else { return Ok(()) };
+    let plans = target::plan(&j.spec, false)?;
+    if let Some(t) = plans.iter().find(|t| t.kind == target::Kind::NewFile) {
+        return usage(
+            &format!("[{}]", j.name),
+            format!("size={pct}%: {} does not exist; a percentage needs existing files or devices", t.path.display()),
+        );
+    }
+    let smallest = plans.iter().map(|t| t.size).min().unwrap_or(0).saturating_sub(j.spec.offset);
+    let block = j.spec.max_block();
+    j.spec.size = j.spec.offset + smallest * u64::from(pct) / 100 / block * block;
+    Ok(())
+}
+
 fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     let mut jobs = if rest.iter().any(|a| a.starts_with("--")) {
         fio::parse_args(rest)?
@@ -66,6 +82,7 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     }
     for j in &mut jobs {
         own.apply(&mut j.spec);
+        size_from_pct(j)?;
     }
     Ok(jobs)
 }
@@ -89,6 +106,15 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     let mut plans = Vec::with_capacity(jobs.len());
     for j in &jobs {
         let p = target::plan(&j.spec, j.size_given())?;
+        // fio's allow_file_create=0: the job may use files that exist, or that an earlier job
+        // of this run creates, and no other.
+        let earlier = |t: &target::Plan| plans.iter().flatten().any(|o: &target::Plan| o.path == t.path);
+        if let Some(t) = p.iter().find(|t| t.kind == target::Kind::NewFile && !j.allow_file_create && !earlier(t)) {
+            return usage(
+                &format!("[{}]", j.name),
+                format!("allow_file_create=0: {} does not exist and this job may not create it", t.path.display()),
+            )?;
+        }
         if let Some((out, _)) = &output.out {
             if p.iter().any(|t| same_file(out, &t.path)) {
                 return usage(
@@ -139,6 +165,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.group).collect();
     groups.dedup();
     let mut outcome = Ok(());
+    let mut too_slow = Vec::new();
     for g in groups {
         if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
             break;
@@ -155,6 +182,10 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
                     t.group = j.group;
                     t.options = j.options.clone();
                     t.notices.splice(0..0, j.notes.iter().cloned());
+                    if let Some(why) = min_rate_missed(j, &t) {
+                        t.notices.push(why.clone());
+                        too_slow.push(format!("[{}]: {why}", j.name));
+                    }
                     tests.push(t);
                 }
             }
@@ -167,5 +198,23 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     drop(per_job);
     target::cleanup(&owned, own.keep);
     outcome?;
-    finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output, &|_| Ok(()))
+    let code =
+        finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output, &|_| {
+            Ok(())
+        })?;
+    // As in fio, a job below its rate_min fails the run; the figures are still reported.
+    for line in &too_slow {
+        eprintln!("error: {line}");
+    }
+    Ok(if too_slow.is_empty() { code } else { code.max(1) })
+}
+
+/// fio's rate_min check, per worker (fio checks each numjobs clone) over the measured window.
+fn min_rate_missed(j: &FioJob, t: &crate::result::TestResult) -> Option<String> {
+    let min = j.min_rate?;
+    t.threads.iter().find_map(|w| {
+        let why =
+            min.shortfall([w.read.bytes, w.write.bytes], [w.read.ios, w.write.ios], t.duration_s, j.spec.read_pct)?;
+        Some(format!("worker {}: {why}", w.thread))
+    })
 }

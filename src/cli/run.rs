@@ -110,6 +110,8 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         targets: if a.targets.is_empty() { vec![".".into()] } else { a.targets.clone() },
         blocks,
         pattern,
+        seq_skip: 0,
+        write_blocks: None,
         read_pct: match &a.read_pct {
             Some(s) => number("--read-pct", s, "0-100")?,
             None => mix,

@@ -11,10 +11,17 @@ use serde::Serialize;
 /// What makes two tests the same test, written as CrystalDiskMark users write it.
 pub fn test_key(s: &Spec) -> String {
     let kind = if s.pattern == Pattern::Sequential { "SEQ" } else { "RND" };
-    let bs = if s.blocks.len() == 1 {
-        format_block(s.blocks[0].size)
-    } else {
-        s.blocks.iter().map(|b| format!("{}/{}", format_block(b.size), b.pct)).collect::<Vec<_>>().join(":")
+    let split = |blocks: &[crate::spec::BlockShare]| {
+        if blocks.len() == 1 {
+            format_block(blocks[0].size)
+        } else {
+            blocks.iter().map(|b| format!("{}/{}", format_block(b.size), b.pct)).collect::<Vec<_>>().join(":")
+        }
+    };
+    // Reads' blocks, then writes' where they differ, as fio writes them: 4K,64K.
+    let bs = match &s.write_blocks {
+        Some(w) => format!("{},{}", split(&s.blocks), split(w)),
+        None => split(&s.blocks),
     };
     let op = match s.read_pct {
         100 => "Read".to_string(),

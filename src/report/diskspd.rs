@@ -85,6 +85,7 @@ fn input_parameters(o: &mut String, s: &Spec, paths: &[String], depth: u32, engi
             "\t\t{}",
             match s.data {
                 DataPattern::Zero => "write buffer: zeros",
+                DataPattern::Repeat { .. } => "write buffer: repeated pattern",
                 _ => "write buffer: random (incompressible)",
             }
         );

@@ -12,14 +12,16 @@ enum Skew {
     Zipf(Zipf<f64>),
     /// fio's pareto: rank = (n-1) · u^pow with pow = ln h / ln(1-h).
     Pareto(f64),
+    /// fio's zoned: per zone (cumulative I/O percentage, start and length in percent of the range).
+    Zoned(Vec<(u32, u64, u64)>),
 }
 
 pub struct OffsetGen {
     rng: SmallRng,
     pattern: Pattern,
     read_pct: u32,
-    /// (size, cumulative percentage) per block size.
-    blocks: Vec<(u64, u32)>,
+    /// (size, cumulative percentage) per block size, for reads and for writes.
+    blocks: [Vec<(u64, u32)>; 2],
     start: u64,
     len: u64,
     align: u64,
@@ -28,6 +30,7 @@ pub struct OffsetGen {
     /// distribution over the whole range, as fio scrambles its zipf/pareto output.
     scatter: u64,
     seq_pos: u64,
+    seq_skip: i64,
 }
 
 impl OffsetGen {
@@ -35,20 +38,30 @@ impl OffsetGen {
     pub fn new(spec: &Spec, target_size: u64, worker: u32, seed_salt: u64) -> OffsetGen {
         let len = spec.range.unwrap_or(target_size - spec.offset);
         let align = spec.effective_align();
-        let mut acc = 0;
-        let blocks = spec
-            .blocks
-            .iter()
-            .map(|b| {
-                acc += b.pct;
-                (b.size, acc)
-            })
-            .collect();
+        let table = |b: &[crate::spec::BlockShare]| {
+            let mut acc = 0;
+            b.iter()
+                .map(|b| {
+                    acc += b.pct;
+                    (b.size, acc)
+                })
+                .collect::<Vec<_>>()
+        };
+        let blocks = [table(&spec.blocks), table(spec.write_blocks.as_deref().unwrap_or(&spec.blocks))];
         let slots = Self::slot_count(len, spec.min_block(), align);
         let skew = match spec.random_dist {
             RandomDist::Uniform => Skew::Uniform,
             RandomDist::Zipf { theta } => Skew::Zipf(Zipf::new(slots as f64, theta).expect("validated theta")),
             RandomDist::Pareto { h } => Skew::Pareto(h.ln() / (1.0 - h).ln()),
+            RandomDist::Zoned { io, range, n } => {
+                let (mut cum, mut at) = (0, 0);
+                let zones = (0..n as usize).map(|i| {
+                    cum += io[i] as u32;
+                    at += range[i] as u64;
+                    (cum, at - range[i] as u64, range[i] as u64)
+                });
+                Skew::Zoned(zones.collect())
+            }
         };
         let scatter = [0x9e37_79b9_7f4a_7c15u64 | 1, 1_000_000_007, 998_244_353, 1_000_003]
             .into_iter()
@@ -68,6 +81,7 @@ impl OffsetGen {
             skew,
             scatter,
             seq_pos: stride * worker as u64,
+            seq_skip: spec.seq_skip,
         }
     }
 
@@ -83,11 +97,12 @@ impl OffsetGen {
         } else {
             OpKind::Write
         };
-        let bs = if self.blocks.len() == 1 {
-            self.blocks[0].0
+        let blocks = &self.blocks[usize::from(op == OpKind::Write)];
+        let bs = if blocks.len() == 1 {
+            blocks[0].0
         } else {
             let r = self.rng.random_range(0..100);
-            self.blocks.iter().find(|b| r < b.1).map_or(self.blocks[0].0, |b| b.0)
+            blocks.iter().find(|b| r < b.1).map_or(blocks[0].0, |b| b.0)
         };
         let off = match self.pattern {
             Pattern::Sequential => {
@@ -95,7 +110,9 @@ impl OffsetGen {
                     self.seq_pos = 0;
                 }
                 let o = self.seq_pos;
-                self.seq_pos += bs;
+                let next = o as i64 + bs as i64 + self.seq_skip;
+                // Stepping back past the start wraps to the last block, as fio's backwards I/O.
+                self.seq_pos = if next < 0 { (self.len - bs) / self.align * self.align } else { next as u64 };
                 o
             }
             Pattern::Random => {
@@ -109,6 +126,13 @@ impl OffsetGen {
                     Skew::Pareto(pow) => {
                         let u: f64 = self.rng.random();
                         scatter(((slots - 1) as f64 * u.powf(*pow)) as u64, self.scatter, slots)
+                    }
+                    Skew::Zoned(zones) => {
+                        let r = self.rng.random_range(0..100);
+                        let &(_, start, len) = zones.iter().find(|z| r < z.0).unwrap_or(&zones[zones.len() - 1]);
+                        let first = slots * start / 100;
+                        let n = (slots * len / 100).max(1);
+                        (first + self.rng.random_range(0..n)).min(slots - 1)
                     }
                 };
                 idx * self.align
@@ -162,6 +186,57 @@ mod tests {
         let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
         let offs: Vec<u64> = (0..6).map(|_| g.next_io().1).collect();
         assert_eq!(offs, vec![0, 16384, 32768, 49152, 0, 16384]);
+    }
+
+    #[test]
+    fn sequential_skips_and_steps_back() {
+        // fio's rw=write:12k at 4k: one block written, three skipped.
+        let s = Spec { seq_skip: 12288, size: 64 << 10, ..spec(Pattern::Sequential) };
+        let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+        let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
+        assert_eq!(offs, vec![0, 4, 8, 12, 0]);
+        // fio's rw=read:-8k at 4k: backwards, wrapping from the start to the last block.
+        let s = Spec { seq_skip: -8192, size: 32 << 10, ..spec(Pattern::Sequential) };
+        let mut g = OffsetGen::new(&s, 32 << 10, 0, 0);
+        let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
+        assert_eq!(offs, vec![0, 7, 6, 5, 4]);
+    }
+
+    #[test]
+    fn reads_and_writes_take_their_own_block_sizes() {
+        let b = |size| vec![BlockShare { size, pct: 100 }];
+        let s = Spec { read_pct: 50, blocks: b(4096), write_blocks: Some(b(65536)), ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+        let (mut reads, mut writes) = (0, 0);
+        for _ in 0..2000 {
+            match g.next_io() {
+                (OpKind::Read, off, 4096) if off % 4096 == 0 => reads += 1,
+                (OpKind::Write, off, 65536) if off + 65536 <= 4 << 20 => writes += 1,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(reads > 800 && writes > 800, "{reads} reads, {writes} writes");
+    }
+
+    #[test]
+    fn zoned_puts_each_share_in_its_zone() {
+        // fio's zoned:50/5:30/15:20/80 over 1,000 slots: half the I/Os in the first 5 %.
+        let (mut io, mut range) = ([0u8; 16], [0u8; 16]);
+        io[..3].copy_from_slice(&[50, 30, 20]);
+        range[..3].copy_from_slice(&[5, 15, 80]);
+        let s = Spec { random_dist: RandomDist::Zoned { io, range, n: 3 }, size: 4000 << 10, ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, 4000 << 10, 0, 0);
+        let mut zone = [0u32; 3];
+        for _ in 0..20_000 {
+            let slot = g.next_io().1 / 4096;
+            zone[match slot {
+                0..50 => 0,
+                50..200 => 1,
+                _ => 2,
+            }] += 1;
+        }
+        let share = zone.map(|z| z as f64 / 20_000.0);
+        assert!((share[0] - 0.5).abs() < 0.02 && (share[1] - 0.3).abs() < 0.02, "{share:?}");
     }
 
     /// Share of draws that land on the most-hit 10 % of the 1,024 blocks of a 4 MiB range.

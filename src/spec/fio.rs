@@ -9,6 +9,7 @@
 //! starting with a stonewall). What each option means is in fio_options.rs.
 
 use super::fio_names::{canonical, is_flag};
+use super::fio_noted::{engine, refused};
 use super::fio_options::build;
 use super::fio_values::substitute;
 use super::Spec;
@@ -32,6 +33,45 @@ pub struct FioJob {
     pub options: Vec<(String, String)>,
     /// Where iolens runs the job differently from fio, one line each.
     pub notes: Vec<String>,
+    /// fio's `allow_file_create`: when false, a file that does not exist is an error.
+    pub allow_file_create: bool,
+    /// fio's `rate_min` / `rate_iops_min`: the job fails when a worker falls below them.
+    pub min_rate: Option<MinRate>,
+    /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
+    /// their sizes once they are known.
+    pub size_pct: Option<u32>,
+}
+
+/// The least each worker must do (fio's `rate_min` and `rate_iops_min`, per direction, for
+/// each numjobs clone); zero is no minimum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MinRate {
+    /// Bytes per second, [reads, writes].
+    pub bytes: [u64; 2],
+    /// I/Os per second, [reads, writes].
+    pub iops: [u64; 2],
+}
+
+impl MinRate {
+    /// fio's complaint when a worker that moved `bytes` in `ios` I/Os per direction over `secs`
+    /// seconds fell short, else `None`. Directions the job does not use are not checked.
+    pub fn shortfall(&self, bytes: [u64; 2], ios: [u64; 2], secs: f64, read_pct: u32) -> Option<String> {
+        let used = [read_pct > 0, read_pct < 100];
+        for d in 0..2 {
+            let dir = ["read", "write"][d];
+            if !used[d] || secs <= 0.0 {
+                continue;
+            }
+            let (bps, iops) = (bytes[d] as f64 / secs, ios[d] as f64 / secs);
+            if self.bytes[d] > 0 && bps < self.bytes[d] as f64 {
+                return Some(format!("{dir} rate_min={}B/s not met, only {bps:.0}B/s", self.bytes[d]));
+            }
+            if self.iops[d] > 0 && iops < self.iops[d] as f64 {
+                return Some(format!("{dir} rate_iops_min={} not met, only {iops:.1} IOPS", self.iops[d]));
+            }
+        }
+        None
+    }
 }
 
 impl FioJob {
@@ -55,14 +95,14 @@ struct Section {
 pub fn parse_job_text(text: &str, base_dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> R<Vec<FioJob>> {
     let mut b = Builder::default();
     b.text(text, base_dir, env, false)?;
-    Ok(b.jobs)
+    Ok(b.done())
 }
 
 /// Reads a job file; `include` is relative to it and `${VAR}` comes from the environment.
 pub fn parse_job_file(path: &Path) -> R<Vec<FioJob>> {
     let mut b = Builder::default();
     b.file(path, false)?;
-    Ok(b.jobs)
+    Ok(b.done())
 }
 
 /// fio's command line: `--name=a --rw=randread --bs=4k ... --name=b ...`. Options before the
@@ -100,7 +140,7 @@ pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
     for (i, f) in files.iter().enumerate() {
         b.file(Path::new(f), i > 0)?;
     }
-    Ok(b.jobs)
+    Ok(b.done())
 }
 
 /// The spec of a job fio already ran, from the options its JSON output lists ("global options"
@@ -110,12 +150,13 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
     let mut dropped = Vec::new();
     let mut keep = |o: &[(String, String)]| -> Vec<Opt> {
         o.iter()
-            .filter(|(k, _)| {
-                let known = canonical(k).is_some();
+            .filter(|(k, v)| {
+                // A result from an engine iolens lacks is still matched by what it ran.
+                let known = canonical(k).is_some() && (canonical(k) != Some("ioengine") || engine(v).is_ok());
                 if !known && !dropped.contains(k) {
                     dropped.push(k.clone());
                 }
-                known && k != "name"
+                known && k != "name" && canonical(k) != Some("wait_for")
             })
             .map(|(k, v)| (k.clone(), (!(v.is_empty() && is_flag(k))).then(|| v.clone())))
             .collect()
@@ -136,6 +177,8 @@ struct Builder {
     group: u32,
     prev_group_jobs: u32,
     jobs: Vec<FioJob>,
+    /// Per job: fio's `exitall` (when it ends, its group ends).
+    exitall: Vec<bool>,
 }
 
 impl Builder {
@@ -158,21 +201,35 @@ impl Builder {
         Ok(())
     }
 
-    /// A global section adds to the defaults of later jobs; a job section becomes a job.
+    /// A global section adds to the defaults of later jobs; a job section becomes a job. Its
+    /// engine is checked first, so a job for an engine iolens lacks is refused by the engine's
+    /// name rather than by the first of that engine's own options.
     fn section(&mut self, s: Section, stonewall: bool) -> R<()> {
         let here = || format!("[{}]", s.name);
-        for (k, _) in &s.opts {
-            if canonical(k).is_none() {
-                return Err(UsageError::new(here(), format!("fio option '{k}' is not supported by iolens")));
-            }
-        }
         if s.name.starts_with("global") {
             self.globals.extend(s.opts);
             return Ok(());
         }
         let mut opts = self.globals.clone();
         opts.extend(s.opts);
+        let ioengine = opts.iter().rev().find(|(k, _)| k == "ioengine").and_then(|(_, v)| v.as_deref());
+        if let Some(e) = ioengine.filter(|e| engine(e.trim()).is_err()) {
+            return Err(UsageError::new(here(), refused(e.trim())));
+        }
+        if let Some((k, _)) = opts.iter().find(|(k, _)| canonical(k).is_none()) {
+            return Err(UsageError::new(here(), format!("fio option '{k}' is not supported by iolens")));
+        }
         let mut job = build(&s.name, &opts, stonewall).map_err(|msg| UsageError::new(here(), msg))?;
+        // wait_for a job of the running group: start after it, that is, in the next group.
+        if let Some(w) = &job.wait_for {
+            let pos = self.jobs.iter().rposition(|j| &j.name == w).ok_or_else(|| {
+                UsageError::new(here(), format!("wait_for: no job named '{w}' comes before this one"))
+            })?;
+            if self.jobs[pos].group == self.group && !job.stonewall {
+                job.stonewall = true;
+                job.new_group = false;
+            }
+        }
         if (job.stonewall || job.new_group) && self.prev_group_jobs > 0 {
             self.prev_group_jobs = 0;
             self.group += 1;
@@ -190,9 +247,34 @@ impl Builder {
             }
         }
         let (name, spec, notes) = (job.name, job.spec, job.notes);
-        let group_reporting = job.group_reporting;
-        self.jobs.push(FioJob { name, spec, group: self.group, group_reporting, options, notes });
+        let (group_reporting, allow_file_create, min_rate) = (job.group_reporting, job.allow_file_create, job.min_rate);
+        self.exitall.push(job.exitall);
+        self.jobs.push(FioJob {
+            name,
+            spec,
+            group: self.group,
+            group_reporting,
+            options,
+            notes,
+            allow_file_create,
+            min_rate,
+            size_pct: job.size_pct,
+        });
         Ok(())
+    }
+
+    /// The jobs, with fio's `exitall` applied: when a job with it ends, the rest of its group
+    /// is stopped, so no job of that group runs longer than the shortest such job.
+    fn done(mut self) -> Vec<FioJob> {
+        for g in 0..=self.group {
+            let ends = self.jobs.iter().zip(&self.exitall).filter(|(j, &x)| x && j.group == g);
+            let Some(end) = ends.map(|(j, _)| j.spec.duration).reduce(f64::min) else { continue };
+            for j in self.jobs.iter_mut().filter(|j| j.group == g && j.spec.duration > end) {
+                j.spec.duration = end;
+                j.notes.push(format!("exitall: stopped after {end} s, when the first job with exitall ends"));
+            }
+        }
+        self.jobs
     }
 }
 

@@ -1,6 +1,8 @@
 //! The fio options iolens reads, by the names fio knows them (aliases folded), and the fio
 //! option behind each of iolens' own option names, so errors speak the job file's words.
 
+use super::fio_noted::noted;
+
 /// fio options that may stand alone (fio's FIO_OPT_STR_SET); `=0` turns them off.
 pub(super) const FLAGS: &[&str] = &[
     "time_based",
@@ -14,11 +16,11 @@ pub(super) const FLAGS: &[&str] = &[
     "hipri",
     "fixedbufs",
     "registerfiles",
+    "exitall",
 ];
 
 const VALUES: &[&str] = &[
     "name",
-    "description",
     "filename",
     "directory",
     "size",
@@ -52,7 +54,14 @@ const VALUES: &[&str] = &[
     "loops",
     "kb_base",
     "nrfiles",
-    "gtod_reduce",
+    "rate_min",
+    "rate_iops_min",
+    "rate_cycle",
+    "buffer_pattern",
+    "exit_what",
+    "wait_for",
+    "allow_file_create",
+    "filename_format",
 ];
 
 /// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
@@ -68,9 +77,12 @@ pub(super) fn canonical(key: &str) -> Option<&'static str> {
         "fileoffset" => "offset",
         "allrandrepeat" => "randrepeat",
         "nr_files" => "nrfiles",
+        "ratemin" => "rate_min",
+        "ratecycle" => "rate_cycle",
+        "io_limit" => "io_size",
         k => k,
     };
-    FLAGS.iter().chain(VALUES).find(|&&n| n == k).copied()
+    FLAGS.iter().chain(VALUES).find(|&&n| n == k).copied().or_else(|| noted(k))
 }
 
 pub(super) fn is_flag(key: &str) -> bool {

@@ -3,12 +3,14 @@
 //! kb_base, kib/mib/… of the other base, 0x hex; times default to seconds) and its per-direction
 //! `read,write` values. Errors are one line, "option: why", naming what iolens cannot do.
 
+use super::fio::MinRate;
 use super::fio::Opt;
 use super::fio_names::{canonical, fio_name, FLAGS};
-use super::size::format_block;
+use super::fio_noted::{engine, note, noted};
 use super::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
 
-use super::fio_values::{block, boolean, distribution, fixed_range, int, names, pct, per_dir, time, u32v};
+use super::fio_values::u32v;
+use super::fio_values::{block, boolean, buffer_pattern, distribution, fixed_range, int, names, pct, per_dir, time};
 
 type R<T> = Result<T, String>;
 
@@ -20,6 +22,11 @@ pub(super) struct Built {
     pub group_reporting: bool,
     pub stonewall: bool,
     pub new_group: bool,
+    pub exitall: bool,
+    pub wait_for: Option<String>,
+    pub allow_file_create: bool,
+    pub min_rate: Option<MinRate>,
+    pub size_pct: Option<u32>,
 }
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does.
@@ -36,8 +43,17 @@ pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
         engine: EngineKind::Psync,
         ..Spec::default()
     };
-    let mut j =
-        Job { kb, name: section.to_string(), spec, stonewall, rwmix: 50, bs: [4096; 2], nrfiles: 1, ..Job::default() };
+    let mut j = Job {
+        kb,
+        name: section.to_string(),
+        spec,
+        stonewall,
+        rwmix: 50,
+        bs: [4096; 2],
+        nrfiles: 1,
+        allow_file_create: true,
+        ..Job::default()
+    };
     for (k, v) in opts {
         j.apply(canonical(k).unwrap_or(""), v.as_deref()).map_err(|m| format!("{k}: {m}"))?;
     }
@@ -45,34 +61,47 @@ pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
 }
 
 #[derive(Default)]
-struct Job {
+pub(super) struct Job {
     kb: u64,
-    name: String,
-    spec: Spec,
-    notes: Vec<String>,
+    pub(super) name: String,
+    pub(super) spec: Spec,
+    pub(super) notes: Vec<String>,
     mixed: bool,
     rwmix: u32,
     bs: [u64; 2],
     split: [Option<Vec<BlockShare>>; 2],
     align: [u64; 2],
-    files: Vec<String>,
-    dirs: Vec<String>,
-    size: Option<u64>,
-    filesize: Option<u64>,
+    pub(super) files: Vec<String>,
+    pub(super) dirs: Vec<String>,
+    pub(super) filename_format: Option<String>,
+    pub(super) size: Option<u64>,
+    pub(super) size_pct: Option<u32>,
+    pub(super) filesize: Option<u64>,
     runtime: f64,
     time_based: bool,
     rate: [u64; 2],
     rate_iops: [u64; 2],
+    rate_min: [u64; 2],
+    rate_iops_min: [u64; 2],
     batch: Option<u32>,
-    nrfiles: u64,
+    pub(super) nrfiles: u64,
     group_reporting: bool,
     stonewall: bool,
     new_group: bool,
     norandommap: bool,
+    exitall: bool,
+    wait_for: Option<String>,
+    allow_file_create: bool,
 }
 
 impl Job {
     fn apply(&mut self, key: &str, v: Option<&str>) -> R<()> {
+        if noted(key).is_some() {
+            if let Some(n) = note(key, v) {
+                self.note(n);
+            }
+            return Ok(());
+        }
         if FLAGS.contains(&key) {
             let on = match v {
                 None => true,
@@ -84,6 +113,7 @@ impl Job {
                 "stonewall" => self.stonewall = on,
                 "new_group" => self.new_group = on,
                 "norandommap" => self.norandommap = on,
+                "exitall" => self.exitall = on,
                 "zero_buffers" if on => self.spec.data = DataPattern::Zero,
                 "hipri" | "fixedbufs" | "registerfiles" if on => self.note(format!("{key}: accepted, not applied")),
                 _ => {}
@@ -94,16 +124,27 @@ impl Job {
         let kb = self.kb;
         match key {
             "name" => self.name = v.to_string(),
-            "description" | "kb_base" => {}
+            "kb_base" => {}
             "filename" => self.files = names(v),
+            "filename_format" => self.filename_format = Some(v.to_string()),
+            "allow_file_create" => self.allow_file_create = boolean(v)?,
             "directory" => self.dirs = names(v),
-            "size" => self.size = Some(int(v, kb)?),
+            "size" => match v.strip_suffix('%') {
+                Some(p) => (self.size, self.size_pct) = (None, Some(pct(p, kb)?.max(1))),
+                None => (self.size, self.size_pct) = (Some(int(v, kb)?), None),
+            },
             "filesize" => self.filesize = Some(int(v, kb)?),
             "offset" => self.spec.offset = int(v, kb)?,
             "rw" => {
                 let (word, suffix) = v.split_once(':').unwrap_or((v, ""));
+                self.spec.seq_skip = 0;
                 if !suffix.is_empty() {
-                    return Err(format!("'{v}': the ':{suffix}' offset modifier is not supported by iolens"));
+                    if word.starts_with("rand") {
+                        return Err(format!("'{v}': the ':{suffix}' sequential-run count is not supported by iolens"));
+                    }
+                    let (sign, n) = suffix.strip_prefix('-').map_or((1, suffix), |n| (-1, n));
+                    self.spec.seq_skip =
+                        sign * i64::try_from(int(n, kb)?).map_err(|_| format!("'{v}' is too large"))?;
                 }
                 let (pattern, pct, mixed) = match word {
                     "read" => (Pattern::Sequential, 100, false),
@@ -151,33 +192,30 @@ impl Job {
             "fsync" => self.spec.fsync_every = u32v(v, kb)?,
             "rate" => self.rate = per_dir(v, 0, |s| int(s, kb))?,
             "rate_iops" => self.rate_iops = per_dir(v, 0, |s| int(s, kb))?,
+            "rate_min" => self.rate_min = per_dir(v, 0, |s| int(s, kb))?,
+            "rate_iops_min" => self.rate_iops_min = per_dir(v, 0, |s| int(s, kb))?,
+            "rate_cycle" => _ = int(v, kb)?,
+            "buffer_pattern" => self.spec.data = buffer_pattern(v)?,
+            "exit_what" => match v {
+                "group" => {}
+                "stonewall" | "all" => self.note(format!("exit_what={v}: exitall stops the jobs of its group only")),
+                _ => return Err(format!("'{v}' is not group, stonewall or all")),
+            },
+            "wait_for" => self.wait_for = Some(v.to_string()),
             "randrepeat" if !boolean(v)? => self.note("randrepeat=0: iolens repeats its random sequence anyway"),
             "randrepeat" => {}
             "randseed" => self.spec.seed = int(v, kb)?,
             "random_distribution" => self.spec.random_dist = distribution(v)?,
             "ioengine" => {
-                self.spec.engine = match v {
-                    "io_uring" => EngineKind::IoUring,
-                    "libaio" => {
-                        self.note("ioengine=libaio: iolens runs it on io_uring");
-                        EngineKind::IoUring
-                    }
-                    "psync" | "sync" | "vsync" | "pvsync" | "pvsync2" => EngineKind::Psync,
-                    "null" => EngineKind::Null,
-                    _ => {
-                        return Err(format!(
-                    "'{v}' is not supported by iolens (io_uring, libaio, psync, sync, pvsync, pvsync2 and null are)"
-                ))
-                    }
-                }
+                let (kind, n) = engine(v)?;
+                self.spec.engine = kind;
+                self.notes.extend(n);
             }
             "buffer_compress_percentage" => self.spec.data = DataPattern::Compress { pct: pct(v, kb)? },
             "end_fsync" if boolean(v)? => self.note("end_fsync: iolens does not fsync at the end"),
             "end_fsync" => {}
-            "gtod_reduce" if boolean(v)? => self.note("gtod_reduce: accepted; iolens still times every I/O"),
-            "gtod_reduce" => {}
-            "loops" if int(v, kb)? == 1 => {}
-            "loops" => return Err(format!("'{v}': iolens is time-based; only loops=1 is supported")),
+            "loops" if int(v, kb)? <= 1 => {}
+            "loops" => self.note(format!("loops={v}: iolens runs once, for the runtime")),
             "nrfiles" => self.nrfiles = int(v, kb)?,
             _ => return Err("is not supported by iolens".into()),
         }
@@ -236,11 +274,9 @@ impl Job {
             }
         };
         let blocks = [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
-        let what = if self.split.iter().any(Option::is_some) { "bssplit" } else { "bs" };
-        let show =
-            |b: &[BlockShare]| b.iter().map(|b| format!("{}/{}", format_block(b.size), b.pct)).collect::<Vec<_>>();
-        pick(what, show(&blocks[0]).join(":"), show(&blocks[1]).join(":"))?;
         s.blocks = blocks[usize::from(rp == 0)].clone();
+        // A mix whose writes use other sizes than its reads keeps both.
+        s.write_blocks = (rp > 0 && rp < 100 && blocks[0] != blocks[1]).then(|| blocks[1].clone());
         pick("ba", self.align[0].to_string(), self.align[1].to_string())?;
         let align = self.align[usize::from(rp == 0)];
         s.align = (align > 0).then_some(align);
@@ -279,48 +315,8 @@ impl Job {
             s.duration = 10.0;
             self.notes.push("no runtime: fio runs until size is done; iolens runs for 10 s".into());
         }
-        let files = self.files.len();
-        if self.files.iter().any(|f| f == "-") {
-            return Err("filename: '-' (stdin/stdout) is not supported by iolens".into());
-        }
-        if files > 0 {
-            let prefix = self.dirs.first().map(|d| format!("{}/", d.trim_end_matches('/'))).unwrap_or_default();
-            s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();
-            if files > 1 {
-                self.notes.push(format!(
-                    "filename: fio spreads each job over its {files} files; iolens runs numjobs workers on each file"
-                ));
-            }
-        } else {
-            if self.nrfiles != 1 {
-                return Err("nrfiles: only 1 file per job is supported by iolens".into());
-            }
-            if self.dirs.is_empty() {
-                self.notes.push("no filename: iolens creates its test file in the current directory".into());
-                self.dirs.push(".".into());
-            }
-            let n = self.dirs.len() as u32;
-            if !s.threads.is_multiple_of(n) {
-                return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
-            }
-            s.threads /= n;
-            s.targets = self.dirs.clone();
-            if s.threads > 1 {
-                self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
-            }
-            if self.size.is_none() && self.filesize.is_none() {
-                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
-            }
-        }
-        if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
-            if per == 0 {
-                return Err("size: less than a byte per file".into());
-            }
-            if self.filesize.is_none() && s.offset > 0 {
-                s.range = Some(per);
-            }
-            s.size = if self.filesize.is_none() { s.offset.saturating_add(per) } else { per };
-        }
+        self.targets()?;
+        let s = &mut self.spec;
         if s.pattern == Pattern::Random && !self.norandommap {
             self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
         }
@@ -328,6 +324,12 @@ impl Job {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }
         s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
+        let min_rate = MinRate { bytes: self.rate_min, iops: self.rate_iops_min };
+        let min_rate = (min_rate.bytes != [0, 0] || min_rate.iops != [0, 0]).then_some(min_rate);
+        if min_rate.is_some() {
+            self.notes
+                .push("rate_min: checked on each worker's mean over the run (fio checks every rate_cycle)".into());
+        }
         Ok(Built {
             name: self.name,
             spec: self.spec,
@@ -335,6 +337,11 @@ impl Job {
             group_reporting: self.group_reporting,
             stonewall: self.stonewall,
             new_group: self.new_group,
+            exitall: self.exitall,
+            wait_for: self.wait_for,
+            allow_file_create: self.allow_file_create,
+            min_rate,
+            size_pct: self.size_pct,
         })
     }
 }

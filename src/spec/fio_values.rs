@@ -2,7 +2,7 @@
 //! base, times defaulting to seconds, per-direction `read,write` lists, booleans, distributions,
 //! and `${VAR}` / keyword substitution in job files.
 
-use super::RandomDist;
+use super::{DataPattern, RandomDist};
 
 type R<T> = Result<T, String>;
 
@@ -109,12 +109,46 @@ pub(super) fn names(v: &str) -> Vec<String> {
     out
 }
 
+/// fio's buffer_pattern (lib/pattern.c): 0xHEX bytes in the order written, "text", or a
+/// decimal byte, joined with '|'; iolens keeps up to 32 bytes.
+pub(super) fn buffer_pattern(v: &str) -> R<DataPattern> {
+    let bad = |p: &str| format!("'{p}' is not a pattern iolens reads (0xHEX, \"text\" or a byte 0-255, joined with |)");
+    let mut out = Vec::new();
+    for p in v.split('|').map(str::trim) {
+        if let Some(h) = p.strip_prefix("0x").or(p.strip_prefix("0X")) {
+            // An odd digit count has an implied leading zero, as in fio.
+            let h = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
+            for i in (0..h.len()).step_by(2) {
+                out.push(u8::from_str_radix(h.get(i..i + 2).ok_or_else(|| bad(p))?, 16).map_err(|_| bad(p))?);
+            }
+            if h.is_empty() {
+                return Err(bad(p));
+            }
+        } else if let Some(t) = p.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            out.extend(t.bytes());
+        } else {
+            out.push(p.parse::<u8>().map_err(|_| bad(p))?);
+        }
+    }
+    if out.is_empty() || out.len() > 32 {
+        return Err(format!("'{v}': iolens takes patterns of 1 to 32 bytes"));
+    }
+    let mut bytes = [0u8; 32];
+    bytes[..out.len()].copy_from_slice(&out);
+    Ok(DataPattern::Repeat { bytes, len: out.len() as u8 })
+}
+
 /// random (uniform), zipf[:theta] (fio's default 1.1), pareto[:h] (default 0.2).
 pub(super) fn distribution(v: &str) -> R<RandomDist> {
+    if let Some(z) = v.strip_prefix("zoned:") {
+        return zoned(z);
+    }
     let mut parts = v.split(':');
     let (kind, arg) = (parts.next().unwrap_or(""), parts.next());
     if !matches!(kind, "random" | "zipf" | "pareto") {
-        return Err(format!("'{v}' is not supported by iolens (random, zipf:THETA and pareto:H are)"));
+        return Err(format!(
+            "'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)"
+        ));
     }
     if v.contains(',') || parts.next().is_some() {
         return Err(format!("'{v}': per-direction distributions and centers are not supported by iolens"));
@@ -131,8 +165,52 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
             h if h > 0.0 && h < 1.0 => Ok(RandomDist::Pareto { h }),
             h => Err(format!("pareto:{h}: h must be between 0 and 1 (as in fio)")),
         },
-        _ => Err(format!("'{v}' is not supported by iolens (random, zipf:THETA and pareto:H are)")),
+        _ => Err(format!("'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)")),
     }
+}
+
+/// fio's zoned split (options.c `zone_split_ddir`): `IO%/RANGE%` zones separated by ':'; a
+/// blank range takes an equal part of what the others leave. Both lists must reach 100.
+fn zoned(v: &str) -> R<RandomDist> {
+    if v.contains(',') {
+        return Err(format!("'zoned:{v}': per-direction zones are not supported by iolens"));
+    }
+    let mut zones: Vec<(u8, Option<u8>)> = Vec::new();
+    for part in v.split(':').filter(|p| !p.is_empty()) {
+        let (io, range) = part.split_once('/').ok_or_else(|| format!("zone '{part}' is not IO%/RANGE%"))?;
+        let num = |s: &str| s.trim().parse::<u8>().ok().filter(|&p| p <= 100);
+        let io = num(io).ok_or_else(|| format!("zone '{part}': '{io}' is not a percentage"))?;
+        let range = match range.trim() {
+            "" => None,
+            r => Some(num(r).ok_or_else(|| format!("zone '{part}': '{r}' is not a percentage"))?),
+        };
+        zones.push((io, range));
+    }
+    if zones.is_empty() || zones.len() > 16 {
+        return Err(format!("'zoned:{v}': iolens takes 1 to 16 zones"));
+    }
+    let blank = zones.iter().filter(|z| z.1.is_none()).count() as u32;
+    let set: u32 = zones.iter().filter_map(|z| z.1).map(u32::from).sum();
+    let (mut io, mut range) = ([0u8; 16], [0u8; 16]);
+    let left = 100u32.saturating_sub(set);
+    let mut blanks = 0;
+    for (i, z) in zones.iter().enumerate() {
+        io[i] = z.0;
+        range[i] = z.1.unwrap_or_else(|| {
+            // The last blank zone takes what an even split leaves over.
+            blanks += 1;
+            let share = if blanks == blank { left - (blank - 1) * (left / blank) } else { left / blank };
+            share as u8
+        });
+    }
+    let (io_sum, range_sum): (u32, u32) =
+        (io.iter().map(|&p| u32::from(p)).sum(), range.iter().map(|&p| u32::from(p)).sum());
+    if io_sum != 100 || range_sum != 100 {
+        return Err(format!(
+            "'zoned:{v}': the I/O shares add up to {io_sum}% and the ranges to {range_sum}%; both must be 100"
+        ));
+    }
+    Ok(RandomDist::Zoned { io, range, n: zones.len() as u8 })
 }
 
 /// `${VAR}` → the variable (empty when unset), then fio's reserved keywords; a value with a

@@ -7,7 +7,9 @@ pub mod diskspd;
 mod diskspd_xml;
 pub mod diskspd_xml_out;
 pub mod fio;
+mod fio_files;
 mod fio_names;
+mod fio_noted;
 mod fio_options;
 mod fio_values;
 pub mod parse;
@@ -46,6 +48,13 @@ pub enum RandomDist {
     Pareto {
         h: f64,
     },
+    /// fio's zoned: zone i takes `io[i]` percent of the I/Os, spread evenly over the next
+    /// `range[i]` percent of the region; `n` zones, each list adding up to 100.
+    Zoned {
+        io: [u8; 16],
+        range: [u8; 16],
+        n: u8,
+    },
 }
 
 /// What written buffers hold.
@@ -58,6 +67,12 @@ pub enum DataPattern {
     /// This percentage of each 4 KiB chunk is zeros, the rest random (fio's buffer_compress_percentage).
     Compress {
         pct: u32,
+    },
+    /// The first `len` bytes of `bytes`, repeated from the start of every buffer (fio's
+    /// buffer_pattern); written as is, never re-stamped.
+    Repeat {
+        bytes: [u8; 32],
+        len: u8,
     },
 }
 
@@ -85,7 +100,15 @@ pub struct Spec {
     /// Files or block devices; each gets `threads` workers.
     pub targets: Vec<String>,
     pub blocks: Vec<BlockShare>,
+    /// Block sizes of writes when they differ from those of reads (fio's `bs=4k,64k` and
+    /// `bssplit=…,…`); `None`: writes use `blocks` too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_blocks: Option<Vec<BlockShare>>,
     pub pattern: Pattern,
+    /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
+    /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
+    #[serde(default)]
+    pub seq_skip: i64,
     /// Percentage of I/Os that read (100 = read only, 0 = write only).
     pub read_pct: u32,
     /// Worker threads per target (DiskSpd `-t`).
@@ -135,7 +158,9 @@ impl Default for Spec {
         Spec {
             targets: Vec::new(),
             blocks: vec![BlockShare { size: 4096, pct: 100 }],
+            write_blocks: None,
             pattern: Pattern::Random,
+            seq_skip: 0,
             read_pct: 100,
             threads: 1,
             qd: 1,
@@ -168,17 +193,29 @@ fn one() -> u32 {
 }
 
 impl Spec {
+    /// Every block size the spec uses, reads' and writes'.
+    pub fn all_blocks(&self) -> impl Iterator<Item = &BlockShare> {
+        self.blocks.iter().chain(self.write_blocks.iter().flatten())
+    }
+
     pub fn min_block(&self) -> u64 {
-        self.blocks.iter().map(|b| b.size).min().unwrap_or(4096)
+        self.all_blocks().map(|b| b.size).min().unwrap_or(4096)
     }
 
     pub fn max_block(&self) -> u64 {
-        self.blocks.iter().map(|b| b.size).max().unwrap_or(4096)
+        self.all_blocks().map(|b| b.size).max().unwrap_or(4096)
     }
 
-    /// Mean bytes per I/O, weighted by the bssplit shares.
+    /// Mean bytes per I/O, weighted by the bssplit shares and, with write_blocks, the mix.
     pub fn mean_block(&self) -> f64 {
-        self.blocks.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum()
+        let mean = |b: &[BlockShare]| b.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum::<f64>();
+        match &self.write_blocks {
+            None => mean(&self.blocks),
+            Some(w) => {
+                let r = self.read_pct as f64 / 100.0;
+                r * mean(&self.blocks) + (1.0 - r) * mean(w)
+            }
+        }
     }
 
     pub fn writes(&self) -> bool {

@@ -164,7 +164,7 @@ impl Spec {
             }
         }
         if self.direct {
-            if let Some(b) = self.blocks.iter().find(|b| b.size % 512 != 0) {
+            if let Some(b) = self.all_blocks().find(|b| b.size % 512 != 0) {
                 return usage(
                     "--bs",
                     format!(

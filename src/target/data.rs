@@ -19,14 +19,20 @@ pub fn fill(buf: &mut [u8], pattern: DataPattern, rng: &mut SmallRng) {
                 rng.fill_bytes(&mut chunk[zeros..]);
             }
         }
+        DataPattern::Repeat { bytes, len } => {
+            for (b, p) in buf.iter_mut().zip(bytes[..len.max(1) as usize].iter().cycle()) {
+                *b = *p;
+            }
+        }
     }
 }
 
 /// Makes a block written before unique again at the cost of two stores per 4 KiB: the offset
-/// and a running counter at each 4 KiB boundary. Zero data stays zero.
+/// and a running counter at each 4 KiB boundary. Zero data stays zero, a pattern stays the
+/// pattern asked for.
 #[inline]
 pub fn stamp(buf: &mut [u8], pattern: DataPattern, offset: u64, counter: u64) {
-    if pattern == DataPattern::Zero {
+    if matches!(pattern, DataPattern::Zero | DataPattern::Repeat { .. }) {
         return;
     }
     let tail = match pattern {
@@ -59,6 +65,19 @@ mod tests {
         assert!(b[2048..4096].iter().filter(|&&x| x == 0).count() < 40);
         stamp(&mut b, DataPattern::Compress { pct: 50 }, 0, 7);
         assert!(b[..2048].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn a_pattern_repeats_and_is_not_stamped() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut bytes = [0u8; 32];
+        bytes[..3].copy_from_slice(&[0xde, 0xad, 0x01]);
+        let p = DataPattern::Repeat { bytes, len: 3 };
+        let mut b = vec![0u8; 8192];
+        fill(&mut b, p, &mut rng);
+        stamp(&mut b, p, 4096, 9);
+        assert_eq!(&b[..7], &[0xde, 0xad, 0x01, 0xde, 0xad, 0x01, 0xde]);
+        assert!(b.chunks(3).all(|c| c == &[0xde, 0xad, 0x01][..c.len()]));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! live here: no writes to a file iolens did not create without `--allow-write`, none to a
 //! block device without `--force-device`, never to a mounted one.
 
+mod claim;
 pub mod content;
 pub mod data;
 pub mod host;
@@ -12,6 +13,7 @@ use crate::result::host::TargetInfo;
 use crate::spec::size::format_size;
 use crate::spec::Spec;
 use anyhow::Context;
+use claim::claim;
 use host::device_mounted;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -21,7 +23,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Extended attribute marking files iolens created, so a kept test file may be written again.
 const MARK: &str = "user.iolens";
@@ -49,6 +51,8 @@ pub struct Prepared {
     pub info: TargetInfo,
     /// (O_DIRECT, O_DSYNC, writable) the file is open with.
     flags: (bool, bool, bool),
+    /// The exclusive claim on a block device this handle writes to (see [`claim`]).
+    _claim: Option<Arc<File>>,
 }
 
 fn flags_of(spec: &Spec) -> (bool, bool, bool) {
@@ -62,13 +66,14 @@ pub fn share(spec: &Spec, of: &Prepared) -> anyhow::Result<Prepared> {
         kind: if of.plan.kind == Kind::NewFile { Kind::File { ours: true } } else { of.plan.kind },
         ..of.plan.clone()
     };
-    Ok(Prepared { file: open(spec, &plan)?, info: of.info.clone(), flags: flags_of(spec), plan })
+    let (file, claim) = open(spec, &plan)?;
+    Ok(Prepared { file, info: of.info.clone(), flags: flags_of(spec), plan, _claim: claim })
 }
 
 /// Opens the targets again where a test of a series needs other flags than the last one.
 pub fn reopen_for(spec: &Spec, targets: &mut [Prepared]) -> anyhow::Result<()> {
     for t in targets.iter_mut().filter(|t| t.flags != flags_of(spec)) {
-        t.file = open(spec, &t.plan)?;
+        (t.file, t._claim) = open(spec, &t.plan)?;
         t.flags = flags_of(spec);
     }
     Ok(())
@@ -102,6 +107,17 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
                     .and_then(|mut f| f.seek(SeekFrom::End(0)))
                     .map_err(|e| UsageError::new(&shown, format!("cannot be opened: {e}")))?;
                 Plan { path, kind: Kind::Device, size: limit(dev_size, spec, size_given, &shown)? }
+            }
+            // /dev/null, /dev/zero and the like (fio jobs use them to measure fio itself): no
+            // size of their own, and writes need --force-device as a block device's do.
+            Ok(m) if m.file_type().is_char_device() => {
+                if spec.writes() && !spec.force_device {
+                    return usage(&shown, "is a character device; writing to it needs --force-device");
+                }
+                if !size_given {
+                    return usage(&shown, "is a character device, which has no size; give --size (fio: size=)");
+                }
+                Plan { path, kind: Kind::Device, size: spec.size }
             }
             Ok(m) if m.is_file() => {
                 let ours = xattr_get(&path);
@@ -229,12 +245,12 @@ pub fn prepare(
             if plan.kind == Kind::NewFile {
                 create_filled(spec, plan, stop, &mut progress, &mut created)?;
             }
-            let file = open(spec, plan)?;
+            let (file, claim) = open(spec, plan)?;
             if plan.kind == (Kind::File { ours: false }) {
                 warn_content(spec, plan);
             }
             let info = host::describe(&plan.path, plan.size, created);
-            Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec) })
+            Ok(Prepared { plan: plan.clone(), file, info, flags: flags_of(spec), _claim: claim })
         })();
         if res.is_ok() && stop.load(Ordering::Relaxed) {
             res = Err(Interrupted.into());
@@ -331,7 +347,9 @@ fn create_filled(
     Ok(())
 }
 
-fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
+/// Opens a target with the spec's flags; for writes to a block device, also its claim, which
+/// the handle must keep for as long as it is used.
+fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
     let mut flags = 0;
     if spec.direct {
         flags |= libc::O_DIRECT;
@@ -339,26 +357,19 @@ fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<File> {
     if spec.write_through {
         flags |= libc::O_DSYNC;
     }
-    if plan.kind == Kind::Device && spec.writes() {
-        // The kernel refuses (EBUSY) while anything holds the device: a mount of any file
-        // system, LVM, md, swap — the last word on "never while mounted".
-        flags |= libc::O_EXCL;
-    }
-    OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::EBUSY) && plan.kind == Kind::Device {
-            anyhow::Error::new(UsageError::new(
-                plan.path.display().to_string(),
-                "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",
-            ))
-        } else if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
-            anyhow::Error::new(UsageError::new(
-                "--direct",
-                format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
-            ))
-        } else {
-            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
-        }
-    })
+    let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
+    let file =
+        OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
+                anyhow::Error::new(UsageError::new(
+                    "--direct",
+                    format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
+                ))
+            } else {
+                anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
+            }
+        })?;
+    Ok((file, claim))
 }
 
 /// Removes the test files iolens created for this run (unless kept).

@@ -40,3 +40,13 @@ fn existing_file_size_and_region_rules() {
     let spec = Spec { offset: 1 << 20, ..spec };
     assert_eq!(plan(&spec, false).unwrap_err().option, "--offset");
 }
+
+#[test]
+fn character_devices_need_a_size_and_force_for_writes() {
+    let spec = Spec { targets: vec!["/dev/null".into()], read_pct: 0, size: 1 << 20, ..Spec::default() };
+    assert!(plan(&spec, true).unwrap_err().message.contains("writing to it needs --force-device"));
+    let spec = Spec { force_device: true, ..spec };
+    assert!(plan(&spec, false).unwrap_err().message.contains("has no size"));
+    let p = plan(&spec, true).unwrap();
+    assert_eq!((p[0].kind, p[0].size), (Kind::Device, 1 << 20));
+}

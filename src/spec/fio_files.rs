@@ -1,0 +1,81 @@
+//! Where a fio job's I/O goes: `filename` lists, `directory`, `filename_format` (fio's
+//! `$jobname.$jobnum.$filenum` naming, which gives each numjobs clone its own file), `nrfiles`
+//! and how `size`/`filesize` split over the files.
+
+use super::fio_options::Job;
+
+type R<T> = Result<T, String>;
+
+impl Job {
+    /// Sets the spec's targets, workers per target and sizes from the job's file options.
+    pub(super) fn targets(&mut self) -> R<()> {
+        let files = self.files.len();
+        if self.files.iter().any(|f| f == "-") {
+            return Err("filename: '-' (stdin/stdout) is not supported by iolens".into());
+        }
+        let prefix = self.dirs.first().map(|d| format!("{}/", d.trim_end_matches('/'))).unwrap_or_default();
+        if self.size_pct.is_some() && files == 0 {
+            return Err("size: a percentage is a share of existing files or devices; name them with filename=".into());
+        }
+        let s = &mut self.spec;
+        if files > 0 {
+            s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();
+            if files > 1 {
+                self.notes.push(format!(
+                    "filename: fio spreads each job over its {files} files; iolens runs numjobs workers on each file"
+                ));
+            }
+        } else if let Some(format) = &self.filename_format {
+            if self.nrfiles != 1 {
+                return Err("nrfiles: only 1 file per job is supported by iolens".into());
+            }
+            // Clones named apart get a file each (one worker on each); otherwise they share it.
+            let clones = if format.contains("$jobnum") { std::mem::replace(&mut s.threads, 1) } else { 1 };
+            s.targets = (0..clones).map(|n| format!("{prefix}{}", expand(format, &self.name, n, 0))).collect();
+            if self.size.is_none() && self.filesize.is_none() {
+                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
+            }
+        } else {
+            if self.nrfiles != 1 {
+                return Err("nrfiles: only 1 file per job is supported by iolens".into());
+            }
+            if self.dirs.is_empty() {
+                self.notes.push("no filename: iolens creates its test file in the current directory".into());
+                self.dirs.push(".".into());
+            }
+            let n = self.dirs.len() as u32;
+            if !s.threads.is_multiple_of(n) {
+                return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
+            }
+            s.threads /= n;
+            s.targets = self.dirs.clone();
+            if s.threads > 1 {
+                self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
+            }
+            if self.size.is_none() && self.filesize.is_none() {
+                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
+            }
+        }
+        let s = &mut self.spec;
+        if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
+            if per == 0 {
+                return Err("size: less than a byte per file".into());
+            }
+            if self.filesize.is_none() && s.offset > 0 {
+                s.range = Some(per);
+            }
+            s.size = if self.filesize.is_none() { s.offset.saturating_add(per) } else { per };
+        }
+        Ok(())
+    }
+}
+
+/// fio's filename_format for one clone and file: `$jobname`, `$jobnum` (the clone, from 0),
+/// `$filenum` (the file of the clone, from 0); `$clientuid` is empty outside client/server runs.
+pub(super) fn expand(format: &str, job: &str, jobnum: u32, filenum: u32) -> String {
+    format
+        .replace("$jobname", job)
+        .replace("$jobnum", &jobnum.to_string())
+        .replace("$filenum", &filenum.to_string())
+        .replace("$clientuid", "")
+}

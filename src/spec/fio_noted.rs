@@ -1,0 +1,151 @@
+//! fio's ioengines as iolens runs them, and the fio options iolens accepts without applying:
+//! each such option yields one note saying what iolens does instead, so a job file written for
+//! fio runs and its report says where the run differs.
+
+use super::EngineKind;
+
+type R<T> = Result<T, String>;
+
+/// The iolens engine for a fio ioengine on local files and block devices, with a note when it
+/// is a stand-in; any other engine (network, object stores, special devices, metadata-only
+/// engines) is refused by name.
+pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
+    let stand_in = |k, how: &str| Ok((k, Some(format!("ioengine={v}: iolens runs it on {how}"))));
+    match v {
+        "io_uring" => Ok((EngineKind::IoUring, None)),
+        "psync" | "sync" | "pvsync" => Ok((EngineKind::Psync, None)),
+        "libaio" | "posixaio" => stand_in(EngineKind::IoUring, "io_uring"),
+        "vsync" | "pvsync2" | "mmap" | "splice" => stand_in(EngineKind::Psync, "psync (pread/pwrite)"),
+        "null" => Ok((EngineKind::Null, None)),
+        _ => Err(refused(v)),
+    }
+}
+
+/// The one line refusing an engine iolens does not have.
+pub(super) fn refused(v: &str) -> String {
+    format!(
+        "ioengine={v}: iolens has no {v} engine; it measures local files and block devices with io_uring, \
+         libaio, posixaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
+    )
+}
+
+/// fio options accepted and not applied, with what iolens does instead. `""` means the option
+/// only tunes fio's own bookkeeping or output and is accepted silently.
+const NOTED: &[(&str, &str)] = &[
+    // fio's own bookkeeping, output and logs: nothing about the I/O changes.
+    ("description", ""),
+    ("write_bw_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
+    ("write_lat_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
+    ("write_iops_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
+    ("write_hist_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
+    ("log_avg_msec", ""),
+    ("log_offset", ""),
+    ("log_prio", ""),
+    ("per_job_logs", ""),
+    ("clat_percentiles", ""),
+    ("lat_percentiles", ""),
+    ("slat_percentiles", ""),
+    ("percentile_list", "iolens reports its own fixed percentiles"),
+    ("block_error_percentiles", ""),
+    ("disable_lat", "iolens still times every I/O"),
+    ("disable_clat", "iolens still times every I/O"),
+    ("disable_slat", "iolens still times every I/O"),
+    ("disable_bw_measurement", ""),
+    ("gtod_reduce", "iolens still times every I/O"),
+    ("clocksource", ""),
+    ("random_generator", "iolens draws offsets with its own generator"),
+    ("threads", ""),
+    ("create_serialize", ""),
+    ("error_dump", ""),
+    ("verify_dump", ""),
+    ("lockmem", "iolens does not lock memory away from the page cache"),
+    // How fio submits: iolens' own submission path is the same either way.
+    ("io_submit_mode", "iolens submits from the worker threads (fio's inline mode)"),
+    ("iodepth_batch_complete", ""),
+    ("iodepth_batch_complete_min", ""),
+    ("iodepth_batch_complete_max", ""),
+    ("iodepth_low", ""),
+    ("sqthread_poll", "io_uring SQ polling is not used"),
+    ("sqthread_poll_cpu", ""),
+    ("nonvectored", ""),
+    ("cpus_allowed", "workers are not pinned to CPUs"),
+    ("cpus_allowed_policy", ""),
+    ("cpumask", "workers are not pinned to CPUs"),
+    ("numa_cpu_nodes", "workers are not bound to NUMA nodes"),
+    ("numa_mem_policy", "buffers are not bound to NUMA nodes"),
+    ("nice", "workers run at the default priority"),
+    ("prio", "I/O priorities are not set"),
+    ("prioclass", "I/O priorities are not set"),
+    ("cmdprio", "I/O priorities are not set"),
+    ("cmdprio_class", "I/O priorities are not set"),
+    ("cmdprio_percentage", "I/O priorities are not set"),
+    ("cmdprio_bssplit", "I/O priorities are not set"),
+    // Verification: the data is written, not read back and checked.
+    ("verify", "data is not checked by this version (written data is not read back and compared)"),
+    ("do_verify", ""),
+    ("verify_pattern", ""),
+    ("verify_interval", ""),
+    ("verify_backlog", ""),
+    ("verify_async", ""),
+    ("verify_fatal", ""),
+    ("verify_offset", ""),
+    ("verify_only", "data is not checked by this version"),
+    ("ignore_error", "iolens stops a job at its first I/O error"),
+    ("continue_on_error", "iolens stops a job at its first I/O error"),
+    // Workload shaping iolens does not do: said in the note, the run goes ahead without it.
+    ("thinktime", "iolens does not idle between I/Os"),
+    ("thinktime_blocks", ""),
+    ("thinktime_spin", ""),
+    ("startdelay", "iolens starts every job of a group at once"),
+    ("flow", "fio balances jobs by their I/O counts; iolens runs them independently"),
+    ("flow_sleep", ""),
+    ("flow_id", ""),
+    ("latency_target", "fio searches for the queue depth meeting it; iolens runs at the iodepth given"),
+    ("latency_window", ""),
+    ("latency_percentile", ""),
+    ("rate_process", "iolens spaces paced I/Os evenly"),
+    ("ss", "iolens runs the whole runtime (no steady-state detection)"),
+    ("ss_dur", ""),
+    ("ss_ramp", ""),
+    ("offset_increment", "numjobs workers share the job's region in iolens"),
+    ("io_size", "iolens runs for the runtime, not until an amount of I/O is done"),
+    ("number_ios", "iolens runs for the runtime, not until a number of I/Os is done"),
+    ("fill_device", "iolens writes the given size, not until the device is full"),
+    ("zonemode", "iolens does not handle zones: the whole region is one area, no zone resets"),
+    ("zonesize", ""),
+    ("zonerange", ""),
+    ("zoneskip", ""),
+    ("max_open_zones", ""),
+    ("read_beyond_wp", ""),
+    ("percentage_random", "the pattern is all random or all sequential in iolens"),
+    ("file_service_type", "one file per job in iolens"),
+    ("openfiles", ""),
+    ("pre_read", "iolens does not read the files into the cache first"),
+    ("scramble_buffers", "iolens re-stamps every written block anyway"),
+    ("dedupe_percentage", "iolens writes no duplicate blocks"),
+    ("dedupe_mode", ""),
+    ("dedupe_global", ""),
+    ("dedupe_working_set_percentage", ""),
+    ("fallocate", "iolens reserves new files with posix_fallocate and fills them"),
+    ("create_on_open", "iolens creates and fills its files before the run"),
+    ("unlink", "iolens removes the files it created unless --keep"),
+];
+
+/// The fio name of an option iolens accepts without applying.
+pub(super) fn noted(key: &str) -> Option<&'static str> {
+    NOTED.iter().find(|(k, _)| *k == key).map(|(k, _)| *k)
+}
+
+/// The note for an accepted, unapplied option set to `v`, if it needs one. Settings that are
+/// fio's default, or switch the feature off, need none.
+pub(super) fn note(key: &str, v: Option<&str>) -> Option<String> {
+    let text = NOTED.iter().find(|(k, _)| *k == key)?.1;
+    let v = v.map(str::trim);
+    let quiet = match key {
+        // fio keeps its files unless unlink=1; iolens removes what it created.
+        "unlink" => v != Some("0"),
+        "fallocate" => matches!(v, Some("native" | "posix" | "1")),
+        _ => matches!(v, Some("0" | "none" | "" | "inline" | "tausworthe" | "tausworthe64")),
+    };
+    (!text.is_empty() && !quiet).then(|| format!("{key}={}: {text}", v.unwrap_or("1")))
+}
