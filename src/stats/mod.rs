@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod cpu;
 pub mod disk;
+pub mod system;
 
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};

@@ -6,15 +6,21 @@
 //! empty when unset; a bare `$VAR` stays as written) and `fio_keyword_replace` (`$pagesize`,
 //! `$mb_memory`, `$ncpus`, then `bc`-style integer math), and init.c `parse_cmd_line` (options
 //! before the first `--name` are global; further arguments are job files, each after the first
-//! starting with a stonewall). What each option means is in fio_options.rs.
+//! starting with a stonewall). What each option means is in options.rs.
 
-use super::fio_names::{canonical, is_flag};
-use super::fio_noted::{engine, refused};
-use super::fio_options::build;
-use super::fio_values::substitute;
+mod files;
+mod names;
+mod noted;
+mod options;
+mod values;
+
 use super::Spec;
 use crate::error::UsageError;
+use names::{canonical, is_flag};
+use noted::{engine, refused};
+use options::build;
 use std::path::Path;
+use values::substitute;
 
 type R<T> = Result<T, UsageError>;
 
@@ -319,5 +325,4 @@ fn read(text: &str, dir: &Path, env: &dyn Fn(&str) -> Option<String>, depth: u32
 }
 
 #[cfg(test)]
-#[path = "fio_tests.rs"]
 mod tests;

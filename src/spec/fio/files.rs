@@ -2,7 +2,7 @@
 //! `$jobname.$jobnum.$filenum` naming, which gives each numjobs clone its own file), `nrfiles`
 //! and how `size`/`filesize` split over the files.
 
-use super::fio_options::Job;
+use super::options::Job;
 
 type R<T> = Result<T, String>;
 

@@ -2,7 +2,7 @@
 //! base, times defaulting to seconds, per-direction `read,write` lists, booleans, distributions,
 //! and `${VAR}` / keyword substitution in job files.
 
-use super::{DataPattern, RandomDist};
+use crate::spec::{DataPattern, RandomDist};
 
 type R<T> = Result<T, String>;
 
@@ -254,12 +254,11 @@ pub(super) fn substitute(line: &str, env: &dyn Fn(&str) -> Option<String>) -> Re
 
 /// $pagesize, $mb_memory, $ncpus as fio computes them.
 pub(super) fn keyword_value(which: u8) -> i64 {
-    // SAFETY: sysconf only reads system configuration.
-    let conf = |name| unsafe { libc::sysconf(name) } as i64;
+    use crate::stats::system;
     match which {
-        0 => conf(libc::_SC_PAGESIZE),
-        1 => conf(libc::_SC_PHYS_PAGES).saturating_mul(conf(libc::_SC_PAGESIZE)) >> 20,
-        _ => conf(libc::_SC_NPROCESSORS_CONF),
+        0 => system::page_size(),
+        1 => system::memory_mib(),
+        _ => system::cpus_configured(),
     }
 }
 

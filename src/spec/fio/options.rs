@@ -3,14 +3,14 @@
 //! kb_base, kib/mib/… of the other base, 0x hex; times default to seconds) and its per-direction
 //! `read,write` values. Errors are one line, "option: why", naming what iolens cannot do.
 
-use super::fio::MinRate;
-use super::fio::Opt;
-use super::fio_names::{canonical, fio_name, FLAGS};
-use super::fio_noted::{engine, note, noted};
-use super::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
+use super::names::{canonical, fio_name, FLAGS};
+use super::noted::{engine, note, noted};
+use super::MinRate;
+use super::Opt;
+use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
 
-use super::fio_values::u32v;
-use super::fio_values::{block, boolean, buffer_pattern, distribution, fixed_range, int, names, pct, per_dir, time};
+use super::values::u32v;
+use super::values::{block, boolean, buffer_pattern, distribution, fixed_range, int, names, pct, per_dir, time};
 
 type R<T> = Result<T, String>;
 

@@ -1,7 +1,7 @@
 //! Tests of the fio reader: sections, includes, groups, refusals, and fio's own examples.
 
+use super::values::{eval, keyword_value};
 use super::*;
-use crate::spec::fio_values::{eval, keyword_value};
 use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist};
 
 fn parse(text: &str) -> R<Vec<FioJob>> {
