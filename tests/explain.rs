@@ -75,6 +75,31 @@ fn check_quick_tables_walls_and_a_page() {
 }
 
 #[test]
+fn plan_states_sustained_and_burst_limits_and_what_binds_each() {
+    let plan = |vm: &str, format: &str| {
+        let out = bin().args(["plan", "--vm", vm, "--disk", "P30", "--count", "3", "--format", format]).output();
+        let (code, out, err) = parts(&out.unwrap());
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let text = plan("D2s_v4", "text");
+    assert!(text.contains("IOPS 3,200 sustained: VM D2s_v4 uncached binds (the disks give 15,000)"), "{text}");
+    assert!(text.contains("IOPS 4,000 burst: VM D2s_v4 uncached burst binds"), "{text}");
+    assert!(text.contains("VM D2s_v4 uncached: credit-based") && text.contains("[catalog: credit, 30 min]"), "{text}");
+    assert!(text.contains("P30 can also burst on demand to 30,000 IOPS"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&plan("D2s_v4", "json")).unwrap();
+    let x = &v["expected"];
+    assert_eq!((x["iops"].as_f64(), x["burst_iops"].as_f64()), (Some(3200.0), Some(4000.0)));
+    assert_eq!((x["mbps"].as_f64(), x["burst_mbps"].as_f64()), (Some(48.0), Some(200.0)));
+    assert_eq!(x["bursts"][0]["model"], "credit");
+    assert_eq!(v["at_block_size_burst"][0]["iops"].as_f64(), Some(4000.0));
+    // A larger VM: the disks bind while the VM bursts.
+    let text = plan("D8s_v4", "text");
+    assert!(text.contains("IOPS 12,800 sustained: VM D8s_v4 uncached binds"), "{text}");
+    assert!(text.contains("IOPS 15,000 burst: 3 × P30 binds"), "{text}");
+}
+
+#[test]
 fn plan_predicts_a_named_configuration_and_refuses_unknown_names() {
     let (code, out, err) = parts(
         &bin().args(["plan", "--vm", "D8s_v3", "--disk", "P30", "--count", "4", "--format", "json"]).output().unwrap(),
