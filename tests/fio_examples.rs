@@ -106,3 +106,22 @@ fn rate_min_fails_a_job_size_pct_and_allow_file_create() {
     assert!(stderr.contains("allow_file_create=0: missing does not exist and this job may not create it"), "{stderr}");
     assert!(!dir.path().join("missing").exists());
 }
+
+#[test]
+fn a_global_options_note_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("j.fio");
+    std::fs::write(
+        &job,
+        "[global]\nrw=randread\nbs=4k\nsize=8m\nruntime=1\ntime_based\nthinktime=10\n[a]\n[b]\ndisable_lat=1\n",
+    )
+    .unwrap();
+    let out = bin().current_dir(dir.path()).args(["fio", "--quiet", job.to_str().unwrap()]).output().unwrap();
+    let (code, _, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note: ")).collect();
+    let thinktime: Vec<&&str> = notes.iter().filter(|l| l.contains("thinktime=10")).collect();
+    assert_eq!(thinktime, [&"note: [every job] thinktime=10: iolens does not idle between I/Os"], "{err}");
+    assert!(notes.contains(&"note: [b] disable_lat=1: iolens still times every I/O"), "{err}");
+    assert!(!notes.iter().any(|l| l.starts_with("note: [a] disable_lat")), "{err}");
+}

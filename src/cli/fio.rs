@@ -126,8 +126,13 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         check_memory(&j.spec, p.len())?;
         plans.push(p);
     }
+    // A [global] option's note reaches every job: say it once.
+    let everywhere = |n: &String| jobs.len() > 1 && jobs.iter().all(|j| j.notes.contains(n));
+    for n in jobs[0].notes.iter().filter(|n| everywhere(n)) {
+        eprintln!("note: [every job] {n}");
+    }
     for j in &jobs {
-        for n in &j.notes {
+        for n in j.notes.iter().filter(|n| !everywhere(n)) {
             eprintln!("note: [{}] {n}", j.name);
         }
     }
