@@ -22,6 +22,14 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The source directory and every .rs file under it.
+fn sources() -> (PathBuf, Vec<PathBuf>) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    (src, all)
+}
+
 /// The module a file belongs to ("report" for src/report/html/charts.rs).
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap();
@@ -44,9 +52,7 @@ fn code(file: &Path) -> Option<String> {
 
 /// Every (module, module it names through `crate::`) pair, with the file for messages.
 fn uses() -> Vec<(String, String, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    files(&src, &mut all);
+    let (src, all) = sources();
     let mut out = Vec::new();
     for f in all {
         let Some(code) = code(&f) else { continue };
@@ -115,9 +121,7 @@ fn front_ends_and_formats_do_not_drive_io() {
 fn platform_calls_stay_in_the_platform_layers() {
     // Windows is a target: spec, result, report, analyze, compare and store stay portable;
     // what they need of the machine comes from stats or target.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    files(&src, &mut all);
+    let (src, all) = sources();
     let mut bad = Vec::new();
     for f in all {
         let m = module_of(&src, &f);
@@ -136,9 +140,7 @@ fn platform_calls_stay_in_the_platform_layers() {
 
 #[test]
 fn unit_tests_follow_one_module_style() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    files(&src, &mut all);
+    let (src, all) = sources();
     let mut bad = Vec::new();
     for f in &all {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
