@@ -23,6 +23,7 @@ pub mod store;
 pub mod target;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod verify;
 // testing.rs is also included by path into the integration tests, which must not pull its
 // tests in: they are declared here instead of inside it.
 #[cfg(test)]

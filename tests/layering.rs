@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const MODULES: [&str; 13] = [
+const MODULES: [&str; 14] = [
     "analyze", "cli", "compare", "engine", "error", "report", "result", "run", "spec", "stats", "store", "target",
-    "testing",
+    "testing", "verify",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -95,7 +95,8 @@ fn the_scanner_sees_what_it_checks() {
 
 #[test]
 fn result_is_the_leaf_schema() {
-    let bad = offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "target"]);
+    let bad =
+        offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "target", "verify"]);
     assert!(bad.is_empty(), "{bad:#?}");
 }
 

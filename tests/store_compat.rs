@@ -26,7 +26,7 @@ fn a_store_of_the_first_schema_is_migrated_with_its_results() {
     assert_eq!(code, 0, "{err}");
     assert!(list.contains("\"v1 null randread\"") && list.contains("\"v1 cdm\""), "{list}");
     let s = Store::open(&db).unwrap();
-    assert_eq!(s.version().unwrap(), 2);
+    assert_eq!(s.version().unwrap(), 3);
     let cdm = s.load(2).unwrap().expect("result 2 survives the migration");
     assert_eq!(cdm.command, "cdm");
     assert_eq!(cdm.tests.len(), 4);
@@ -41,7 +41,7 @@ fn a_store_of_the_first_schema_is_migrated_with_its_results() {
     let (_, shown, _) = store_cmd(&db, &["show", "3"]);
     assert!(shown.contains("source: fio-3.33 JSON output (fio-3.33-three-groups.json)"), "{shown}");
     // Opening it again changes nothing.
-    assert_eq!(Store::open(&db).unwrap().version().unwrap(), 2);
+    assert_eq!(Store::open(&db).unwrap().version().unwrap(), 3);
 }
 
 #[test]

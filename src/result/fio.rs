@@ -302,6 +302,7 @@ fn test(
         response: ResponseLat { read: read.lat_us.clone(), write: write.lat_us.clone(), total: total.lat_us.clone() },
         fsync: FsyncStats { count: sync.iter().map(|l| l.rec.count()).sum(), lat_us: fsync_lat },
         histograms: Histograms { read: dump(&rrec, rx), write: dump(&wrec, wx) },
+        verify: None,
         read,
         write,
         total,

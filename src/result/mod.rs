@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod fio;
 pub mod host;
+pub mod verify;
 
 use crate::spec::Spec;
 use crate::stats::cpu::CpuStats;
@@ -85,6 +86,10 @@ pub struct TestResult {
     pub mean_qd: f64,
     /// Service-latency histograms, exact to merge across threads, runs and hosts.
     pub histograms: Histograms,
+    /// What data verification found (`run --verify`, fio's `verify=`, `simdb`); absent when
+    /// the data was not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<verify::Verification>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

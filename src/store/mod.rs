@@ -36,6 +36,25 @@ const MIGRATIONS: &[&str] = &[
     // 2: where a result came from when iolens did not measure it (fio's JSON); tags by value.
     "ALTER TABLE results ADD COLUMN source TEXT;
     CREATE INDEX tags_key_value ON tags(key, value);",
+    // 3: data verification's findings, one row each, for questions across results ("which
+    // hosts lost writes?"); the result's JSON keeps them too.
+    "CREATE TABLE findings (
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        test INTEGER NOT NULL,
+        file TEXT NOT NULL,
+        offset INTEGER NOT NULL,
+        len INTEGER NOT NULL,
+        class TEXT NOT NULL,
+        expected_gen INTEGER NOT NULL,
+        found_gen INTEGER,
+        found_offset INTEGER,
+        found_file INTEGER,
+        persistent INTEGER NOT NULL,
+        diff TEXT NOT NULL,
+        at_s REAL NOT NULL
+    );
+    CREATE INDEX findings_result ON findings(result_id);
+    CREATE INDEX findings_class ON findings(class);",
 ];
 
 pub struct Store {
@@ -140,6 +159,30 @@ impl Store {
         for (k, v) in &r.tags {
             tx.execute("INSERT INTO tags (result_id, key, value) VALUES (?1, ?2, ?3)", params![id, k, v])?;
         }
+        for (i, t) in r.tests.iter().enumerate() {
+            for f in t.verify.iter().flat_map(|v| &v.findings) {
+                tx.execute(
+                    "INSERT INTO findings (result_id, test, file, offset, len, class, expected_gen, found_gen,
+                     found_offset, found_file, persistent, diff, at_s)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    params![
+                        id,
+                        i as i64,
+                        f.file,
+                        f.offset as i64,
+                        f.len,
+                        f.class.as_str(),
+                        f.expected_gen as i64,
+                        f.found_gen.map(|g| g as i64),
+                        f.found_offset.map(|o| o as i64),
+                        f.found_file,
+                        f.persistent(),
+                        f.diff,
+                        f.at_s
+                    ],
+                )?;
+            }
+        }
         tx.commit()?;
         Ok(id)
     }
@@ -149,6 +192,15 @@ impl Store {
             self.conn.query_row("SELECT json FROM results WHERE id = ?1", [id], |r| r.get(0)).optional()?;
         json.map(|j| serde_json::from_str(&j).with_context(|| format!("result {id} in the store is not readable")))
             .transpose()
+    }
+
+    /// Findings stored for a result: (class, count), by class name.
+    pub fn finding_counts(&self, id: i64) -> anyhow::Result<Vec<(String, u64)>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT class, COUNT(*) FROM findings WHERE result_id = ?1 GROUP BY class ORDER BY class")?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Removes a result; false if there was none with that id.

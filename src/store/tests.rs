@@ -62,3 +62,38 @@ fn concurrent_writers_all_land() {
     });
     assert_eq!(Store::open(&p).unwrap().list(&Filter { limit: Some(100), ..Filter::default() }).unwrap().len(), 20);
 }
+
+#[test]
+fn findings_get_rows_of_their_own_and_go_with_their_result() {
+    use crate::result::verify::{Finding, FindingClass, Verification};
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("d.db")).unwrap();
+    let finding = |class, offset| Finding {
+        file: "/data/f0.mdf".into(),
+        offset,
+        len: 8192,
+        class,
+        expected_gen: 4,
+        found_gen: Some(3),
+        found_offset: Some(offset),
+        found_file: None,
+        diff_at: 32,
+        diff: "expected 04 / found 03".into(),
+        rereads: 3,
+        bad_rereads: 3,
+        at_s: 1.5,
+    };
+    let mut v = Verification { unit: 512, page: 8192, ..Verification::default() };
+    v.add(finding(FindingClass::Stale, 0));
+    v.add(finding(FindingClass::Stale, 8192));
+    v.add(finding(FindingClass::Torn, 16384));
+    let mut r = fixture();
+    r.tests[0].verify = Some(v);
+    let id = s.save(&r).unwrap();
+    assert_eq!(s.load(id).unwrap().unwrap(), r);
+    assert_eq!(s.finding_counts(id).unwrap(), vec![("stale".to_string(), 2), ("torn".to_string(), 1)]);
+    let clean = s.save(&fixture()).unwrap();
+    assert!(s.finding_counts(clean).unwrap().is_empty());
+    s.delete(id).unwrap();
+    assert!(s.finding_counts(id).unwrap().is_empty());
+}

@@ -1,0 +1,137 @@
+//! Classifies a page read back against what was last acknowledged there. The clean path
+//! allocates nothing; only a bad page builds its diff.
+
+use super::stamp::{self, Stamp, Unit};
+use crate::result::verify::FindingClass;
+use std::fmt::Write;
+
+/// What a page should hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expect {
+    pub run_id: u64,
+    pub file_id: u32,
+    /// Byte offset of the page's first unit.
+    pub address: u64,
+    /// The generation of the last acknowledged write.
+    pub generation: u64,
+    /// Writes issued after it but never acknowledged (a crash, an I/O error): any of the
+    /// generations `generation + 1 ..= generation + pending` may be on the medium, whole or in
+    /// part, and none of that is a finding.
+    pub pending: u64,
+}
+
+/// A page that is not what was acknowledged, with what was found instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bad {
+    pub class: FindingClass,
+    pub found_gen: Option<u64>,
+    pub found_offset: Option<u64>,
+    /// Set when the stamp names another file.
+    pub found_file: Option<u32>,
+    /// First byte, inside the page, that differs from the expected contents.
+    pub diff_at: u32,
+    /// Up to 16 bytes from `diff_at`: "expected HEX / found HEX".
+    pub diff: String,
+}
+
+/// Checks `page` (read from `e.address`, units of `unit` bytes). `None`: it holds what was
+/// acknowledged (or an unacknowledged write that may have landed).
+///
+/// One class per page, the most basic fault first: a unit the read never filled, then a unit
+/// whose checksum fails, then one stamped for another place, then units from different
+/// writes (torn), then a whole page from an older write (stale, a lost write). A page newer
+/// than anything iolens wrote or had in flight is counted as corrupt: no write produced it.
+pub fn check_page(page: &[u8], unit: usize, e: &Expect) -> Option<Bad> {
+    let mut first_gen = None;
+    let mut mixed = false;
+    let mut out_of_range = None;
+    let mut worst: Option<(FindingClass, usize, Option<Stamp>)> = None;
+    let mut note = |class: FindingClass, i: usize, s: Option<Stamp>| {
+        if worst.is_none_or(|(c, _, _)| rank(class) < rank(c)) {
+            worst = Some((class, i, s));
+        }
+    };
+    for (i, u) in page.chunks(unit).enumerate() {
+        let address = e.address + (i * unit) as u64;
+        match stamp::read_unit(u) {
+            Unit::Unread => note(FindingClass::NeverRead, i, None),
+            Unit::Corrupt => note(FindingClass::Corrupt, i, None),
+            Unit::Valid(s) if s.file_id != e.file_id || s.address != address => {
+                note(FindingClass::Misdirected, i, Some(s))
+            }
+            Unit::Valid(s) => {
+                let g = if s.run_id == e.run_id { s.generation } else { u64::MIN };
+                match first_gen {
+                    None => first_gen = Some(g),
+                    Some(f) if f != g => mixed = true,
+                    _ => {}
+                }
+                if (g < e.generation || g > e.generation + e.pending) && out_of_range.is_none() {
+                    out_of_range = Some((i, s));
+                }
+            }
+        }
+    }
+    if worst.is_none() {
+        let (i, s) = out_of_range?;
+        let g = if s.run_id == e.run_id { s.generation } else { u64::MIN };
+        let class = if mixed {
+            FindingClass::Torn
+        } else if g < e.generation {
+            FindingClass::Stale
+        } else {
+            FindingClass::Corrupt
+        };
+        worst = Some((class, i, Some(s)));
+    }
+    let (class, i, s) = worst?;
+    Some(describe(page, unit, e, class, i, s))
+}
+
+fn rank(c: FindingClass) -> u8 {
+    match c {
+        FindingClass::NeverRead => 0,
+        FindingClass::Corrupt => 1,
+        FindingClass::Misdirected => 2,
+        FindingClass::Torn => 3,
+        FindingClass::Stale => 4,
+        FindingClass::Log => 5,
+    }
+}
+
+fn describe(page: &[u8], unit: usize, e: &Expect, class: FindingClass, i: usize, s: Option<Stamp>) -> Bad {
+    let found = &page[i * unit..((i + 1) * unit).min(page.len())];
+    // The expected unit, with the informational fields (writer, time) taken from what was
+    // found so that the diff points at what matters.
+    let mut want = vec![0u8; found.len()];
+    let address = e.address + (i * unit) as u64;
+    let (writer, time_ns) = stamp::informational(found);
+    stamp::write_unit(
+        &mut want,
+        &Stamp { run_id: e.run_id, file_id: e.file_id, writer, address, generation: e.generation, time_ns },
+    );
+    let at = want.iter().zip(found).position(|(a, b)| a != b).unwrap_or(0);
+    let end = (at + 16).min(found.len());
+    let mut diff = String::from("expected ");
+    hex(&mut diff, &want[at..end]);
+    diff.push_str(" / found ");
+    hex(&mut diff, &found[at..end]);
+    Bad {
+        class,
+        found_gen: s.map(|s| s.generation),
+        found_offset: s.map(|s| s.address),
+        found_file: s.filter(|s| s.file_id != e.file_id).map(|s| s.file_id),
+        diff_at: (i * unit + at) as u32,
+        diff,
+    }
+}
+
+fn hex(out: &mut String, bytes: &[u8]) {
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+}
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

@@ -1,0 +1,15 @@
+//! Data verification: every unit written carries a stamp (file, address, generation, CRC-32C);
+//! reads are checked against the last acknowledged generation of their page, and a bad page is
+//! classified as corrupt, torn, stale (a lost write), misdirected or never read.
+//!
+//! - `stamp`: the on-disk layout of a stamped unit;
+//! - `check`: classifies a page read back;
+//! - `pages`: the lock-free map of acknowledged generations that workers claim pages from.
+
+pub mod check;
+pub mod pages;
+pub mod stamp;
+
+pub use check::{check_page, Bad, Expect};
+pub use pages::PageMap;
+pub use stamp::{mark_unread, read_unit, stamp_page, Stamp, Unit};
