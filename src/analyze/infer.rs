@@ -46,6 +46,17 @@ pub fn points(results: &[RunResult]) -> Vec<Point> {
     results.iter().flat_map(|r| r.tests.iter()).filter_map(Point::of).collect()
 }
 
+fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= FLAT * a.abs().max(b.abs())
 }
@@ -112,7 +123,9 @@ pub fn walls(pts: &[&Point]) -> Walls {
             w.iops_cap = bs[..flat_iops].iter().map(|p| p.iops).reduce(f64::max);
         }
         if flat_mbps >= 2 && flat_iops < bs.len() {
-            w.mbps_cap = bs[bs.len() - flat_mbps..].iter().map(|p| p.mbps).reduce(f64::max);
+            // The plateau's median, not its top: a throttle's slice (and a cloud disk's burst
+            // bucket) lets one short step run above the cap, which the others do not repeat.
+            w.mbps_cap = median(bs[bs.len() - flat_mbps..].iter().map(|p| p.mbps));
         }
         if qd_flat && (flat_iops == bs.len() || flat_mbps == bs.len()) {
             w.throttle = Some(throttle(&qd, if flat_iops == bs.len() { Flat::Iops } else { Flat::Mbps }));

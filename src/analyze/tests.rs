@@ -76,6 +76,15 @@ fn a_bandwidth_throttle_has_no_iops_cap() {
 }
 
 #[test]
+fn one_step_over_a_bandwidth_cap_does_not_raise_it() {
+    // A throttle's slice let the 256K step run 6 % over a 20 MB/s cap that the others hold.
+    let mbps = [(4u64, 4.0), (64, 19.6), (256, 21.2), (512, 19.9), (1024, 20.0)];
+    let pts: Vec<Point> = mbps.iter().map(|&(k, m)| p(k, 16, m * 1e6 / (k * 1024) as f64, m, 1000.0)).collect();
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    assert_eq!(e.walls.mbps_cap, Some(19.95));
+}
+
+#[test]
 fn a_named_configuration_is_checked() {
     let pts = [
         p(4, 32, 12_650.0, 51.8, 2530.0),
