@@ -319,6 +319,8 @@ fn test(
         mean_qd,
         notices,
         spec,
+        errors: Default::default(),
+        failed: None,
     })
 }
 

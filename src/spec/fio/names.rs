@@ -62,6 +62,17 @@ const VALUES: &[&str] = &[
     "wait_for",
     "allow_file_create",
     "filename_format",
+    "thinktime",
+    "thinktime_blocks",
+    "thinktime_spin",
+    "thinktime_iotime",
+    "startdelay",
+    "offset_increment",
+    "io_size",
+    "number_ios",
+    "continue_on_error",
+    "ignore_error",
+    "rate_process",
 ];
 
 /// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
@@ -104,6 +115,15 @@ pub(super) fn fio_name(option: &str) -> &str {
         "--rate-mbps" => "rate",
         "--read-pct" => "rwmixread",
         "--align" => "ba",
+        "--thinktime" => "thinktime",
+        "--thinktime-spin" => "thinktime_spin",
+        "--thinktime-blocks" => "thinktime_blocks",
+        "--start-delay" => "startdelay",
+        "--io-limit" => "io_size",
+        "--number-ios" => "number_ios",
+        "--rate-process" => "rate_process",
+        "--rate-cycle" => "rate_cycle",
+        "--offset-increment" => "offset_increment",
         "TARGET" => "filename",
         o => o,
     }

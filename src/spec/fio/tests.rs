@@ -156,8 +156,8 @@ fn unsupported_options_and_values_are_named() {
 fn options_that_change_the_run_are_applied() {
     // rate_min / ratemin: a minimum per worker and direction, checked against what it did.
     let j = &parse("[j]\nfilename=f\nsize=1m\nrw=randrw\nratemin=1m,2k\nrate_iops_min=100\n").unwrap()[0];
-    let m = j.min_rate.unwrap();
-    assert_eq!((m.bytes, m.iops), ([1 << 20, 2048], [100, 100]));
+    let m = j.spec.min_rate.unwrap();
+    assert_eq!((m.bytes, m.iops, m.cycle_ms), ([1 << 20, 2048], [100, 100], 1000));
     assert_eq!(m.shortfall([2 << 20, 4096], [200, 200], 1.0, 50), None);
     let why = m.shortfall([1 << 19, 4096], [200, 200], 1.0, 50).unwrap();
     assert_eq!(why, "read rate_min=1048576B/s not met, only 524288B/s");
@@ -207,9 +207,9 @@ fn options_that_change_the_run_are_applied() {
     range[..2].copy_from_slice(&[10, 90]);
     assert_eq!(jobs[1].spec.random_dist, RandomDist::Zoned { io, range, n: 2 });
     assert_eq!(jobs[1].spec.engine, EngineKind::IoUring);
+    assert_eq!(jobs[1].spec.on_error.go_on, [true, true]);
     for word in [
         "ioengine=posixaio",
-        "continue_on_error=all",
         "random_generator=lfsr",
         "create_on_open=1",
         "verify=crc32c: data is not checked",
