@@ -365,7 +365,7 @@ impl Job {
         if self.think.us > 0 {
             // thinktime_iotime alone: time decides, not a count of I/Os (fio's reading too).
             let blocks = self.think_blocks.unwrap_or(if self.think.iotime_us > 0 { 0 } else { 1 });
-            s.think = Some(ThinkTime { blocks, spin_us: self.think.spin_us.min(self.think.us), ..self.think });
+            s.think = Some(ThinkTime { blocks, ..self.think });
         }
         self.targets()?;
         let s = &mut self.spec;
