@@ -155,6 +155,20 @@ fn thinktime_idles_between_ios_without_touching_latency() {
     assert!(iops > 80.0 && iops <= 100.0, "thinktime=10000: {iops} IOPS");
     assert!(f(&test0(&free)["total"]["iops"]) > 100.0 * iops, "{} IOPS unthrottled", test0(&free)["total"]["iops"]);
     assert!(f(&t["total"]["lat_us"]["max"]) < 5000.0, "latency includes the pause: {}", t["total"]["lat_us"]);
+    // At iodepth=8 fio counts completed I/Os by default: on a disk, all eight are in flight
+    // before the first completes, so a pause comes after each burst of eight; counted at
+    // issue, one I/O per pause, whatever the depth.
+    let disk = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let deep = |extra: &str| {
+        format!("[d]\nioengine=io_uring\ndirect=1\nsize=4m\nrw=randread\niodepth=8\nruntime=2\ntime_based\nthinktime=10000\n{extra}")
+    };
+    let (code, v, err) = fio(disk.path(), &deep(""), &[]);
+    assert_eq!(code, 0, "{err}");
+    let burst = f(&test0(&v)["total"]["iops"]) / iops;
+    let (code, v, err) = fio(disk.path(), &deep("thinktime_blocks_type=issue\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let one = f(&test0(&v)["total"]["iops"]) / iops;
+    assert!(burst > 4.0 && (0.8..1.1).contains(&one), "iodepth=8: {burst}× the IOPS of iodepth=1, on issue {one}×");
     // Every 10 I/Os: ten times as many.
     let (code, v, err, idle_cpu) = fio_cpu(dir.path(), &job("thinktime=10ms\nthinktime_blocks=10\n"), &[]);
     assert_eq!(code, 0, "{err}");

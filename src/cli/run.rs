@@ -182,6 +182,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
                     .unwrap_or(0),
                 blocks: number("--thinktime-blocks", &a.thinktime_blocks, "a whole number of I/Os")?,
                 iotime_us: 0,
+                on_issue: false,
             }),
         },
         start_delay: a

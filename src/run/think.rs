@@ -6,10 +6,11 @@ use crate::spec::ThinkTime;
 
 pub(super) struct Think {
     blocks: u64,
+    on_issue: bool,
     iotime_ns: u64,
     spin_ns: u64,
     pause_ns: u64,
-    /// Completed I/Os and the time at the end of the last pause.
+    /// I/Os counted (issued or completed) and the time at the end of the last pause.
     since_done: u64,
     since_t: u64,
 }
@@ -18,6 +19,7 @@ impl Think {
     pub(super) fn new(t: &ThinkTime, start: u64) -> Think {
         Think {
             blocks: t.blocks as u64,
+            on_issue: t.on_issue,
             iotime_ns: t.iotime_us * 1000,
             spin_ns: t.spin_us * 1000,
             pause_ns: t.us * 1000,
@@ -26,10 +28,12 @@ impl Think {
         }
     }
 
-    /// Whether the worker should stop queuing and pause, having completed `done` I/Os by `now`.
+    /// Whether the worker should stop queuing and pause, having issued `issued` and completed
+    /// `done` I/Os by `now`.
     #[inline]
-    pub(super) fn due(&self, done: u64, now: u64) -> bool {
-        (self.blocks > 0 && done >= self.since_done + self.blocks)
+    pub(super) fn due(&self, issued: u64, done: u64, now: u64) -> bool {
+        let n = if self.on_issue { issued } else { done };
+        (self.blocks > 0 && n >= self.since_done + self.blocks)
             || (self.iotime_ns > 0 && now >= self.since_t + self.iotime_ns)
     }
 
@@ -38,9 +42,9 @@ impl Think {
         (now + self.spin_ns, now + self.pause_ns)
     }
 
-    /// The pause is over at `now` with `done` I/Os completed: count afresh.
-    pub(super) fn resumed(&mut self, done: u64, now: u64) {
-        self.since_done = done;
+    /// The pause is over at `now` with `issued` I/Os issued and `done` completed: count afresh.
+    pub(super) fn resumed(&mut self, issued: u64, done: u64, now: u64) {
+        self.since_done = if self.on_issue { issued } else { done };
         self.since_t = now;
     }
 }

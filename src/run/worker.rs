@@ -101,7 +101,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     w.idle_until(delay);
     let now = w.clock();
     if let Some(t) = &mut w.think {
-        t.resumed(0, now);
+        t.resumed(0, 0, now);
     }
     w.run();
     let finished = w.clock();
@@ -182,11 +182,14 @@ impl<E: Engine> Worker<'_, E> {
             let end = self.end;
             let now = self.clock();
             let stopping = now >= end || self.error.is_some() || self.limit_reached();
-            let thinking = self.think.as_ref().is_some_and(|t| t.due(self.completed, now));
+            let thinking = self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now));
             if !stopping && !thinking {
                 // Bounded, so that an engine completing at once (null) still comes back here.
                 let mut budget = self.depth;
                 while budget > 0 && self.inflight + self.batch.len() < self.depth && !self.limit_reached() {
+                    if self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now)) {
+                        break;
+                    }
                     let Some(intended) = self.pace.next_intended(now) else { break };
                     self.queue_one(intended);
                     budget -= 1;
@@ -247,9 +250,9 @@ impl<E: Engine> Worker<'_, E> {
         self.idle_until(over);
         let now = self.clock();
         self.resume_at = now;
-        let done = self.completed;
+        let (issued, done) = (self.issued, self.completed);
         if let Some(t) = &mut self.think {
-            t.resumed(done, now);
+            t.resumed(issued, done, now);
         }
     }
 

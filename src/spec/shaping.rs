@@ -24,6 +24,10 @@ pub struct ThinkTime {
     /// Time of issuing I/O between pauses, µs; 0 = counted in blocks only.
     #[serde(default)]
     pub iotime_us: u64,
+    /// Count issued I/Os rather than completed ones (fio's thinktime_blocks_type=issue): with
+    /// `blocks` below the queue depth, no more than `blocks` are ever in flight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_issue: bool,
 }
 
 /// When a worker starts, seconds after its group: `min` for a fixed delay; with `max` above

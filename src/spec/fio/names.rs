@@ -66,6 +66,7 @@ const VALUES: &[&str] = &[
     "thinktime_blocks",
     "thinktime_spin",
     "thinktime_iotime",
+    "thinktime_blocks_type",
     "startdelay",
     "offset_increment",
     "io_size",

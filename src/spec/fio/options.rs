@@ -213,6 +213,13 @@ impl Job {
             "thinktime_spin" => self.think.spin_us = micros(v)?,
             "thinktime_blocks" => self.think_blocks = Some(u32v(v, kb)?),
             "thinktime_iotime" => self.think.iotime_us = (time(v)? * 1e6) as u64,
+            "thinktime_blocks_type" => {
+                self.think.on_issue = match v {
+                    "complete" => false,
+                    "issue" => true,
+                    _ => return Err(format!("'{v}' is not complete or issue")),
+                }
+            }
             "startdelay" => {
                 let (a, b) = v.split_once('-').unwrap_or((v, v));
                 self.spec.start_delay = StartDelay { min: time(a.trim())?, max: time(b.trim())? };

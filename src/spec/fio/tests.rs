@@ -161,7 +161,7 @@ fn workload_shaping_options_reach_the_spec() {
     )
     .unwrap()[0];
     let s = &j.spec;
-    assert_eq!(s.think, Some(ThinkTime { us: 2000, spin_us: 500, blocks: 8, iotime_us: 0 }));
+    assert_eq!(s.think, Some(ThinkTime { us: 2000, spin_us: 500, blocks: 8, iotime_us: 0, on_issue: false }));
     assert_eq!((s.start_delay.min, s.start_delay.max), (2.0, 5.0));
     // Clone 3 starts 3 MiB in, so the file holds it and its 1 MiB.
     assert_eq!((s.offset_increment, s.size, s.range), (1 << 20, 4 << 20, Some(1 << 20)));
@@ -187,8 +187,13 @@ fn workload_shaping_options_reach_the_spec() {
     // thinktime_iotime alone: time decides; time_based: the runtime decides, not the limits.
     let j = &parse("[j]\nfilename=f\nsize=1m\nthinktime=1s\nthinktime_iotime=2\nruntime=5\ntime_based\nnumber_ios=9\n")
         .unwrap()[0];
-    assert_eq!(j.spec.think, Some(ThinkTime { us: 1_000_000, spin_us: 0, blocks: 0, iotime_us: 2_000_000 }));
+    assert_eq!(
+        j.spec.think,
+        Some(ThinkTime { us: 1_000_000, spin_us: 0, blocks: 0, iotime_us: 2_000_000, on_issue: false })
+    );
     assert_eq!((j.spec.number_ios, j.spec.io_limit), (None, None));
+    let j = &parse("[j]\nfilename=f\nsize=1m\nthinktime=5\nthinktime_blocks_type=issue\n").unwrap()[0];
+    assert!(j.spec.think.unwrap().on_issue);
     let j = &parse("[j]\nfilename=f\nsize=1m\nrate_min=1m\nrate_cycle=1500\n").unwrap()[0];
     assert_eq!(j.spec.min_rate.unwrap().cycle_ms, 2000);
     assert!(j.notes.iter().any(|n| n.starts_with("rate_cycle=1500: iolens checks rate_min over whole seconds")));
