@@ -113,15 +113,15 @@ fn a_global_options_note_is_said_once() {
     let job = dir.path().join("j.fio");
     std::fs::write(
         &job,
-        "[global]\nrw=randread\nbs=4k\nsize=8m\nruntime=1\ntime_based\nthinktime=10\n[a]\n[b]\ndisable_lat=1\n",
+        "[global]\nrw=randread\nbs=4k\nsize=8m\nruntime=1\ntime_based\ncpus_allowed=1\n[a]\n[b]\ndisable_lat=1\n",
     )
     .unwrap();
     let out = bin().current_dir(dir.path()).args(["fio", "--quiet", job.to_str().unwrap()]).output().unwrap();
     let (code, _, err) = parts(&out);
     assert_eq!(code, 0, "{err}");
     let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note: ")).collect();
-    let thinktime: Vec<&&str> = notes.iter().filter(|l| l.contains("thinktime=10")).collect();
-    assert_eq!(thinktime, [&"note: [every job] thinktime=10: iolens does not idle between I/Os"], "{err}");
+    let pinned: Vec<&&str> = notes.iter().filter(|l| l.contains("cpus_allowed=1")).collect();
+    assert_eq!(pinned, [&"note: [every job] cpus_allowed=1: workers are not pinned to CPUs"], "{err}");
     assert!(notes.contains(&"note: [b] disable_lat=1: iolens still times every I/O"), "{err}");
     assert!(!notes.iter().any(|l| l.starts_with("note: [a] disable_lat")), "{err}");
 }

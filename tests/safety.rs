@@ -40,6 +40,29 @@ fn bad_values_exit_2_with_one_line_and_no_file() {
     refused(d, &["--bs", "64M", "--qd", "4096"], "--qd: 4096 outstanding I/Os of 64M need 256.0 GiB of buffers");
     refused(d, &["--duration", "100d"], "--duration: '100d' is not a time");
     refused(d, &["--offset", "512", "--range", "18446744073709551615"], "--range: offset 512 + range");
+    refused(
+        d,
+        &["--continue-on-error", "some"],
+        "--continue-on-error: 'some' is not none, read, write, io, verify or all",
+    );
+    refused(
+        d,
+        &["--thinktime", "10ms", "--thinktime-spin", "20ms"],
+        "--thinktime-spin: 20000 µs is longer than the thinktime",
+    );
+    refused(d, &["--thinktime", "fast"], "--thinktime: 'fast' is not a time");
+    refused(d, &["--start-delay", "3-1"], "--start-delay: '3-1': the range must go from low to high");
+    refused(
+        d,
+        &["--rate-process", "poisson"],
+        "--rate-process: poisson spaces paced I/Os: give --rate-iops or --rate-mbps too",
+    );
+    refused(d, &["--number-ios", "0"], "--number-ios: must be at least 1");
+    refused(
+        d,
+        &["--size", "4M", "--threads", "4", "--offset-increment", "2M"],
+        "--offset-increment: the last thread's region",
+    );
     let target = d.join("t.dat");
     refused(d, &["--out", target.to_str().unwrap()], "--out: ");
     refused(d, &["--trace", target.to_str().unwrap()], "--trace: ");

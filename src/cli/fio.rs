@@ -17,16 +17,21 @@ use std::path::{Path, PathBuf};
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's
     /// --output-format=normal|json and --output=FILE, and iolens' --format text|json, --keep,
-    /// --allow-write, --force-device, --quiet
+    /// --allow-write, --force-device, --quiet, --trace FILE (every I/O as CSV)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
 }
 
 /// Takes fio's program options (`--output-format`, `--output`) and iolens' own from the
 /// arguments; the rest describes jobs.
-fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), UsageError> {
+/// What `split` takes out: iolens' shared options, fio's output format, a trace file, and the
+/// arguments that describe jobs.
+type Split = (CommonArgs, Option<Format>, Option<PathBuf>, Vec<String>);
+
+fn split(args: &[String]) -> Result<Split, UsageError> {
     let mut fio_format = None;
     let mut output = None;
+    let mut trace = None;
     let (mut own, rest) = common::split(args, |name, value| {
         match name {
             "--output-format" => {
@@ -37,6 +42,7 @@ fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), U
                 })
             }
             "--output" => output = Some(PathBuf::from(value()?)),
+            "--trace" => trace = Some(PathBuf::from(value()?)),
             _ => return Ok(false),
         }
         Ok(true)
@@ -44,7 +50,7 @@ fn split(args: &[String]) -> Result<(CommonArgs, Option<Format>, Vec<String>), U
     if output.is_some() {
         own.out = output;
     }
-    Ok((own, fio_format, rest))
+    Ok((own, fio_format, trace, rest))
 }
 
 /// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
@@ -92,9 +98,9 @@ pub fn main(a: FioArgs) -> i32 {
 }
 
 fn go(a: FioArgs) -> anyhow::Result<i32> {
-    let (own, fio_format, rest) = split(&a.args)?;
+    let (own, fio_format, trace, rest) = split(&a.args)?;
     let jobs = jobs(&rest, &own)?;
-    let mut output = own.output(None)?;
+    let mut output = own.output(trace.as_deref())?;
     // fio's --output-format decides both the terminal and the --output file, as in fio.
     if let Some(f) = fio_format {
         output.format = f;
@@ -165,7 +171,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         return Err(e);
     }
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let opts = run::RunOptions { progress, trace: None };
+    let opts = run::RunOptions { progress, trace: output.trace.clone() };
     let mut tests = Vec::new();
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.group).collect();
     groups.dedup();
@@ -187,7 +193,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
                     t.group = j.group;
                     t.options = j.options.clone();
                     t.notices.splice(0..0, j.notes.iter().cloned());
-                    if let Some(why) = min_rate_missed(j, &t) {
+                    if let Some(why) = &t.failed {
                         t.notices.push(why.clone());
                         too_slow.push(format!("[{}]: {why}", j.name));
                     }
@@ -212,14 +218,4 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         eprintln!("error: {line}");
     }
     Ok(if too_slow.is_empty() { code } else { code.max(1) })
-}
-
-/// fio's rate_min check, per worker (fio checks each numjobs clone) over the measured window.
-fn min_rate_missed(j: &FioJob, t: &crate::result::TestResult) -> Option<String> {
-    let min = j.min_rate?;
-    t.threads.iter().find_map(|w| {
-        let why =
-            min.shortfall([w.read.bytes, w.write.bytes], [w.read.ios, w.write.ios], t.duration_s, j.spec.read_pct)?;
-        Some(format!("worker {}: {why}", w.thread))
-    })
 }

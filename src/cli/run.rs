@@ -3,7 +3,7 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
-use crate::spec::{parse, BlockShare, Spec};
+use crate::spec::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -84,6 +84,33 @@ pub struct RunArgs {
     /// io_uring, psync or null (no I/O: the tool's own cost)
     #[arg(long, default_value = "io_uring", value_name = "ENGINE")]
     pub engine: String,
+    /// Pause between I/Os, µs (or 500us, 10ms, 1s), nothing in flight meanwhile (fio thinktime)
+    #[arg(long, value_name = "TIME")]
+    pub thinktime: Option<String>,
+    /// I/Os completed between pauses (fio thinktime_blocks)
+    #[arg(long, default_value = "1", value_name = "N", requires = "thinktime")]
+    pub thinktime_blocks: String,
+    /// Part of each pause spent spinning on the CPU (fio thinktime_spin)
+    #[arg(long, value_name = "TIME", requires = "thinktime")]
+    pub thinktime_spin: Option<String>,
+    /// Each thread starts this many seconds late; a range 1-3 draws a delay per thread (fio startdelay)
+    #[arg(long, value_name = "SECS")]
+    pub start_delay: Option<String>,
+    /// Thread k of a target starts at offset + k × this (fio offset_increment)
+    #[arg(long, value_name = "SIZE")]
+    pub offset_increment: Option<String>,
+    /// Each thread stops after this many bytes, or the duration, whichever comes first (fio io_size)
+    #[arg(long, alias = "io-size", value_name = "SIZE")]
+    pub io_limit: Option<String>,
+    /// Each thread stops after this many I/Os, or the duration (fio number_ios)
+    #[arg(long, value_name = "N")]
+    pub number_ios: Option<String>,
+    /// Count failed I/Os (EIO) and go on: none, read, write, io or all (fio continue_on_error)
+    #[arg(long, default_value = "none", value_name = "WHICH")]
+    pub continue_on_error: String,
+    /// How paced I/Os are spaced: linear (evenly) or poisson (exponential gaps, same mean)
+    #[arg(long, default_value = "linear", value_name = "PROCESS")]
+    pub rate_process: String,
     /// Write every issued I/O (worker, file, op, offset, length) to FILE as CSV
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -143,6 +170,40 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         allow_write: a.common.allow_write,
         force_device: a.common.force_device,
         keep: a.common.keep,
+        think: match &a.thinktime {
+            None => None,
+            Some(t) => Some(ThinkTime {
+                us: parse::micros("--thinktime", t)?,
+                spin_us: a
+                    .thinktime_spin
+                    .as_deref()
+                    .map(|s| parse::micros("--thinktime-spin", s))
+                    .transpose()?
+                    .unwrap_or(0),
+                blocks: number("--thinktime-blocks", &a.thinktime_blocks, "a whole number of I/Os")?,
+                iotime_us: 0,
+                on_issue: false,
+            }),
+        },
+        start_delay: a
+            .start_delay
+            .as_deref()
+            .map(|s| parse::start_delay("--start-delay", s))
+            .transpose()?
+            .unwrap_or_default(),
+        offset_increment: opt_size("--offset-increment", &a.offset_increment)?.unwrap_or(0),
+        io_limit: opt_size("--io-limit", &a.io_limit)?,
+        number_ios: a.number_ios.as_deref().map(|s| number("--number-ios", s, "a whole number of I/Os")).transpose()?,
+        on_error: OnError {
+            go_on: OnError::parse_policy("--continue-on-error", &a.continue_on_error)?,
+            errors: Default::default(),
+        },
+        rate_process: match a.rate_process.as_str() {
+            "linear" => RateProcess::Linear,
+            "poisson" => RateProcess::Poisson,
+            v => return usage("--rate-process", format!("'{v}' is not linear or poisson")),
+        },
+        min_rate: None,
     };
     spec.validate()?;
     Ok(spec)

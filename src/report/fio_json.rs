@@ -85,10 +85,17 @@ fn job(r: &RunResult, t: &TestResult) -> V {
     // fio's CPU figures are % of one CPU; iolens' are % of all of the host's.
     let cores = f64::from(t.cpu.cores.max(1));
     let [lat_ns, lat_us, lat_ms] = latency_buckets(t);
-    obj([
+    // As fio: with continue_on_error, the first error passed over is the job's, and the count
+    // and first error get keys of their own.
+    let first = t.errors.first_errno.map_or(0, |e| u64::from(e.unsigned_abs()));
+    let mut errors = Vec::new();
+    if t.spec.on_error.go_on != [false, false] {
+        errors = vec![("total_err", V::U(t.errors.total())), ("first_error", V::U(first))];
+    }
+    let mut o = obj([
         ("jobname", V::S(t.name.clone())),
         ("groupid", V::U(t.group.into())),
-        ("error", V::U(0)),
+        ("error", V::U(first)),
         ("eta", V::U(0)),
         // Whole seconds of I/O, warm-up and cool-down included (fio also counts its file layout).
         ("elapsed", V::U((sp.warmup + t.duration_s + sp.cooldown).ceil().max(0.0) as u64)),
@@ -117,7 +124,11 @@ fn job(r: &RunResult, t: &TestResult) -> V {
         ("latency_target", V::U(0)),
         ("latency_percentile", V::F(100.0)),
         ("latency_window", V::U(0)),
-    ])
+    ]);
+    if let V::O(kv) = &mut o {
+        kv.extend(errors.into_iter().map(|(k, v)| (k.to_string(), v)));
+    }
+    o
 }
 
 const SUBMIT: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];

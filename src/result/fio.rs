@@ -320,6 +320,8 @@ fn test(
         mean_qd,
         notices,
         spec,
+        errors: Default::default(),
+        failed: None,
     })
 }
 

@@ -90,6 +90,38 @@ pub struct TestResult {
     /// the data was not checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<verify::Verification>,
+    /// Failed I/Os the test counted and went on after (fio's continue_on_error); absent when
+    /// there were none.
+    #[serde(default, skip_serializing_if = "IoErrors::is_empty")]
+    pub errors: IoErrors,
+    /// Why the test failed although it ran to its end (a worker below fio's rate_min in one of
+    /// its rate cycles); absent when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+/// Failed I/Os passed over in the measured window.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct IoErrors {
+    pub read: u64,
+    /// Writes and fsyncs.
+    pub write: u64,
+    /// The first failure, as the OS put it ("read failed: Input/output error (os error 5)").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// Its error number on the host that ran it (fio's first_error); 5 (EIO) for a short transfer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_errno: Option<i32>,
+}
+
+impl IoErrors {
+    pub fn is_empty(&self) -> bool {
+        self.read == 0 && self.write == 0 && self.first.is_none()
+    }
+
+    pub fn total(&self) -> u64 {
+        self.read + self.write
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,9 @@
 
 use super::live::{Collector, SecondAgg};
 use super::worker::WorkerRec;
-use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
+use crate::result::{
+    FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats,
+};
 use crate::spec::{EngineKind, Spec};
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::{stddev, LatRec};
@@ -13,12 +15,14 @@ pub struct Parts<'a> {
     pub engine: EngineKind,
     pub depth: u32,
     pub notices: Vec<String>,
-    pub started_at: String,
+    /// When the group's workers started.
+    pub started_at: std::time::SystemTime,
     pub recs: &'a [WorkerRec],
     pub collector: &'a Collector,
     pub cpu: (CpuSnapshot, CpuSnapshot, Duration),
     pub disks: Vec<crate::stats::disk::DiskStats>,
-    pub measured_s: f64,
+    /// Start of the group's measured window, ns after its start.
+    pub m_start: u64,
     pub interrupted: bool,
     pub threads: u32,
 }
@@ -38,7 +42,12 @@ fn both(a: &LatRec, b: &LatRec) -> LatRec {
 }
 
 pub fn test_result(p: Parts) -> TestResult {
-    let secs = p.measured_s;
+    // The job's measured time: its workers' windows, which start later with a start delay
+    // and end early when a worker's I/O limit is reached.
+    let ns = |w: &WorkerRec| w.window.1.saturating_sub(w.window.0);
+    let secs = p.recs.iter().map(ns).max().unwrap_or(0) as f64 / 1e9;
+    let span = p.recs.iter().map(|w| w.window.1.saturating_sub(p.m_start)).max().unwrap_or(0) as f64 / 1e9;
+    let delay = p.recs.iter().map(|w| w.window.0.saturating_sub(p.m_start)).min().unwrap_or(0);
     let read = merged(p.recs, |r| &r.read);
     let write = merged(p.recs, |r| &r.write);
     let total = both(&read, &write);
@@ -49,7 +58,6 @@ pub fn test_result(p: Parts) -> TestResult {
     let resp_w = if paced { merged(p.recs, |r| &r.resp_write) } else { write.clone() };
     let fsync = merged(p.recs, |r| &r.fsync);
     let (cs, ce, wall) = &p.cpu;
-    let full_secs = secs.floor() as usize;
 
     let threads = p
         .recs
@@ -57,10 +65,11 @@ pub fn test_result(p: Parts) -> TestResult {
         .enumerate()
         .map(|(w, r)| {
             let series = p.collector.per_worker.get(w);
+            let secs = ns(r) as f64 / 1e9;
             let per_sec = |k: Option<usize>| -> f64 {
-                let v: Vec<f64> = (0..full_secs)
+                let v: Vec<f64> = full_seconds(r, p.m_start)
                     .map(|s| {
-                        let x = series.and_then(|ser| ser.get(s)).copied().unwrap_or([0, 0]);
+                        let x = series.and_then(|ser| ser.get(s)).copied().unwrap_or([0; 4]);
                         match k {
                             Some(k) => x[k] as f64,
                             None => (x[0] + x[1]) as f64,
@@ -90,10 +99,10 @@ pub fn test_result(p: Parts) -> TestResult {
         .collect();
 
     let idle = SecondAgg::default();
-    let seconds = (0..secs.ceil() as usize)
+    let seconds = (0..span.ceil() as usize)
         .map(|k| (k, p.collector.seconds.get(k).unwrap_or(&idle)))
         .filter_map(|(k, a)| {
-            let len = (secs - k as f64).min(1.0);
+            let len = (span - k as f64).min(1.0);
             (len > 0.0).then(|| SecondStats {
                 second: k as u32 + 1,
                 read_iops: a.ios[0] as f64 / len,
@@ -114,6 +123,27 @@ pub fn test_result(p: Parts) -> TestResult {
             notices.push(n.clone());
         }
     }
+    let errors = IoErrors {
+        read: p.recs.iter().map(|r| r.errors[0]).sum(),
+        write: p.recs.iter().map(|r| r.errors[1]).sum(),
+        first: p.recs.iter().find_map(|r| r.first_error.clone()),
+        first_errno: p.recs.iter().find_map(|r| r.first_errno),
+    };
+    if let Some(first) = &errors.first {
+        notices.push(format!(
+            "{} failed I/Os passed over ({} reads, {} writes); the first: {first}",
+            errors.total(),
+            errors.read,
+            errors.write
+        ));
+    }
+    let failed = p.spec.min_rate.as_ref().and_then(|m| {
+        p.recs.iter().enumerate().find_map(|(w, r)| {
+            let why = below_min_rate(m, p.collector.per_worker.get(w)?, full_seconds(r, p.m_start), p.spec.read_pct)?;
+            Some(format!("worker {w}: {why}"))
+        })
+    });
+    let started_at = p.started_at + Duration::from_nanos(delay);
     TestResult {
         name: p.spec.short_name(),
         spec: p.spec.clone(),
@@ -122,7 +152,7 @@ pub fn test_result(p: Parts) -> TestResult {
         notices,
         group: 0,
         options: Vec::new(),
-        started_at: p.started_at,
+        started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
         duration_s: secs,
         interrupted: p.interrupted,
         read: OpStats::new(&read, rb, secs),
@@ -141,5 +171,39 @@ pub fn test_result(p: Parts) -> TestResult {
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
         histograms: Histograms { read: read.dump(), write: write.dump() },
         verify: None,
+        errors,
+        failed,
     }
+}
+
+/// The whole seconds (on the group's clock) inside a worker's measured window.
+fn full_seconds(r: &WorkerRec, m_start: u64) -> std::ops::Range<usize> {
+    let (a, b) = (r.window.0.saturating_sub(m_start), r.window.1.saturating_sub(m_start));
+    (a.div_ceil(1_000_000_000) as usize)..((b / 1_000_000_000) as usize).max(a.div_ceil(1_000_000_000) as usize)
+}
+
+/// fio's rate_min check: each whole rate cycle of a worker's measured seconds against its
+/// minimum; the first cycle that falls short, with the cycle's place.
+fn below_min_rate(
+    m: &crate::spec::MinRate,
+    series: &[[u64; 4]],
+    secs: std::ops::Range<usize>,
+    read_pct: u32,
+) -> Option<String> {
+    let cycle = (m.cycle_ms / 1000).max(1) as usize;
+    let at = |s: usize| series.get(s).copied().unwrap_or([0; 4]);
+    let mut start = secs.start;
+    while start + cycle <= secs.end {
+        let sum =
+            (start..start + cycle).map(at).fold([0u64; 4], |a, x| [a[0] + x[0], a[1] + x[1], a[2] + x[2], a[3] + x[3]]);
+        if let Some(why) = m.shortfall([sum[2], sum[3]], [sum[0], sum[1]], cycle as f64, read_pct) {
+            let when = match cycle {
+                1 => format!("second {}", start + 1),
+                _ => format!("seconds {}-{}", start + 1, start + cycle),
+            };
+            return Some(format!("{why} in {when} of the run"));
+        }
+        start += cycle;
+    }
+    None
 }

@@ -75,8 +75,8 @@ pub struct SecondAgg {
 #[derive(Default)]
 pub struct Collector {
     pub seconds: Vec<SecondAgg>,
-    /// Per worker, per second: I/Os [read, write].
-    pub per_worker: Vec<Vec<[u64; 2]>>,
+    /// Per worker, per second: I/Os [read, write], then bytes [read, write].
+    pub per_worker: Vec<Vec<[u64; 4]>>,
     scratch: Vec<SecondData>,
 }
 
@@ -101,10 +101,12 @@ impl Collector {
                 agg.hist.add(&d.hist);
                 let pw = &mut self.per_worker[w];
                 if pw.len() <= s {
-                    pw.resize(s + 1, [0, 0]);
+                    pw.resize(s + 1, [0; 4]);
                 }
-                pw[s][0] += d.ios[0];
-                pw[s][1] += d.ios[1];
+                for k in 0..2 {
+                    pw[s][k] += d.ios[k];
+                    pw[s][2 + k] += d.bytes[k];
+                }
             }
             mb.give_back(&mut self.scratch);
         }

@@ -5,7 +5,11 @@
 mod build;
 mod live;
 pub mod offsets;
+mod onerror;
+mod pace;
+mod record;
 mod supervise;
+mod think;
 mod worker;
 
 use crate::engine::{self, Engine, EngineSetup};
@@ -28,6 +32,10 @@ pub struct Shared {
     measure_start: u64,
     measure_end: AtomicU64,
     end: AtomicU64,
+    /// Ctrl-C or a failed worker ends every worker's window here; `u64::MAX` until then.
+    stop: AtomicU64,
+    /// The longest start delay of the group's workers, ns: the group runs this much longer.
+    max_delay: u64,
     abort: AtomicBool,
     trace: Option<Mutex<Box<dyn Write + Send>>>,
 }
@@ -71,6 +79,8 @@ struct Window {
     warmup: f64,
     duration: f64,
     cooldown: f64,
+    /// The latest a worker of the group may start, s.
+    max_delay: f64,
 }
 
 impl Window {
@@ -80,6 +90,7 @@ impl Window {
             warmup: longest(|s| s.warmup),
             duration: longest(|s| s.duration),
             cooldown: longest(|s| s.cooldown),
+            max_delay: longest(|s| s.start_delay.max),
         };
         if jobs.len() > 1 {
             for (j, n) in jobs.iter().zip(notices) {
@@ -136,6 +147,7 @@ impl Layout {
 impl Shared {
     fn new(w: &Window, workers: usize, trace: Option<&std::path::Path>) -> anyhow::Result<Shared> {
         let (m_start, m_end, end) = w.edges();
+        let max_delay = (w.max_delay * 1e9) as u64;
         Ok(Shared {
             ready: Barrier::new(workers + 1),
             start: Barrier::new(workers + 1),
@@ -143,6 +155,8 @@ impl Shared {
             measure_start: m_start,
             measure_end: AtomicU64::new(m_end),
             end: AtomicU64::new(end),
+            stop: AtomicU64::new(u64::MAX),
+            max_delay,
             abort: AtomicBool::new(false),
             trace: match trace {
                 Some(p) => {
@@ -182,7 +196,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let shared = Shared::new(&window, layout.workers(), opts.trace.as_deref())?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
-    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let started_at = std::time::SystemTime::now();
     let bar = progress_bar(opts.progress);
     let mut devices: Vec<String> =
         jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
@@ -233,12 +247,12 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 engine: engines[k].0,
                 depth: engines[k].1,
                 notices,
-                started_at: started_at.clone(),
+                started_at,
                 recs: &recs[layout.of_job(k)],
                 collector: &collectors[k],
                 cpu: m.cpu.clone(),
                 disks: m.disks.clone(),
-                measured_s: m.measured_ns as f64 / 1e9,
+                m_start: shared.measure_start,
                 interrupted: m.interrupted,
                 threads: job.spec.threads,
             })

@@ -36,7 +36,9 @@ pub struct OffsetGen {
 impl OffsetGen {
     /// `target_size` is the size of this worker's target; `worker` counts threads of a target.
     pub fn new(spec: &Spec, target_size: u64, worker: u32, seed_salt: u64) -> OffsetGen {
-        let len = spec.range.unwrap_or(target_size - spec.offset);
+        // With an offset increment each worker has a region of its own (checked to fit).
+        let start = spec.worker_offset(worker);
+        let len = spec.range.unwrap_or(target_size - start);
         let align = spec.effective_align();
         let table = |b: &[crate::spec::BlockShare]| {
             let mut acc = 0;
@@ -67,15 +69,15 @@ impl OffsetGen {
             .into_iter()
             .find(|p| gcd(*p % slots.max(1), slots) == 1)
             .unwrap_or(1);
-        // Sequential streams of one target start spread over the range, each wrapping around
-        // it, so threads do not read the same blocks in lock step.
-        let stride = (len / spec.threads as u64) / align * align;
+        // Sequential streams of one target start spread over a shared range, each wrapping
+        // around it, so threads do not read the same blocks in lock step.
+        let stride = if spec.offset_increment > 0 { 0 } else { (len / spec.threads as u64) / align * align };
         OffsetGen {
             rng: SmallRng::seed_from_u64(spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d)),
             pattern: spec.pattern,
             read_pct: spec.read_pct,
             blocks,
-            start: spec.offset,
+            start,
             len,
             align,
             skew,
@@ -200,6 +202,28 @@ mod tests {
         let mut g = OffsetGen::new(&s, 32 << 10, 0, 0);
         let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
         assert_eq!(offs, vec![0, 7, 6, 5, 4]);
+    }
+
+    #[test]
+    fn offset_increment_gives_each_worker_its_region() {
+        let s = Spec {
+            offset: 4096,
+            offset_increment: 1 << 20,
+            range: Some(64 << 10),
+            threads: 3,
+            ..spec(Pattern::Random)
+        };
+        for k in 0..3u32 {
+            let mut g = OffsetGen::new(&s, 4 << 20, k, k as u64);
+            let lo = 4096 + k as u64 * (1 << 20);
+            let offs: Vec<u64> = (0..2000).map(|_| g.next_io().1).collect();
+            assert!(offs.iter().all(|&o| o >= lo && o + 4096 <= lo + (64 << 10)), "worker {k}");
+            assert_eq!(offs.iter().min(), Some(&lo), "worker {k} reaches its first block");
+        }
+        let s = Spec { offset_increment: 1 << 20, range: Some(8192), threads: 2, ..spec(Pattern::Sequential) };
+        let mut g = OffsetGen::new(&s, 4 << 20, 1, 1);
+        let offs: Vec<u64> = (0..3).map(|_| g.next_io().1).collect();
+        assert_eq!(offs, vec![1 << 20, (1 << 20) + 4096, 1 << 20]);
     }
 
     #[test]

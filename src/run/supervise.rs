@@ -11,7 +11,6 @@ pub(super) struct Measured {
     pub recs: Vec<Result<worker::WorkerRec, String>>,
     pub cpu: (CpuSnapshot, CpuSnapshot, Duration),
     pub disks: Vec<crate::stats::disk::DiskStats>,
-    pub measured_ns: u64,
     pub interrupted: bool,
 }
 
@@ -38,8 +37,10 @@ pub(super) fn supervise(
     let mut interrupted = false;
     loop {
         let t = now();
-        let m_end_now = shared.measure_end.load(Ordering::Relaxed);
-        let end_now = shared.end.load(Ordering::Relaxed);
+        // Workers that start later end later: the group's edges move by the longest delay.
+        let stop = shared.stop.load(Ordering::Relaxed);
+        let m_end_now = (shared.measure_end.load(Ordering::Relaxed) + shared.max_delay).min(stop);
+        let end_now = (shared.end.load(Ordering::Relaxed) + shared.max_delay).min(stop);
         if cpu_start.is_none() && t >= m_start {
             let (c, d) = snap();
             cpu_start = Some((c, d, t));
@@ -50,12 +51,11 @@ pub(super) fn supervise(
         }
         if interrupt.load(Ordering::Relaxed) && !interrupted {
             interrupted = true;
-            shared.measure_end.store(m_end_now.min(t), Ordering::Relaxed);
-            shared.end.store(t, Ordering::Relaxed);
+            shared.stop.store(t, Ordering::Relaxed);
             continue;
         }
         if shared.abort.load(Ordering::Relaxed) {
-            shared.end.store(t, Ordering::Relaxed);
+            shared.stop.fetch_min(t, Ordering::Relaxed);
         }
         let done = t >= end_now || handles.iter().all(|h| h.is_finished());
         tick((!done).then_some((t, m_end_now, end_now)));
@@ -68,7 +68,6 @@ pub(super) fn supervise(
     let recs = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();
     tick(None);
     let t_end = now();
-    let m_end_final = shared.measure_end.load(Ordering::Relaxed).min(t_end);
     let (cs, ds, cs_t) = cpu_start.unwrap_or_else(|| {
         let (c, d) = snap();
         (c, d, t_end)
@@ -78,11 +77,5 @@ pub(super) fn supervise(
         (c, d, t_end)
     });
     let wall = Duration::from_nanos(ce_t.saturating_sub(cs_t));
-    Measured {
-        recs,
-        disks: de.since(&ds, wall.as_secs_f64()),
-        cpu: (cs, ce, wall),
-        measured_ns: m_end_final.saturating_sub(m_start),
-        interrupted,
-    }
+    Measured { recs, disks: de.since(&ds, wall.as_secs_f64()), cpu: (cs, ce, wall), interrupted }
 }

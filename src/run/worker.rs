@@ -5,41 +5,19 @@
 
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
+use super::onerror::ErrorPolicy;
+use super::pace::Pace;
+pub use super::record::WorkerRec;
+use super::record::{describe_error, window_overlap};
+use super::think::Think;
 use super::Shared;
 use crate::engine::{Completion, Engine, IoReq, OpKind};
 use crate::spec::{DataPattern, Spec};
-use crate::stats::LatRec;
 use crate::target::data;
 use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// Everything a worker measured; merged by the runner with the other workers'.
-#[derive(Default)]
-pub struct WorkerRec {
-    pub read: LatRec,
-    pub write: LatRec,
-    pub resp_read: LatRec,
-    pub resp_write: LatRec,
-    pub fsync: LatRec,
-    pub read_bytes: u64,
-    pub write_bytes: u64,
-    /// ∫ in-flight I/Os dt over the measured window, ns.
-    pub qd_area: f64,
-    /// The engine's word on how it ran.
-    pub notice: Option<String>,
-}
-
-impl WorkerRec {
-    /// Touches the histograms' memory now, so that first-use page faults do not land inside
-    /// the measured window.
-    fn prefault(&mut self) {
-        for r in [&mut self.read, &mut self.write, &mut self.resp_read, &mut self.resp_write, &mut self.fsync] {
-            r.prefault();
-        }
-    }
-}
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -47,15 +25,6 @@ struct Slot {
     intended: u64,
     op: Option<OpKind>,
     len: u32,
-}
-
-/// Pacing: the intended start of the next I/O, advanced by a fixed schedule so that a slow
-/// device makes later I/Os late (and their response latency long) instead of silently
-/// stretching the schedule (coordinated omission).
-enum Pace {
-    Free,
-    Iops { next: f64, period: f64 },
-    Bytes { next: f64, ns_per_byte: f64 },
 }
 
 pub struct WorkerArgs<'a> {
@@ -79,15 +48,11 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         data::fill(engine.buffer(s), spec.data, &mut rng);
     }
     let depth = a.depth as usize;
-    let pace = match (spec.rate_iops, spec.rate_mbps) {
-        (Some(r), _) => {
-            let period = 1e9 * a.workers as f64 / r;
-            Pace::Iops { next: period * a.rank as f64 / a.workers as f64, period }
-        }
-        (_, Some(m)) => Pace::Bytes { next: 0.0, ns_per_byte: 1e9 * a.workers as f64 / (m * 1e6) },
-        _ => Pace::Free,
-    };
-    if !matches!(pace, Pace::Free) {
+    let mut pace = Pace::new(spec, a.rank, a.workers, spec.seed ^ a.index as u64);
+    let d = spec.start_delay;
+    let delay = (1e9 * if d.max > d.min { rng.random_range(d.min..d.max) } else { d.min }) as u64;
+    pace.delay(delay);
+    if !pace.is_free() || spec.think.is_some() || delay > 0 {
         // Sleep as precisely as the kernel allows; the default 50 µs slack would blur pacing.
         #[cfg(target_os = "linux")]
         unsafe {
@@ -101,8 +66,10 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     sh.start.wait();
     let mut w = Worker {
         t0: *sh.t0.get().expect("t0 set before start"),
-        m_start: sh.measure_start,
-        m_end: sh.measure_end.load(Ordering::Relaxed),
+        delay,
+        m_start: sh.measure_start + delay,
+        m_end: sh.measure_end.load(Ordering::Relaxed) + delay,
+        end: sh.end.load(Ordering::Relaxed) + delay,
         batch_max: spec.batch.clamp(1, a.depth) as usize,
         engine,
         spec,
@@ -124,8 +91,21 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         write_counter: 0,
         error: None,
         engine_failed: false,
+        policy: ErrorPolicy::new(&spec.on_error),
+        think: spec.think.map(|t| Think::new(&t, 0)),
+        resume_at: 0,
+        issued: 0,
+        issued_bytes: 0,
+        completed: 0,
     };
+    w.idle_until(delay);
+    let now = w.clock();
+    if let Some(t) = &mut w.think {
+        t.resumed(0, 0, now);
+    }
     w.run();
+    let finished = w.clock();
+    w.rec.window = (w.m_start, w.m_end.min(finished).max(w.m_start));
     w.rec.notice = w.engine.notice();
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {
@@ -158,9 +138,21 @@ struct Worker<'a, E> {
     write_counter: u64,
     error: Option<String>,
     engine_failed: bool,
+    policy: ErrorPolicy,
+    think: Option<Think>,
+    /// Where the last pause ended: paced I/Os due during it count as intended from here, so
+    /// their response latency does not include the pause.
+    resume_at: u64,
+    issued: u64,
+    issued_bytes: u64,
+    completed: u64,
     t0: Instant,
+    /// This worker's start delay, and its window (ns after the group's start): measured from
+    /// `m_start` to `m_end`, running until `end`.
+    delay: u64,
     m_start: u64,
     m_end: u64,
+    end: u64,
 }
 
 impl<E: Engine> Worker<'_, E> {
@@ -169,17 +161,36 @@ impl<E: Engine> Worker<'_, E> {
         self.t0.elapsed().as_nanos() as u64
     }
 
+    /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
+    #[inline]
+    fn refresh_window(&mut self) {
+        let stop = self.sh.stop.load(Ordering::Relaxed);
+        self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop);
+        self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop);
+    }
+
+    /// Whether the worker has issued all the I/O its limits allow (fio's io_size, number_ios).
+    #[inline]
+    fn limit_reached(&self) -> bool {
+        self.spec.number_ios.is_some_and(|n| self.issued >= n)
+            || self.spec.io_limit.is_some_and(|b| self.issued_bytes >= b)
+    }
+
     fn run(&mut self) {
         loop {
-            self.m_end = self.sh.measure_end.load(Ordering::Relaxed);
-            let end = self.sh.end.load(Ordering::Relaxed);
+            self.refresh_window();
+            let end = self.end;
             let now = self.clock();
-            let stopping = now >= end || self.error.is_some();
-            if !stopping {
+            let stopping = now >= end || self.error.is_some() || self.limit_reached();
+            let thinking = self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now));
+            if !stopping && !thinking {
                 // Bounded, so that an engine completing at once (null) still comes back here.
                 let mut budget = self.depth;
-                while budget > 0 && self.inflight + self.batch.len() < self.depth && self.error.is_none() {
-                    let Some(intended) = self.next_intended(now) else { break };
+                while budget > 0 && self.inflight + self.batch.len() < self.depth && !self.limit_reached() {
+                    if self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now)) {
+                        break;
+                    }
+                    let Some(intended) = self.pace.next_intended(now) else { break };
                     self.queue_one(intended);
                     budget -= 1;
                     // A full batch goes out now, unless this I/O filled the depth: then the
@@ -188,6 +199,9 @@ impl<E: Engine> Worker<'_, E> {
                         let ts = self.clock();
                         self.stamp_batch(ts);
                         self.reap(0, None);
+                    }
+                    if self.error.is_some() {
+                        break;
                     }
                 }
             }
@@ -200,25 +214,59 @@ impl<E: Engine> Worker<'_, E> {
             if !self.batch.is_empty() {
                 self.stamp_batch(ts);
             }
+            if thinking && self.inflight == 0 && !stopping {
+                self.pause(ts);
+                continue;
+            }
             // Wait for a completion, but no longer than the next paced start, the end of the
             // phase or 100 ms (to notice Ctrl-C); draining waits in 100 ms steps.
             let mut wait = if stopping { 100_000_000 } else { end.saturating_sub(ts).min(100_000_000) };
-            match &self.pace {
-                Pace::Iops { next, .. } | Pace::Bytes { next, .. } if self.inflight < self.depth && !stopping => {
-                    wait = wait.min((*next as u64).saturating_sub(ts));
+            if let Some(next) = self.pace.due() {
+                if self.inflight < self.depth && !stopping && !thinking {
+                    wait = wait.min((next as u64).saturating_sub(ts));
                 }
-                _ => {}
             }
             if self.inflight == 0 {
                 // Nothing in flight: either the engine completed everything already (null), or
                 // pacing holds the next I/O back — then wait until it is due.
-                if wait > 0 && !matches!(self.pace, Pace::Free) && !stopping {
+                if wait > 0 && !self.pace.is_free() && !stopping {
                     self.wait_until(ts + wait);
                 }
                 continue;
             }
             let min = if wait == 0 && !stopping { 0 } else { 1 };
             self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
+        }
+    }
+
+    /// fio's thinktime with nothing in flight: spin, then sleep out the pause (in steps, so
+    /// that Ctrl-C and the end of the run still stop the worker on time).
+    fn pause(&mut self, now: u64) {
+        let Some(t) = &self.think else { return };
+        let (spun, over) = t.pause(now);
+        while self.clock() < spun.min(self.end) {
+            std::hint::spin_loop();
+        }
+        self.idle_until(over);
+        let now = self.clock();
+        self.resume_at = now;
+        let (issued, done) = (self.issued, self.completed);
+        if let Some(t) = &mut self.think {
+            t.resumed(issued, done, now);
+        }
+    }
+
+    /// Waits until `t` in steps of at most 100 ms, cut short when the run ends (Ctrl-C, a
+    /// failed worker, the end of the phase).
+    fn idle_until(&mut self, t: u64) {
+        loop {
+            self.refresh_window();
+            let until = t.min(self.end);
+            let now = self.clock();
+            if now >= until {
+                return;
+            }
+            self.wait_until(until.min(now + 100_000_000));
         }
     }
 
@@ -235,24 +283,6 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
-    /// The intended start of the next I/O, or None while pacing says not yet.
-    #[inline]
-    fn next_intended(&mut self, now: u64) -> Option<u64> {
-        match &mut self.pace {
-            Pace::Free => Some(0),
-            Pace::Iops { next, period } => {
-                if *next > now as f64 {
-                    return None;
-                }
-                let t = *next as u64;
-                *next += *period;
-                Some(t)
-            }
-            // Advanced by the I/O's length once it is chosen (queue_one).
-            Pace::Bytes { next, .. } => (*next <= now as f64).then_some(*next as u64),
-        }
-    }
-
     #[inline]
     fn queue_one(&mut self, intended: u64) {
         let slot = self.free.pop().expect("a free slot below the depth");
@@ -260,16 +290,15 @@ impl<E: Engine> Worker<'_, E> {
         let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
             self.writes_since_sync = 0;
             // An fsync is not one of the paced I/Os: give its place in the schedule back.
-            if let Pace::Iops { next, period } = &mut self.pace {
-                *next -= *period;
-            }
+            self.pace.give_back();
             (OpKind::Flush, 0, 0)
         } else {
-            self.gen.next_io()
+            let io = self.gen.next_io();
+            self.issued += 1;
+            self.issued_bytes += io.2 as u64;
+            io
         };
-        if let Pace::Bytes { next, ns_per_byte } = &mut self.pace {
-            *next += len as f64 * *ns_per_byte;
-        }
+        self.pace.took(len);
         if op == OpKind::Write {
             self.writes_since_sync += 1;
             self.write_counter += 1;
@@ -278,6 +307,8 @@ impl<E: Engine> Worker<'_, E> {
                 data::stamp(buf, self.spec.data, offset, self.write_counter);
             }
         }
+        // A paced I/O due while the worker paused counts from the pause's end.
+        let intended = intended.max(self.resume_at);
         self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
         self.batch.push(slot);
         self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
@@ -288,7 +319,7 @@ impl<E: Engine> Worker<'_, E> {
     fn stamp_batch(&mut self, ts: u64) {
         self.rec.qd_area += window_overlap(self.last_t, ts, self.m_start, self.m_end) * self.inflight as f64;
         self.last_t = ts;
-        let free_pace = matches!(self.pace, Pace::Free);
+        let free_pace = self.pace.is_free();
         for &b in &self.batch {
             let c = &mut self.slots[b as usize];
             c.submit = ts;
@@ -320,12 +351,14 @@ impl<E: Engine> Worker<'_, E> {
         self.last_t = tc;
         let counted = tc >= self.m_start && tc < self.m_end;
         if counted {
-            let sec = ((tc - self.m_start) / 1_000_000_000) as u32;
+            // Seconds on the group's clock, so that a job that starts later shows idle ones.
+            let sec = ((tc - self.sh.measure_start) / 1_000_000_000) as u32;
             if sec != self.cur.sec {
                 self.mailbox.flush(&mut self.cur, sec);
             }
         }
-        let paced = !matches!(self.pace, Pace::Free);
+        let paced = !self.pace.is_free();
+        self.completed += n as u64;
         for i in 0..n {
             let c = self.comps[i];
             let s = self.slots[c.slot as usize];
@@ -335,8 +368,21 @@ impl<E: Engine> Worker<'_, E> {
             let op = s.op.expect("completion for a queued slot");
             let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
             if !ok {
-                self.error.get_or_insert_with(|| describe_error(op, c.result, s.len));
-                self.sh.abort.store(true, Ordering::Relaxed);
+                // A short transfer is an I/O error to whoever issued it.
+                let errno = if c.result < 0 { -c.result as i32 } else { libc::EIO };
+                let k = usize::from(op != OpKind::Read);
+                if self.policy.passes(k, errno) {
+                    if counted {
+                        self.rec.errors[k] += 1;
+                    }
+                    if self.rec.first_error.is_none() {
+                        self.rec.first_error = Some(describe_error(op, c.result, s.len));
+                        self.rec.first_errno = Some(errno);
+                    }
+                } else {
+                    self.error.get_or_insert_with(|| describe_error(op, c.result, s.len));
+                    self.sh.abort.store(true, Ordering::Relaxed);
+                }
                 continue;
             }
             if !counted {
@@ -366,30 +412,5 @@ impl<E: Engine> Worker<'_, E> {
             self.cur.bytes[k] += s.len as u64;
             self.cur.hist.record(svc);
         }
-    }
-}
-
-/// Length of [a, b) that falls inside [lo, hi), ns.
-#[inline]
-fn window_overlap(a: u64, b: u64, lo: u64, hi: u64) -> f64 {
-    let s = a.max(lo);
-    let e = b.min(hi);
-    if e > s {
-        (e - s) as f64
-    } else {
-        0.0
-    }
-}
-
-fn describe_error(op: OpKind, result: i64, len: u32) -> String {
-    let what = match op {
-        OpKind::Read => "read",
-        OpKind::Write => "write",
-        OpKind::Flush => "fsync",
-    };
-    if result < 0 {
-        format!("{what} failed: {}", std::io::Error::from_raw_os_error(-result as i32))
-    } else {
-        format!("{what} transferred {result} of {len} bytes")
     }
 }

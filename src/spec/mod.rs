@@ -9,7 +9,10 @@ pub mod diskspd_xml_out;
 pub mod fio;
 pub mod parse;
 pub mod presets;
+pub mod shaping;
 pub mod size;
+
+pub use shaping::{MinRate, OnError, RateProcess, StartDelay, ThinkTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +149,31 @@ pub struct Spec {
     pub force_device: bool,
     /// Keep test files iolens created.
     pub keep: bool,
+    /// Pauses between I/Os (fio's thinktime).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think: Option<ThinkTime>,
+    /// Seconds each worker waits before its first I/O (fio's startdelay).
+    #[serde(default, skip_serializing_if = "StartDelay::is_zero")]
+    pub start_delay: StartDelay,
+    /// Worker k of a target starts at `offset + k × offset_increment` (fio's offset_increment);
+    /// 0: the workers share the region.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_increment: u64,
+    /// Bytes after which each worker stops (fio's io_size); `None`: the duration decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_limit: Option<u64>,
+    /// I/Os after which each worker stops (fio's number_ios).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number_ios: Option<u64>,
+    /// Failed I/Os counted and passed over instead of stopping the run.
+    #[serde(default, skip_serializing_if = "OnError::is_default")]
+    pub on_error: OnError,
+    /// How paced I/Os are spaced.
+    #[serde(default, skip_serializing_if = "RateProcess::is_linear")]
+    pub rate_process: RateProcess,
+    /// The least each worker must do, checked every cycle; a worker below it fails the test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rate: Option<MinRate>,
 }
 
 impl Default for Spec {
@@ -179,12 +207,24 @@ impl Default for Spec {
             allow_write: false,
             force_device: false,
             keep: false,
+            think: None,
+            start_delay: StartDelay::default(),
+            offset_increment: 0,
+            io_limit: None,
+            number_ios: None,
+            on_error: OnError::default(),
+            rate_process: RateProcess::Linear,
+            min_rate: None,
         }
     }
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Spec {

@@ -1,7 +1,7 @@
 //! Option values as typed → spec fields, each failure naming the option and what it accepts.
 
 use super::size::parse_size;
-use super::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, Spec};
+use super::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, Spec, StartDelay};
 use crate::error::{usage, UsageError};
 
 type R<T> = Result<T, UsageError>;
@@ -132,6 +132,34 @@ pub fn seconds(option: &str, s: &str) -> R<f64> {
     }
 }
 
+/// Microseconds as "10000", "500us", "10ms", "2s" (a bare number is µs, as fio's thinktime).
+pub fn micros(option: &str, s: &str) -> R<u64> {
+    let t = s.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("us") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1e6)
+    } else {
+        (t, 1.0)
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * mult < 1e13 => Ok((v * mult).round() as u64),
+        _ => usage(option, format!("'{s}' is not a time; use µs (10000) or 500us, 10ms, 2s")),
+    }
+}
+
+/// A start delay: seconds, or a range "1-3" from which each worker draws its own.
+pub fn start_delay(option: &str, s: &str) -> R<StartDelay> {
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let (min, max) = (seconds(option, a)?, seconds(option, b)?);
+    if max < min {
+        return usage(option, format!("'{s}': the range must go from low to high"));
+    }
+    Ok(StartDelay { min, max })
+}
+
 impl Spec {
     /// Checks that belong to the spec as a whole; target-dependent checks (free space, existing
     /// sizes, the tested region, devices) are the target module's.
@@ -198,7 +226,7 @@ impl Spec {
         if self.rate_iops.is_some() && self.rate_mbps.is_some() {
             return usage("--rate-mbps", "use either --rate-iops or --rate-mbps, not both");
         }
-        Ok(())
+        self.validate_shaping()
     }
 }
 

@@ -182,6 +182,20 @@ fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
             ),
         );
     }
+    let last = spec.worker_offset(spec.threads.saturating_sub(1));
+    if spec.offset_increment > 0 {
+        let len = spec.range.unwrap_or(plan.size.saturating_sub(last));
+        if last >= plan.size || last.saturating_add(len) > plan.size || len < spec.max_block() {
+            return usage(
+                "--offset-increment",
+                format!(
+                    "the last thread's region (offset {last} + {len}) does not fit in {} ({} bytes)",
+                    plan.path.display(),
+                    plan.size
+                ),
+            );
+        }
+    }
     if range < spec.max_block() {
         return usage(
             "--range",

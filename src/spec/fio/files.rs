@@ -61,10 +61,12 @@ impl Job {
             if per == 0 {
                 return Err("size: less than a byte per file".into());
             }
-            if self.filesize.is_none() && s.offset > 0 {
+            // With offset_increment, clone k's region starts k increments further on.
+            let reach = s.offset_increment.saturating_mul(s.threads.saturating_sub(1) as u64);
+            if self.filesize.is_none() && (s.offset > 0 || reach > 0) {
                 s.range = Some(per);
             }
-            s.size = if self.filesize.is_none() { s.offset.saturating_add(per) } else { per };
+            s.size = if self.filesize.is_none() { s.offset.saturating_add(reach).saturating_add(per) } else { per };
         }
         Ok(())
     }

@@ -41,43 +41,9 @@ pub struct FioJob {
     pub notes: Vec<String>,
     /// fio's `allow_file_create`: when false, a file that does not exist is an error.
     pub allow_file_create: bool,
-    /// fio's `rate_min` / `rate_iops_min`: the job fails when a worker falls below them.
-    pub min_rate: Option<MinRate>,
     /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
     /// their sizes once they are known.
     pub size_pct: Option<u32>,
-}
-
-/// The least each worker must do (fio's `rate_min` and `rate_iops_min`, per direction, for
-/// each numjobs clone); zero is no minimum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct MinRate {
-    /// Bytes per second, [reads, writes].
-    pub bytes: [u64; 2],
-    /// I/Os per second, [reads, writes].
-    pub iops: [u64; 2],
-}
-
-impl MinRate {
-    /// fio's complaint when a worker that moved `bytes` in `ios` I/Os per direction over `secs`
-    /// seconds fell short, else `None`. Directions the job does not use are not checked.
-    pub fn shortfall(&self, bytes: [u64; 2], ios: [u64; 2], secs: f64, read_pct: u32) -> Option<String> {
-        let used = [read_pct > 0, read_pct < 100];
-        for d in 0..2 {
-            let dir = ["read", "write"][d];
-            if !used[d] || secs <= 0.0 {
-                continue;
-            }
-            let (bps, iops) = (bytes[d] as f64 / secs, ios[d] as f64 / secs);
-            if self.bytes[d] > 0 && bps < self.bytes[d] as f64 {
-                return Some(format!("{dir} rate_min={}B/s not met, only {bps:.0}B/s", self.bytes[d]));
-            }
-            if self.iops[d] > 0 && iops < self.iops[d] as f64 {
-                return Some(format!("{dir} rate_iops_min={} not met, only {iops:.1} IOPS", self.iops[d]));
-            }
-        }
-        None
-    }
 }
 
 impl FioJob {
@@ -253,7 +219,7 @@ impl Builder {
             }
         }
         let (name, spec, notes) = (job.name, job.spec, job.notes);
-        let (group_reporting, allow_file_create, min_rate) = (job.group_reporting, job.allow_file_create, job.min_rate);
+        let (group_reporting, allow_file_create) = (job.group_reporting, job.allow_file_create);
         self.exitall.push(job.exitall);
         self.jobs.push(FioJob {
             name,
@@ -263,7 +229,6 @@ impl Builder {
             options,
             notes,
             allow_file_create,
-            min_rate,
             size_pct: job.size_pct,
         });
         Ok(())

@@ -5,12 +5,14 @@
 
 use super::names::{canonical, fio_name, FLAGS};
 use super::noted::{engine, note, noted};
-use super::MinRate;
 use super::Opt;
-use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, Spec};
+use crate::spec::{BlockShare, DataPattern, EngineKind, MinRate, OnError, Pattern, RateProcess, Spec};
+use crate::spec::{StartDelay, ThinkTime};
 
 use super::values::u32v;
-use super::values::{block, boolean, buffer_pattern, distribution, fixed_range, int, names, pct, per_dir, time};
+use super::values::{
+    block, boolean, buffer_pattern, distribution, fixed_range, int, micros, names, pct, per_dir, time,
+};
 
 type R<T> = Result<T, String>;
 
@@ -25,7 +27,6 @@ pub(super) struct Built {
     pub exitall: bool,
     pub wait_for: Option<String>,
     pub allow_file_create: bool,
-    pub min_rate: Option<MinRate>,
     pub size_pct: Option<u32>,
 }
 
@@ -52,6 +53,7 @@ pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
         bs: [4096; 2],
         nrfiles: 1,
         allow_file_create: true,
+        rate_cycle: 1000,
         ..Job::default()
     };
     for (k, v) in opts {
@@ -92,6 +94,11 @@ pub(super) struct Job {
     exitall: bool,
     wait_for: Option<String>,
     allow_file_create: bool,
+    rate_cycle: u64,
+    think: ThinkTime,
+    think_blocks: Option<u32>,
+    io_size: Option<u64>,
+    number_ios: Option<u64>,
 }
 
 impl Job {
@@ -194,7 +201,48 @@ impl Job {
             "rate_iops" => self.rate_iops = per_dir(v, 0, |s| int(s, kb))?,
             "rate_min" => self.rate_min = per_dir(v, 0, |s| int(s, kb))?,
             "rate_iops_min" => self.rate_iops_min = per_dir(v, 0, |s| int(s, kb))?,
-            "rate_cycle" => _ = int(v, kb)?,
+            "rate_cycle" => self.rate_cycle = int(v, kb)?.max(1),
+            "rate_process" => {
+                self.spec.rate_process = match v {
+                    "linear" => RateProcess::Linear,
+                    "poisson" => RateProcess::Poisson,
+                    _ => return Err(format!("'{v}' is not linear or poisson")),
+                }
+            }
+            "thinktime" => self.think.us = micros(v)?,
+            "thinktime_spin" => self.think.spin_us = micros(v)?,
+            "thinktime_blocks" => self.think_blocks = Some(u32v(v, kb)?),
+            "thinktime_iotime" => self.think.iotime_us = (time(v)? * 1e6) as u64,
+            "thinktime_blocks_type" => {
+                self.think.on_issue = match v {
+                    "complete" => false,
+                    "issue" => true,
+                    _ => return Err(format!("'{v}' is not complete or issue")),
+                }
+            }
+            "startdelay" => {
+                let (a, b) = v.split_once('-').unwrap_or((v, v));
+                self.spec.start_delay = StartDelay { min: time(a.trim())?, max: time(b.trim())? };
+                if self.spec.start_delay.max < self.spec.start_delay.min {
+                    return Err(format!("'{v}': the range must go from low to high"));
+                }
+            }
+            "offset_increment" => self.spec.offset_increment = int(v, kb)?,
+            "io_size" => self.io_size = Some(int(v, kb)?),
+            "number_ios" => self.number_ios = Some(int(v, kb)?),
+            "continue_on_error" => {
+                self.spec.on_error.go_on = OnError::parse_policy("", v).map_err(|e| e.message)?;
+                if v == "verify" {
+                    self.note("continue_on_error=verify: iolens does not check data, so it stops at any I/O error");
+                }
+            }
+            "ignore_error" => {
+                let mut lists = v.split(',');
+                for d in 0..2 {
+                    self.spec.on_error.errors[d] =
+                        OnError::parse_errors("", lists.next().unwrap_or("")).map_err(|e| e.message)?;
+                }
+            }
             "buffer_pattern" => self.spec.data = buffer_pattern(v)?,
             "exit_what" => match v {
                 "group" => {}
@@ -308,12 +356,23 @@ impl Job {
         };
         if self.runtime > 0.0 {
             s.duration = self.runtime;
-            if !self.time_based {
+            if !self.time_based && self.io_size.is_none() && self.number_ios.is_none() {
                 self.notes.push("runtime without time_based: iolens runs for the runtime".into());
             }
         } else {
             s.duration = 10.0;
-            self.notes.push("no runtime: fio runs until size is done; iolens runs for 10 s".into());
+            let until =
+                if self.io_size.is_some() || self.number_ios.is_some() { "io_size/number_ios is" } else { "size is" };
+            self.notes.push(format!("no runtime: fio runs until {until} done; iolens stops after 10 s at the latest"));
+        }
+        // As fio: a time_based job keeps going for its runtime whatever it has done.
+        if !self.time_based {
+            (s.io_limit, s.number_ios) = (self.io_size, self.number_ios);
+        }
+        if self.think.us > 0 {
+            // thinktime_iotime alone: time decides, not a count of I/Os (fio's reading too).
+            let blocks = self.think_blocks.unwrap_or(if self.think.iotime_us > 0 { 0 } else { 1 });
+            s.think = Some(ThinkTime { blocks, ..self.think });
         }
         self.targets()?;
         let s = &mut self.spec;
@@ -323,13 +382,14 @@ impl Job {
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }
-        s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
-        let min_rate = MinRate { bytes: self.rate_min, iops: self.rate_iops_min };
-        let min_rate = (min_rate.bytes != [0, 0] || min_rate.iops != [0, 0]).then_some(min_rate);
-        if min_rate.is_some() {
-            self.notes
-                .push("rate_min: checked on each worker's mean over the run (fio checks every rate_cycle)".into());
+        let cycle_ms = self.rate_cycle.div_ceil(1000) * 1000;
+        let min_rate = MinRate { bytes: self.rate_min, iops: self.rate_iops_min, cycle_ms };
+        s.min_rate = (min_rate.bytes != [0, 0] || min_rate.iops != [0, 0]).then_some(min_rate);
+        if s.min_rate.is_some() && cycle_ms != self.rate_cycle {
+            let c = self.rate_cycle;
+            self.notes.push(format!("rate_cycle={c}: iolens checks rate_min over whole seconds, every {cycle_ms} ms"));
         }
+        s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
         Ok(Built {
             name: self.name,
             spec: self.spec,
@@ -340,7 +400,6 @@ impl Job {
             exitall: self.exitall,
             wait_for: self.wait_for,
             allow_file_create: self.allow_file_create,
-            min_rate,
             size_pct: self.size_pct,
         })
     }

@@ -2,7 +2,7 @@
 
 use super::values::{eval, keyword_value};
 use super::*;
-use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist};
+use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, RateProcess, ThinkTime};
 
 fn parse(text: &str) -> R<Vec<FioJob>> {
     parse_job_text(text, Path::new("."), &|v| (v == "SIZE").then(|| "64m".to_string()))
@@ -153,11 +153,70 @@ fn unsupported_options_and_values_are_named() {
 }
 
 #[test]
+fn workload_shaping_options_reach_the_spec() {
+    let j = &parse(
+        "[j]\nfilename=f\nsize=1m\nnumjobs=4\nthinktime=2ms\nthinktime_blocks=8\nthinktime_spin=500\n\
+         startdelay=2-5\noffset_increment=1m\nio_limit=64m\nnumber_ios=100\nrate_iops=100\n\
+         rate_process=poisson\ncontinue_on_error=io\nignore_error=EIO:ENODATA,ENOSPC:122\n",
+    )
+    .unwrap()[0];
+    let s = &j.spec;
+    assert_eq!(s.think, Some(ThinkTime { us: 2000, spin_us: 500, blocks: 8, iotime_us: 0, on_issue: false }));
+    assert_eq!((s.start_delay.min, s.start_delay.max), (2.0, 5.0));
+    // Clone 3 starts 3 MiB in, so the file holds it and its 1 MiB.
+    assert_eq!((s.offset_increment, s.size, s.range), (1 << 20, 4 << 20, Some(1 << 20)));
+    assert_eq!((s.io_limit, s.number_ios, s.rate_process), (Some(64 << 20), Some(100), RateProcess::Poisson));
+    assert_eq!(s.on_error.go_on, [true, true]);
+    assert_eq!(s.on_error.errors, [vec!["EIO".to_string(), "ENODATA".into()], vec!["ENOSPC".into(), "122".into()]]);
+    assert!(
+        !j.notes.iter().any(|n| [
+            "thinktime",
+            "startdelay",
+            "offset_increment",
+            "io_size",
+            "number_ios",
+            "rate_process",
+            "continue_on_error",
+            "ignore_error"
+        ]
+        .iter()
+        .any(|o| n.starts_with(o))),
+        "{:?}",
+        j.notes
+    );
+    // thinktime_iotime alone: time decides; time_based: the runtime decides, not the limits.
+    let j = &parse("[j]\nfilename=f\nsize=1m\nthinktime=1s\nthinktime_iotime=2\nruntime=5\ntime_based\nnumber_ios=9\n")
+        .unwrap()[0];
+    assert_eq!(
+        j.spec.think,
+        Some(ThinkTime { us: 1_000_000, spin_us: 0, blocks: 0, iotime_us: 2_000_000, on_issue: false })
+    );
+    assert_eq!((j.spec.number_ios, j.spec.io_limit), (None, None));
+    let j = &parse("[j]\nfilename=f\nsize=1m\nthinktime=5\nthinktime_blocks_type=issue\n").unwrap()[0];
+    assert!(j.spec.think.unwrap().on_issue);
+    let j = &parse("[j]\nfilename=f\nsize=1m\nrate_min=1m\nrate_cycle=1500\n").unwrap()[0];
+    assert_eq!(j.spec.min_rate.unwrap().cycle_ms, 2000);
+    assert!(j.notes.iter().any(|n| n.starts_with("rate_cycle=1500: iolens checks rate_min over whole seconds")));
+    for (opt, want) in [
+        ("continue_on_error=sometimes", "continue_on_error: 'sometimes' is not none, read, write, io, verify or all"),
+        ("ignore_error=EWHAT", "ignore_error: 'EWHAT' is not an error number or one of EPERM"),
+        ("rate_process=bursty", "rate_process: 'bursty' is not linear or poisson"),
+        ("startdelay=5-2", "startdelay: '5-2': the range must go from low to high"),
+        ("thinktime=10\nthinktime_spin=20", "thinktime_spin: 20 µs is longer than the thinktime (10 µs)"),
+        ("rate_process=poisson", "rate_process: poisson spaces paced I/Os"),
+        ("number_ios=0", "number_ios: must be at least 1"),
+    ] {
+        let e = parse(&format!("[j]\nfilename=f\nsize=1m\n{opt}\n")).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("[j]: {want}")), "{opt}: {e}");
+    }
+}
+
+#[test]
 fn options_that_change_the_run_are_applied() {
     // rate_min / ratemin: a minimum per worker and direction, checked against what it did.
     let j = &parse("[j]\nfilename=f\nsize=1m\nrw=randrw\nratemin=1m,2k\nrate_iops_min=100\n").unwrap()[0];
-    let m = j.min_rate.unwrap();
-    assert_eq!((m.bytes, m.iops), ([1 << 20, 2048], [100, 100]));
+    let m = j.spec.min_rate.unwrap();
+    assert_eq!((m.bytes, m.iops, m.cycle_ms), ([1 << 20, 2048], [100, 100], 1000));
     assert_eq!(m.shortfall([2 << 20, 4096], [200, 200], 1.0, 50), None);
     let why = m.shortfall([1 << 19, 4096], [200, 200], 1.0, 50).unwrap();
     assert_eq!(why, "read rate_min=1048576B/s not met, only 524288B/s");
@@ -207,9 +266,9 @@ fn options_that_change_the_run_are_applied() {
     range[..2].copy_from_slice(&[10, 90]);
     assert_eq!(jobs[1].spec.random_dist, RandomDist::Zoned { io, range, n: 2 });
     assert_eq!(jobs[1].spec.engine, EngineKind::IoUring);
+    assert_eq!(jobs[1].spec.on_error.go_on, [true, true]);
     for word in [
         "ioengine=posixaio",
-        "continue_on_error=all",
         "random_generator=lfsr",
         "create_on_open=1",
         "verify=crc32c: data is not checked",

@@ -94,6 +94,21 @@ pub(super) fn time(v: &str) -> R<f64> {
     }
 }
 
+/// fio's times in µs (thinktime): whole numbers, µs unless us, ms or s follows.
+pub(super) fn micros(v: &str) -> R<u64> {
+    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let mult = match unit.to_ascii_lowercase().as_str() {
+        "" | "us" | "usec" => 1,
+        "ms" | "msec" => 1000,
+        "s" => 1_000_000,
+        _ => 0,
+    };
+    match num.parse::<u64>().ok().and_then(|n| n.checked_mul(mult)) {
+        Some(n) if mult > 0 => Ok(n),
+        _ => Err(format!("'{v}' is not a time iolens reads (whole µs, or with us, ms or s)")),
+    }
+}
+
 /// fio's file and directory lists: ':' separates, "\:" is a colon inside a name.
 pub(super) fn names(v: &str) -> Vec<String> {
     let mut out = vec![String::new()];

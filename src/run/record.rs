@@ -1,0 +1,63 @@
+//! What one worker measured, and the small pure helpers its loop uses to record it.
+
+use crate::engine::OpKind;
+use crate::stats::LatRec;
+
+/// Everything a worker measured; merged by the runner with the other workers'.
+#[derive(Default)]
+pub struct WorkerRec {
+    pub read: LatRec,
+    pub write: LatRec,
+    pub resp_read: LatRec,
+    pub resp_write: LatRec,
+    pub fsync: LatRec,
+    pub read_bytes: u64,
+    pub write_bytes: u64,
+    /// ∫ in-flight I/Os dt over the measured window, ns.
+    pub qd_area: f64,
+    /// The engine's word on how it ran.
+    pub notice: Option<String>,
+    /// Failed I/Os passed over in the measured window, [reads, writes and fsyncs].
+    pub errors: [u64; 2],
+    /// The first failure passed over, as the OS put it.
+    pub first_error: Option<String>,
+    pub first_errno: Option<i32>,
+    /// This worker's measured window, ns after the group's start: from the end of its delay
+    /// and warm-up to the end of its duration, or before if it stopped early.
+    pub window: (u64, u64),
+}
+
+impl WorkerRec {
+    /// Touches the histograms' memory now, so that first-use page faults do not land inside
+    /// the measured window.
+    pub(super) fn prefault(&mut self) {
+        for r in [&mut self.read, &mut self.write, &mut self.resp_read, &mut self.resp_write, &mut self.fsync] {
+            r.prefault();
+        }
+    }
+}
+
+/// Length of [a, b) that falls inside [lo, hi), ns.
+#[inline]
+pub(super) fn window_overlap(a: u64, b: u64, lo: u64, hi: u64) -> f64 {
+    let s = a.max(lo);
+    let e = b.min(hi);
+    if e > s {
+        (e - s) as f64
+    } else {
+        0.0
+    }
+}
+
+pub(super) fn describe_error(op: OpKind, result: i64, len: u32) -> String {
+    let what = match op {
+        OpKind::Read => "read",
+        OpKind::Write => "write",
+        OpKind::Flush => "fsync",
+    };
+    if result < 0 {
+        format!("{what} failed: {}", std::io::Error::from_raw_os_error(-result as i32))
+    } else {
+        format!("{what} transferred {result} of {len} bytes")
+    }
+}

@@ -1,0 +1,297 @@
+//! fio options that shape the workload, carried out and checked through the binary with job
+//! files: continue_on_error (against real kernel errors), thinktime, startdelay,
+//! offset_increment, io_size/number_ios, rate_process and rate_min per rate_cycle.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `iolens fio JOB --format json` in `dir` with `extra` arguments: (exit code, result, stderr).
+fn fio(dir: &Path, job: &str, extra: &[&str]) -> (i32, Value, String) {
+    let (code, v, err, _) = fio_cpu(dir, job, extra);
+    (code, v, err)
+}
+
+/// As `fio`, with the CPU seconds (user + system) the iolens process used.
+// The child is reaped by wait4, which Command's own wait cannot replace: it gives no rusage.
+#[allow(clippy::zombie_processes)]
+fn fio_cpu(dir: &Path, job: &str, extra: &[&str]) -> (i32, Value, String, f64) {
+    use std::io::Read;
+    let path = dir.join("job.fio");
+    std::fs::write(&path, job).unwrap();
+    let mut child = bin()
+        .current_dir(dir)
+        .args(["fio", "--format", "json", "--quiet", "--no-store"])
+        .args(extra)
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).unwrap();
+        s
+    });
+    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    stderr.push_str(&reader.join().unwrap());
+    // wait4 reports this child's own CPU time, whatever else runs on the machine.
+    let (mut status, mut ru) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut ru) };
+    assert_eq!(pid, child.id() as i32);
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    (code, serde_json::from_str(&stdout).unwrap_or(Value::Null), stderr, secs(ru.ru_utime) + secs(ru.ru_stime))
+}
+
+/// A job's test in a result, by name.
+fn named<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["tests"].as_array().unwrap().iter().find(|t| t["name"] == name).unwrap_or_else(|| panic!("no job {name}: {v}"))
+}
+
+/// A loop device over a 4 MiB file that is then cut to 1 MiB under it: reads of the first MiB
+/// succeed, reads past it fail with EIO from the kernel. With `tmpfs`, the file lives on a
+/// 1 MiB tmpfs instead and is not cut: writes past the first MiB fail with ENOSPC.
+struct BrokenDisk {
+    dev: String,
+    mount: Option<PathBuf>,
+    _dir: tempfile::TempDir,
+    _privileged: Privileged,
+}
+
+impl BrokenDisk {
+    fn new(tmpfs: bool) -> Option<BrokenDisk> {
+        let privileged = Privileged::new();
+        privileged.need("root (loop devices)", root())?;
+        privileged.need("losetup (util-linux)", program("losetup"))?;
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let mut mount = None;
+        if tmpfs {
+            let st = Command::new("mount").args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"]).arg(dir.path()).status();
+            assert!(st.unwrap().success(), "mounting a 1 MiB tmpfs on {}", dir.path().display());
+            mount = Some(dir.path().to_path_buf());
+        }
+        let backing = dir.path().join("disk.img");
+        std::fs::File::create(&backing).unwrap().set_len(4 << 20).unwrap();
+        let out = Command::new("losetup").args(["-f", "--show"]).arg(&backing).output().unwrap();
+        assert!(out.status.success(), "losetup: {}", String::from_utf8_lossy(&out.stderr));
+        let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !tmpfs {
+            std::fs::OpenOptions::new().write(true).open(&backing).unwrap().set_len(1 << 20).unwrap();
+        }
+        Some(BrokenDisk { dev, mount, _dir: dir, _privileged: privileged })
+    }
+}
+
+impl Drop for BrokenDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+        if let Some(m) = &self.mount {
+            let _ = Command::new("umount").arg(m).status();
+        }
+    }
+}
+
+#[test]
+fn continue_on_error_counts_real_eio_and_goes_on() {
+    let Some(disk) = BrokenDisk::new(false) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // 64 sequential 64 KiB reads of the 4 MiB device: the first 16 lie inside the backing file.
+    let job = |extra: &str| format!("[r]\nfilename={}\nrw=read\nbs=64k\ndirect=1\nnumber_ios=64\n{extra}", disk.dev);
+    let (code, v, err) = fio(dir.path(), &job("continue_on_error=read\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let t = test0(&v);
+    assert_eq!((u(&t["read"]["ios"]), u(&t["errors"]["read"]), u(&t["errors"]["write"])), (16, 48, 0), "{t}");
+    assert_eq!(t["errors"]["first"], "read failed: Input/output error (os error 5)");
+    assert!(t["notices"].to_string().contains("48 failed I/Os passed over (48 reads, 0 writes)"), "{}", t["notices"]);
+    // fio's JSON: total_err and first_error, as fio prints them for the same job.
+    let out =
+        bin().args(["fio", "--output-format=json", "--quiet", "--no-store"]).arg(dir.path().join("job.fio")).output();
+    let (code, stdout, err) = parts(&out.unwrap());
+    assert_eq!(code, 0, "{err}");
+    let fj: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!((u(&fj["jobs"][0]["total_err"]), u(&fj["jobs"][0]["first_error"])), (48, 5));
+    // Errors of the other direction, or not on the ignore list, still stop the job.
+    for extra in ["continue_on_error=write\n", "continue_on_error=read\nignore_error=EINVAL\n", ""] {
+        let (code, _, err) = fio(dir.path(), &job(extra), &[]);
+        assert_eq!(code, 1, "{extra}: {err}");
+        assert!(err.contains("error: I/O error: read failed: Input/output error"), "{extra}: {err}");
+    }
+}
+
+#[test]
+fn ignore_error_passes_over_enospc_of_writes() {
+    let Some(disk) = BrokenDisk::new(true) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let job = format!(
+        "[w]\nfilename={}\nrw=write\nbs=64k\ndirect=1\nnumber_ios=64\ncontinue_on_error=write\nignore_error=,ENOSPC\n",
+        disk.dev
+    );
+    let (code, v, err) = fio(dir.path(), &job, &["--force-device"]);
+    assert_eq!(code, 0, "{err}");
+    let t = test0(&v);
+    // 1 MiB of tmpfs holds 16 of the 64 KiB writes; the other 48 find no space.
+    assert_eq!((u(&t["write"]["ios"]), u(&t["errors"]["write"])), (16, 48), "{t}");
+    assert!(t["errors"]["first"].as_str().unwrap().contains("No space left on device"), "{t}");
+}
+
+#[test]
+fn thinktime_idles_between_ios_without_touching_latency() {
+    let dir = tempfile::tempdir().unwrap();
+    let job =
+        |extra: &str| format!("[t]\nioengine=null\nsize=1m\nrw=randread\niodepth=1\nruntime=2\ntime_based\n{extra}");
+    let (code, free, err) = fio(dir.path(), &job(""), &[]);
+    assert_eq!(code, 0, "{err}");
+    let (code, v, err) = fio(dir.path(), &job("thinktime=10000\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("thinktime"), "no note once carried out: {err}");
+    let t = test0(&v);
+    // 10 ms after each I/O: a little under 100 IOPS, and the I/Os themselves as fast as ever.
+    let iops = f(&t["total"]["iops"]);
+    assert!(iops > 80.0 && iops <= 100.0, "thinktime=10000: {iops} IOPS");
+    assert!(f(&test0(&free)["total"]["iops"]) > 100.0 * iops, "{} IOPS unthrottled", test0(&free)["total"]["iops"]);
+    assert!(f(&t["total"]["lat_us"]["max"]) < 5000.0, "latency includes the pause: {}", t["total"]["lat_us"]);
+    // At iodepth=8 fio counts completed I/Os by default: on a disk, all eight are in flight
+    // before the first completes, so a pause comes after each burst of eight; counted at
+    // issue, one I/O per pause, whatever the depth.
+    let disk = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let deep = |extra: &str| {
+        format!("[d]\nioengine=io_uring\ndirect=1\nsize=4m\nrw=randread\niodepth=8\nruntime=2\ntime_based\nthinktime=10000\n{extra}")
+    };
+    let (code, v, err) = fio(disk.path(), &deep(""), &[]);
+    assert_eq!(code, 0, "{err}");
+    let burst = f(&test0(&v)["total"]["iops"]) / iops;
+    let (code, v, err) = fio(disk.path(), &deep("thinktime_blocks_type=issue\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let one = f(&test0(&v)["total"]["iops"]) / iops;
+    assert!(burst > 4.0 && (0.8..1.1).contains(&one), "iodepth=8: {burst}× the IOPS of iodepth=1, on issue {one}×");
+    // Every 10 I/Os: ten times as many.
+    let (code, v, err, idle_cpu) = fio_cpu(dir.path(), &job("thinktime=10ms\nthinktime_blocks=10\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let ratio = f(&test0(&v)["total"]["iops"]) / iops;
+    assert!((8.5..11.5).contains(&ratio), "thinktime_blocks=10: {ratio}× the IOPS of blocks=1");
+    // thinktime_spin: half of each pause busy on the CPU, about 1 of the 2 seconds.
+    let spun = "thinktime=10ms\nthinktime_blocks=10\nthinktime_spin=5ms\n";
+    let (code, v, err, spin_cpu) = fio_cpu(dir.path(), &job(spun), &[]);
+    assert_eq!(code, 0, "{err}");
+    let ratio = f(&test0(&v)["total"]["iops"]) / iops;
+    assert!((8.5..11.5).contains(&ratio), "spinning does not change the pace: {ratio}×");
+    assert!(idle_cpu < 0.4 && (0.5..1.6).contains(&spin_cpu), "CPU s: {idle_cpu} sleeping, {spin_cpu} half spinning");
+}
+
+#[test]
+fn startdelay_starts_a_job_later_in_its_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = "[global]\nioengine=null\nsize=1m\nrw=randread\nruntime=2\ntime_based\nrate_iops=1000\n\
+               [early]\n[late]\nstartdelay=1\n";
+    let (code, v, err) = fio(dir.path(), job, &[]);
+    assert_eq!(code, 0, "{err}");
+    let (early, late) = (named(&v, "early"), named(&v, "late"));
+    let secs = |t: &Value| t["seconds"].as_array().unwrap().iter().map(|s| f(&s["iops"]).round()).collect::<Vec<_>>();
+    // On the group's clock: the late job idles through the first second, then runs its two.
+    let (e, l) = (secs(early), secs(late));
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert_eq!(l.len(), 3, "{l:?}");
+    assert_eq!(l[0], 0.0, "{l:?}");
+    assert!(l[1..].iter().chain(&e).all(|&x| (x - 1000.0).abs() < 30.0), "early {e:?}, late {l:?}");
+    assert_eq!(f(&late["duration_s"]), 2.0);
+    let at = |t: &Value| humantime::parse_rfc3339(t["started_at"].as_str().unwrap()).unwrap();
+    assert_eq!(at(late).duration_since(at(early)).unwrap().as_secs(), 1);
+    // A range: each worker draws its delay from it.
+    let (code, v, err) = fio(dir.path(), "[r]\nioengine=null\nsize=1m\nruntime=1\nstartdelay=1-2\nnumjobs=2\n", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(test0(&v)["spec"]["start_delay"], serde_json::json!({"min": 1.0, "max": 2.0}));
+    assert_eq!(f(&test0(&v)["seconds"][0]["iops"]), 0.0);
+}
+
+#[test]
+fn offset_increment_gives_each_clone_its_region() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let trace = dir.path().join("trace.csv");
+    let job = "[c]\nfilename=data\nsize=256k\noffset=64k\noffset_increment=1m\nnumjobs=3\nrw=randread\n\
+               bs=4k\nruntime=5\nnumber_ios=500\n";
+    let (code, v, err) = fio(dir.path(), job, &["--trace", trace.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // The file holds the last clone's region: 64k + 2 × 1m + 256k.
+    assert_eq!(u(&test0(&v)["spec"]["size"]), (64 << 10) + (2 << 20) + (256 << 10));
+    let mut by_worker = [(u64::MAX, 0u64, 0u32); 3];
+    for line in std::fs::read_to_string(&trace).unwrap().lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        let (w, off, len): (usize, u64, u64) = (c[0].parse().unwrap(), c[3].parse().unwrap(), c[4].parse().unwrap());
+        let b = &mut by_worker[w];
+        *b = (b.0.min(off), b.1.max(off + len), b.2 + 1);
+    }
+    for (k, (lo, hi, n)) in by_worker.into_iter().enumerate() {
+        let start = (64 << 10) + k as u64 * (1 << 20);
+        assert_eq!(n, 500, "worker {k}");
+        assert!(lo >= start && hi <= start + (256 << 10), "worker {k}: {lo}..{hi}, region from {start}");
+        assert!(lo < start + (16 << 10) && hi > start + (240 << 10), "worker {k} covers its region: {lo}..{hi}");
+    }
+}
+
+#[test]
+fn io_size_and_number_ios_end_each_clone() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = "[n]\nioengine=null\nsize=64m\nrw=randread\nbs=4k\nnumjobs=2\nruntime=10\n";
+    let (code, v, err) = fio(dir.path(), &format!("{base}number_ios=1000\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let t = test0(&v);
+    assert_eq!(u(&t["read"]["ios"]), 2000);
+    assert!(t["threads"].as_array().unwrap().iter().all(|w| u(&w["read"]["ios"]) == 1000), "{}", t["threads"]);
+    assert!(f(&t["duration_s"]) < 5.0, "stopped by the count, not the runtime: {}", t["duration_s"]);
+    let (code, v, err) = fio(dir.path(), &format!("{base}io_size=4m\nbs=16k\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!((u(&test0(&v)["read"]["bytes"]), u(&test0(&v)["read"]["ios"])), (8 << 20, 512));
+    // time_based: fio keeps going for the runtime whatever it has done, and so does iolens.
+    let (code, v, err) = fio(dir.path(), &format!("{base}number_ios=1000\ntime_based\nruntime=500ms\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(u(&test0(&v)["read"]["ios"]) > 10_000 && f(&test0(&v)["duration_s"]) == 0.5, "{}", test0(&v)["read"]);
+}
+
+#[test]
+fn rate_process_poisson_keeps_the_mean_with_random_gaps() {
+    let dir = tempfile::tempdir().unwrap();
+    let job =
+        |p: &str| format!("[p]\nioengine=null\nsize=1m\nrate_iops=2000\nruntime=6\ntime_based\nrate_process={p}\n");
+    let per_second = |v: &Value| {
+        let s: Vec<f64> = test0(v)["seconds"].as_array().unwrap().iter().map(|s| f(&s["iops"])).collect();
+        let mean = s.iter().sum::<f64>() / s.len() as f64;
+        (mean, (s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / s.len() as f64).sqrt())
+    };
+    let (code, lin, err) = fio(dir.path(), &job("linear"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let (code, poi, err) = fio(dir.path(), &job("poisson"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let iops = f(&test0(&poi)["total"]["iops"]);
+    assert!((iops / 2000.0 - 1.0).abs() < 0.03, "poisson at 2000/s: {iops}");
+    // Arrivals per second: ≈ √2000 ≈ 45 apart for a Poisson process, all but equal for even gaps.
+    let ((_, sd_lin), (_, sd_poi)) = (per_second(&lin), per_second(&poi));
+    assert!(sd_lin < 10.0 && sd_poi > 15.0, "per-second IOPS stddev: linear {sd_lin}, poisson {sd_poi}");
+}
+
+#[test]
+fn rate_min_is_checked_every_rate_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    // One second of I/O, then 1.5 s of thinking: the second second is idle although the mean is high.
+    let job = |cycle: &str| {
+        format!(
+            "[m]\nioengine=null\nsize=1m\nrate_iops=1000\nruntime=4\ntime_based\nthinktime=1500ms\n\
+             thinktime_iotime=1\nrate_iops_min=500\n{cycle}"
+        )
+    };
+    let (code, v, err) = fio(dir.path(), &job(""), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(f(&test0(&v)["total"]["iops"]) > 500.0, "the mean meets it: {}", test0(&v)["total"]);
+    // (An I/O due at the very end of the first second may complete in the second.)
+    let why = err.lines().find(|l| l.starts_with("error: [m]: worker 0: read rate_iops_min=500 not met, only "));
+    assert!(why.is_some_and(|l| l.ends_with(" IOPS in second 2 of the run")), "{err}");
+    assert!(test0(&v)["failed"].as_str().unwrap().contains("second 2"), "{}", test0(&v));
+    // Over 4-second cycles the same run passes.
+    let (code, v, err) = fio(dir.path(), &job("rate_cycle=4000\n"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(test0(&v).get("failed").is_none());
+}
