@@ -37,7 +37,7 @@ fn comparison_page_has_grouped_bars_and_verdicts() {
         t.write.iops *= 0.5;
     }
     let c = crate::compare::compare(&[a, b], &["before".into(), "after".into()], 0, 0.10);
-    let h = super::compare(&c);
+    let h = super::compare(&c, &[]);
     assert_eq!(count(&h, "<figure class=\"chart\">"), 3);
     assert!(h.contains("<td class=v>&gt;&gt;&gt;</td>"), "read 3× ahead");
     assert!(h.contains("<td class=v>&lt;&lt;</td>"), "write at half");
