@@ -28,6 +28,9 @@ pub struct Source<'a> {
 /// One direction of one result: who it is on labels, its colour and dash, its walls.
 struct Dir<'a> {
     who: String,
+    /// The result's name in a comparison, and "reads" or "writes".
+    result: Option<&'a str>,
+    op: &'static str,
     colour: Rgb,
     dash: Dash,
     read: bool,
@@ -49,7 +52,7 @@ fn dirs<'a>(sources: &'a [Source<'a>]) -> Vec<Dir<'a>> {
                     if read { Dash::Solid } else { Dash::Dashed },
                 ),
             };
-            out.push(Dir { who, colour, dash, read, w, r: s.r });
+            out.push(Dir { who, result: s.name, op, colour, dash, read, w, r: s.r });
         }
     }
     out
@@ -170,15 +173,18 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
             Some(lb) => (Some(lb.latency_us), format!("QD {}–{}", lb.from_qd, lb.to_qd)),
             None => (pts[0].1.total.lat_us.mean, format!("QD {}", pts[0].0)),
         };
-        if let Some(lat) = lat.filter(|l| *l > 0.0) {
+        // A comparison draws one line a result (its reads'), so their labels fit.
+        let first_of_result = !ds.iter().take_while(|o| !std::ptr::eq(*o, d)).any(|o| o.result == d.result);
+        if let Some(lat) = lat.filter(|l| *l > 0.0 && (d.result.is_none() || first_of_result)) {
             iops.slopes.push(Slope {
                 k: 1e6 / lat,
-                label: format!("{}: IOPS = QD ÷ {} ({whence})", d.who, us(lat)),
+                label: format!("{} {}", d.result.unwrap_or(d.op), us(lat)),
+                tip: format!("{}: IOPS = QD ÷ {}, the mean latency at {whence}", d.who, us(lat)),
                 colour: d.colour,
             });
         }
         if let Some(k) = d.w.knee_qd {
-            marks.push(Mark { at: k as f64, label: format!("{} knee QD {k}", d.who), colour: d.colour });
+            marks.push((k as f64, format!("knee QD {k}"), d));
         }
     }
     if iops.curves.is_empty() {
@@ -188,11 +194,11 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
     bs.dedup();
     let blocks = bs.iter().map(|b| format_block(*b)).collect::<Vec<_>>().join(", ");
     Some(plot::draw(&Chart {
-        x_title: format!("I/Os in flight (queue depth × threads), random {blocks} blocks, log scale"),
+        x_title: format!("I/Os in flight (queue depth × threads), {blocks} blocks, log scale"),
         x_unit: Unit::Count,
         legend: legend(&ds),
         panels: vec![iops.titled("IOPS (log scale)"), p99.titled("p99 latency (log scale)")],
-        marks,
+        marks: merge(marks),
     }))
 }
 
@@ -223,8 +229,7 @@ pub fn by_block_size(sources: &[Source]) -> Option<String> {
         mbps.levels.extend(cap(d, false));
         iops.levels.extend(cap(d, true));
         if let Some(b) = d.w.crossover_bs {
-            let label = format!("{} crossover {:.0} KiB", d.who, b as f64 / 1024.0);
-            marks.push(Mark { at: b as f64, label, colour: d.colour });
+            marks.push((b as f64, format!("crossover {:.0} KiB", b as f64 / 1024.0), d));
         }
     }
     if mbps.curves.is_empty() {
@@ -235,12 +240,43 @@ pub fn by_block_size(sources: &[Source]) -> Option<String> {
     qds.dedup();
     let qds = qds.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(", ");
     Some(plot::draw(&Chart {
-        x_title: format!("block size, random, {qds} I/Os in flight, log scale"),
+        x_title: format!("block size at {qds} I/Os in flight, log scale"),
         x_unit: Unit::Bytes,
         legend: legend(&ds),
         panels: vec![mbps.titled("MB/s (10^6 B/s, log scale)"), iops.titled("IOPS (log scale)")],
-        marks,
+        marks: merge(marks),
     }))
+}
+
+/// Marks at the same place saying the same ("knee QD 1") become one, naming whose they are:
+/// "knee QD 1 (reads, writes)", or in a comparison "knee QD 1 (before, after writes)".
+fn merge(found: Vec<(f64, String, &Dir)>) -> Vec<Mark> {
+    let mut groups: Vec<(f64, String, Vec<&Dir>)> = Vec::new();
+    for (at, what, d) in found {
+        match groups.iter_mut().find(|(a, w, _)| *a == at && *w == what) {
+            Some((_, _, ds)) => ds.push(d),
+            None => groups.push((at, what, vec![d])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(at, what, ds)| {
+            let mut owners: Vec<String> = Vec::new();
+            for d in &ds {
+                let both = ds.iter().filter(|o| o.result == d.result).count() > 1;
+                let name = match d.result {
+                    Some(r) if both => r.to_string(),
+                    Some(_) => d.who.clone(),
+                    None => d.op.to_string(),
+                };
+                if !owners.contains(&name) {
+                    owners.push(name);
+                }
+            }
+            let colour = if ds.iter().all(|d| d.colour == ds[0].colour) { ds[0].colour } else { (51, 51, 51) };
+            Mark { at, label: format!("{what} ({})", owners.join(", ")), colour }
+        })
+        .collect()
 }
 
 impl Panel {

@@ -71,12 +71,17 @@ pub struct Level {
     pub dash: Dash,
 }
 
-/// y = k · x: IOPS = QD ÷ latency, a straight line on log axes.
+/// y = k · x: IOPS = QD ÷ latency, a straight line on log axes. Its label ("reads 196 µs")
+/// goes beside the panel's title, where no curve runs; `tip` says where it comes from.
 pub struct Slope {
     pub k: f64,
     pub label: String,
+    pub tip: String,
     pub colour: Rgb,
 }
+
+/// What the dotted lines of a panel are, after its title.
+pub const SLOPES: &str = "dotted: IOPS = QD ÷ latency of";
 
 /// A vertical line through every panel (the knee, the crossover), labelled in the first.
 pub struct Mark {
@@ -295,9 +300,32 @@ pub fn draw(c: &Chart) -> String {
                 continue;
             }
             let (pa, pb) = ((x.px(a), y.px(s.k * a)), (x.px(b), y.px(s.k * b)));
-            line(&mut o, &[pa, pb], s.colour, 1.5, Dash::Dotted);
-            let (lx, ly) = placer.place(&s.label, pb.0 + 6.0, pb.1 + FONT + 4.0, false, ptop, pbot);
-            labels.push((lx, ly, false, s.colour, false, &s.label));
+            let _ = writeln!(
+                o,
+                "<polyline points=\"{:.1},{:.1} {:.1},{:.1}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}><title>{}</title></polyline>",
+                pa.0,
+                pa.1,
+                pb.0,
+                pb.1,
+                rgb(s.colour),
+                Dash::Dotted.attr(),
+                esc(&s.tip)
+            );
+        }
+        if !p.slopes.is_empty() {
+            let spans: Vec<String> = p
+                .slopes
+                .iter()
+                .map(|s| format!("<tspan fill=\"{}\" font-weight=\"600\">{}</tspan>", rgb(s.colour), esc(&s.label)))
+                .collect();
+            let _ = writeln!(
+                o,
+                "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#333\">{} {}</text>",
+                LEFT + Placer::width(&p.title) + 24.0,
+                ptop - 8.0,
+                esc(SLOPES),
+                spans.join(", ")
+            );
         }
         // Reference lines run on into the column right of the plot, where their labels are.
         let mut levels: Vec<&Level> = p.levels.iter().collect();
