@@ -187,7 +187,7 @@ fn check(t: &Throttled, dir: &Path, label: &str) -> serde_json::Value {
 fn walls_labelled(dom: &str, a: &serde_json::Value, who: &str) {
     let r = &a["reads"];
     let by_depth = element(dom, "by-depth");
-    let knee = r["knee_qd"].as_u64().map(|k| format!("{who}reads knee QD {k}"));
+    let knee = r["knee_qd"].as_u64().map(|k| format!("knee QD {k} ("));
     let cap = r["iops_cap"].as_f64().map(|c| format!("{who}reads IOPS cap {}", thousands(c)));
     let labels: Vec<&String> = knee.iter().chain(&cap).collect();
     assert!(!labels.is_empty(), "a throttled device has a knee or a cap: {a}");
