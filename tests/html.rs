@@ -203,9 +203,11 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     let Some(t) = Throttled::new("html-check") else { return };
     let Some(exe) = t.need(NEED, find_chromium()) else { return };
     let dir = tempfile::tempdir().unwrap();
-    // An Azure P30's limits, then a P20's: a migration in two checks.
+    // A disk's limits, then ones 2.5 times lower: a migration in two checks. Both throttles sit
+    // below what one I/O at a time gets from the loop device, so the quick sweep finds them flat
+    // from QD 1 and has time left for block sizes.
     let mut results = Vec::new();
-    for (label, iops, bps) in [("before", 5000, 200_000_000u64), ("after", 2300, 150_000_000)] {
+    for (label, iops, bps) in [("before", 2500, 50_000_000u64), ("after", 1000, 20_000_000)] {
         for op in ["read", "write"] {
             t.set(&format!("{op}_iops_device"), iops);
             t.set(&format!("{op}_bps_device"), bps);
@@ -225,7 +227,7 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     assert!(dom.find("<table").unwrap() < dom.find("<figure").unwrap(), "the table before any chart");
     let a = &results[0]["analysis"];
     let verdict = &dom[dom.find("<p class=\"verdict\">").expect("a verdict")..];
-    let cap = thousands(a["iops_cap"].as_f64().expect("an IOPS cap under a 5,000 IOPS throttle"));
+    let cap = thousands(a["iops_cap"].as_f64().expect("an IOPS cap under a 2,500 IOPS throttle"));
     assert!(verdict[..verdict.find("</p>").unwrap()].contains(&format!("{cap} IOPS")), "{verdict}");
     walls_labelled(&dom, a, "");
     // Against queue depth and block size, percentiles, IOPS and p99 per second.
@@ -241,10 +243,15 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     assert_eq!(out.status.code(), Some(0), "{}", parts(&out).2);
     let (dom, console) = load_at(&exe, &cmp, &shots().join("compare-checks.png"), "1280,3000");
     assert!(console.is_empty(), "compare: console messages: {console:?}");
-    // One curve a result and direction on each chart: every point has its tooltip.
-    for id in ["by-depth", "by-size"] {
+    // One curve a result and direction, every point with its tooltip. The quick sweep leaves
+    // the writes too little time for block sizes: the reads' alone are sure to be there.
+    let whose: [(&str, &[&str]); 2] = [
+        ("by-depth", &["before reads", "after reads", "before writes", "after writes"]),
+        ("by-size", &["before reads", "after reads"]),
+    ];
+    for (id, whose) in whose {
         let fig = element(&dom, id);
-        for who in ["before reads", "after reads", "before writes", "after writes"] {
+        for who in whose {
             assert!(fig.contains(&format!("<title>{who} ")), "{who} on #{id}");
         }
     }
@@ -253,7 +260,7 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     }
     let verdicts = &dom[dom.find("<ul class=\"verdicts\">").expect("each result's verdict")..];
     assert!(verdicts.contains("<b>before</b>: Reads: ") && verdicts.contains("<b>after</b>: Reads: "), "{verdicts}");
-    assert!(dom.contains("<span class=\"vd\">&lt;&lt;</span>"), "the P20 does half the P30's IOPS at QD 32");
+    assert!(dom.contains("<span class=\"vd\">&lt;&lt;</span>"), "after: 2.5 times fewer IOPS at QD 32");
     assert_eq!(charts(&dom), 2, "compare: the two sweeps overlaid");
     let w = width(&exe, &cmp);
     assert!(w <= 1280, "compare: the page is {w} px wide");

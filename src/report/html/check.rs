@@ -113,6 +113,12 @@ pub fn tables(o: &mut String, r: &RunResult) {
         let _ = writeln!(o, "</tr>");
     }
     let _ = writeln!(o, "</table>\n</div>");
+    if r.command != "check" {
+        let _ = writeln!(
+            o,
+            "<p class=\"note\">The sweep's steps that are CrystalDiskMark's tests; <code>iolens check</code> also runs its sequential ones.</p>"
+        );
+    }
 }
 
 /// The first catalog row matched on IOPS (`iops`) or on MB/s.

@@ -192,7 +192,7 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
     }
     iops.levels.extend(references(sources, true));
     bs.dedup();
-    let blocks = bs.iter().map(|b| format_block(*b)).collect::<Vec<_>>().join(", ");
+    let blocks = bs.iter().map(|b| format_block(*b)).collect::<Vec<_>>().join(" and ");
     Some(plot::draw(&Chart {
         x_title: format!("I/Os in flight (queue depth × threads), {blocks} blocks, log scale"),
         x_unit: Unit::Count,
@@ -238,7 +238,7 @@ pub fn by_block_size(sources: &[Source]) -> Option<String> {
     mbps.levels.extend(references(sources, false));
     iops.levels.extend(references(sources, true));
     qds.dedup();
-    let qds = qds.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(", ");
+    let qds = qds.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(" and ");
     Some(plot::draw(&Chart {
         x_title: format!("block size at {qds} I/Os in flight, log scale"),
         x_unit: Unit::Bytes,
