@@ -47,7 +47,7 @@ pub fn rows(r: &RunResult) -> Vec<Row<'_>> {
 }
 
 fn us(v: Option<f64>) -> String {
-    v.map(|x| thousands(x)).unwrap_or_else(|| "–".into())
+    v.map(thousands).unwrap_or_else(|| "–".into())
 }
 
 /// What a hover over a MB/s figure shows.

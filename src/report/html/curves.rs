@@ -191,6 +191,7 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
         return None;
     }
     iops.levels.extend(references(sources, true));
+    bs.sort_unstable();
     bs.dedup();
     let blocks = bs.iter().map(|b| format_block(*b)).collect::<Vec<_>>().join(" and ");
     Some(plot::draw(&Chart {
@@ -237,6 +238,7 @@ pub fn by_block_size(sources: &[Source]) -> Option<String> {
     }
     mbps.levels.extend(references(sources, false));
     iops.levels.extend(references(sources, true));
+    qds.sort_unstable();
     qds.dedup();
     let qds = qds.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(" and ");
     Some(plot::draw(&Chart {

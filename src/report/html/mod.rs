@@ -45,7 +45,7 @@ figure.chart{margin:12px 0;break-inside:avoid;page-break-inside:avoid}figure.cha
 figcaption{font-weight:600;margin-bottom:4px}.note{color:#555}.warn{color:#a00}
 .pair{display:flex;flex-wrap:wrap;gap:8px 32px;align-items:flex-start}
 table.cdm td{font-size:20px;font-weight:600;min-width:130px;padding:4px 10px}
-table.cdm tr>th:first-child{background:#2e7d32;color:#fff;text-align:left;padding:4px 12px}
+table.cdm tr>th:first-child{background:#2e7d32;color:#fff;text-align:left;padding:4px 12px;print-color-adjust:exact;-webkit-print-color-adjust:exact}
 span.vd{font-size:15px;color:#0072b2;margin-left:6px}ul.verdicts{font-size:16px}ul.verdicts li{margin:4px 0}
 p.verdict{font-size:17px;font-weight:600;border-left:5px solid #0072b2;background:#f2f7fb;padding:8px 14px;margin:16px 0}
 @page{size:A4;margin:12mm}
