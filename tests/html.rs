@@ -1,21 +1,27 @@
 //! The HTML reports opened in headless Chromium: each page loads with no console message (the
-//! page's policy turns any fetch or script into one), holds the expected number of charts, and
-//! leaves a screenshot under target/tmp/html-report/ to look at.
+//! page's policy turns any fetch or script into one), holds the expected number of charts, fits
+//! a 1280 px window, and leaves a screenshot under target/tmp/html-report/ to look at.
 
 mod common;
 
+use common::throttled::Throttled;
 use common::{bin, parts, Privileged};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
 
-/// The first browser that runs; without one, the test skips (fails under
-/// IOLENS_REQUIRE_PRIVILEGED=1) naming the ones tried.
-fn chromium(privileged: &Privileged) -> Option<PathBuf> {
+const NEED: &str = "Chromium (Debian's chromium package)";
+
+/// The first browser that runs, or which ones were tried.
+fn find_chromium() -> Result<PathBuf, String> {
     let found = BROWSERS.iter().find(|b| common::program(b).is_ok()).map(PathBuf::from);
-    let found = found.ok_or_else(|| format!("none of {} runs", BROWSERS.join(", ")));
-    privileged.need("Chromium (Debian's chromium package)", found)
+    found.ok_or_else(|| format!("none of {} runs", BROWSERS.join(", ")))
+}
+
+/// The browser; without one, the test skips (fails under IOLENS_REQUIRE_PRIVILEGED=1).
+fn chromium(privileged: &Privileged) -> Option<PathBuf> {
+    privileged.need(NEED, find_chromium())
 }
 
 /// Chromium as a closed machine needs it: no sandbox as root, no GPU, no background traffic.
@@ -38,6 +44,10 @@ fn browser(exe: &Path, profile: &Path) -> Command {
 
 /// Loads `page`: the DOM after loading, the console messages, and a screenshot at `shot`.
 fn load(exe: &Path, page: &Path, shot: &Path) -> (String, Vec<String>) {
+    load_at(exe, page, shot, "1100,2400")
+}
+
+fn load_at(exe: &Path, page: &Path, shot: &Path, window: &str) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("file://{}", page.canonicalize().unwrap().display());
     let out = browser(exe, &dir.path().join("a"))
@@ -47,7 +57,7 @@ fn load(exe: &Path, page: &Path, shot: &Path) -> (String, Vec<String>) {
     let (_, dom, err) = parts(&out);
     let console = err.lines().filter(|l| l.contains(":CONSOLE")).map(str::to_string).collect();
     let out = browser(exe, &dir.path().join("b"))
-        .args(["--window-size=1100,2400", &format!("--screenshot={}", shot.display()), &url])
+        .args([&format!("--window-size={window}"), &format!("--screenshot={}", shot.display()), &url])
         .output()
         .expect("running chromium");
     assert!(shot.metadata().is_ok_and(|m| m.len() > 10_000), "no screenshot: {}", parts(&out).2);
@@ -61,7 +71,35 @@ fn shots() -> PathBuf {
 }
 
 fn charts(dom: &str) -> usize {
-    dom.matches("<figure class=\"chart\">").count()
+    dom.matches("<figure class=\"chart\"").count()
+}
+
+/// The width of `page` laid out in a 1280 px window (what scrolls sideways is wider): a copy
+/// without the page's policy, with a script that writes the document's width into its DOM.
+fn width(exe: &Path, page: &Path) -> u32 {
+    let html = std::fs::read_to_string(page).unwrap();
+    let csp = html.find("<meta http-equiv=\"Content-Security-Policy\"").expect("the page has its policy");
+    let end = csp + html[csp..].find('>').unwrap() + 1;
+    let probe = format!("{}{}", &html[..csp], &html[end..]).replace(
+        "</body>",
+        "<script>document.body.dataset.width = document.documentElement.scrollWidth;</script></body>",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("probe.html");
+    std::fs::write(&copy, probe).unwrap();
+    let out = browser(exe, &dir.path().join("p"))
+        .args(["--window-size=1280,1000", "--dump-dom", &format!("file://{}", copy.display())])
+        .output()
+        .expect("running chromium");
+    let dom = parts(&out).1;
+    let at = dom.find("data-width=\"").unwrap_or_else(|| panic!("no width written: {dom}")) + 12;
+    dom[at..].split('"').next().unwrap().parse().unwrap()
+}
+
+/// The text of the element with `id` (a figure), tags left in.
+fn element<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in the page"));
+    &dom[at..at + dom[at..].find("</figure>").expect("the figure ends")]
 }
 
 fn iolens(args: &[&str]) {
@@ -114,4 +152,121 @@ fn a_page_that_fetches_is_caught() {
     std::fs::write(&page, html.replace("<footer", "<img src=\"http://example.invalid/x.png\"><footer")).unwrap();
     let (_, console) = load(&exe, &page, &shots().join("bad.png"));
     assert!(console.iter().any(|l| l.contains("example.invalid")), "{console:?}");
+}
+
+/// A count with thousands separators, as the pages write them.
+fn thousands(v: f64) -> String {
+    let s = (v.round() as i64).to_string();
+    let mut o = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            o.push(',');
+        }
+        o.push(c);
+    }
+    o
+}
+
+/// `check --quick` of the device inside its throttle: the result's JSON and its page.
+fn check(t: &Throttled, dir: &Path, label: &str) -> serde_json::Value {
+    let page = dir.join(format!("{label}.html"));
+    let cmd = format!(
+        "{} check {} --quick --force-device --label {label} --format json --quiet --html {}",
+        env!("CARGO_BIN_EXE_iolens"),
+        t.dev,
+        page.display()
+    );
+    let (code, out, err) = parts(&t.run(&cmd));
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join(format!("{label}.json")), &out).unwrap();
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Every wall the analysis found is labelled with its figure: the knee and the IOPS cap against
+/// queue depth, the IOPS cap against block size. (The quick sweep's one-second steps may find
+/// no cap on a busy machine: 8K a tenth below 4K is no plateau. The knee is always there.)
+fn walls_labelled(dom: &str, a: &serde_json::Value, who: &str) {
+    let r = &a["reads"];
+    let by_depth = element(dom, "by-depth");
+    let knee = format!("knee QD {} (", r["knee_qd"].as_u64().expect("a throttle flattens IOPS: a knee"));
+    assert!(by_depth.contains(&knee), "{knee} against queue depth");
+    if let Some(cap) = r["iops_cap"].as_f64().map(|c| format!("{who}reads IOPS cap {}", thousands(c))) {
+        assert!(by_depth.contains(&cap), "{cap} against queue depth");
+        assert!(element(dom, "by-size").contains(&cap), "{cap} against block size");
+    } else {
+        eprintln!("{who}no IOPS cap found by the quick sweep: {}", r);
+    }
+}
+
+#[test]
+fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
+    let Some(t) = Throttled::new("html-check") else { return };
+    let Some(exe) = t.need(NEED, find_chromium()) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // A disk's limits, then ones 2.5 times lower: a migration in two checks. Both throttles sit
+    // well below what one I/O at a time gets from the loop device on a busy machine, so the
+    // quick sweep finds them flat from QD 1 and has time left for block sizes.
+    let mut results = Vec::new();
+    for (label, iops, bps) in [("before", 1000, 20_000_000u64), ("after", 400, 8_000_000)] {
+        for op in ["read", "write"] {
+            t.set(&format!("{op}_iops_device"), iops);
+            t.set(&format!("{op}_bps_device"), bps);
+        }
+        results.push(check(&t, dir.path(), label));
+    }
+    let page = dir.path().join("before.html");
+    let (dom, console) = load_at(&exe, &page, &shots().join("check.png"), "1280,3000");
+    assert!(console.is_empty(), "check: console messages: {console:?}");
+    // CrystalDiskMark's table comes first, its rows in its order, MB/s for reads and writes.
+    let first = &dom[dom.find("<table").unwrap()..];
+    let first = &first[..first.find("</table>").unwrap()];
+    assert!(first.starts_with("<table class=\"cdm\">"), "{first}");
+    assert!(first.contains("Read (MB/s)") && first.contains("Write (MB/s)"), "{first}");
+    let rows: Vec<usize> = ["SEQ1M Q8T1", "RND4K Q32T1", "RND4K Q1T1"].iter().map(|r| first.find(r).unwrap()).collect();
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "rows in CrystalDiskMark's order: {first}");
+    assert!(dom.find("<table").unwrap() < dom.find("<figure").unwrap(), "the table before any chart");
+    let a = &results[0]["analysis"];
+    let verdict = &dom[dom.find("<p class=\"verdict\">").expect("a verdict")..];
+    let verdict = &verdict[..verdict.find("</p>").unwrap()];
+    let said = match a["iops_cap"].as_f64() {
+        Some(c) => format!("{} IOPS", thousands(c)),
+        None => format!("knee at QD {}", a["knee_qd"]),
+    };
+    assert!(verdict.contains(&said), "{said}: {verdict}");
+    walls_labelled(&dom, a, "");
+    // Against queue depth and block size, percentiles, IOPS and p99 per second.
+    assert_eq!(charts(&dom), 5, "check: charts in the loaded page");
+    let w = width(&exe, &page);
+    assert!(w <= 1280, "check: the page is {w} px wide");
+    eprintln!("check: 5 charts, {w} px wide, no console message; screenshot {}", shots().join("check.png").display());
+
+    let cmp = dir.path().join("compare.html");
+    let (before, after) = (dir.path().join("before.json"), dir.path().join("after.json"));
+    let args = [before.to_str().unwrap(), after.to_str().unwrap(), "--out", cmp.to_str().unwrap()];
+    let out = bin().arg("compare").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", parts(&out).2);
+    let (dom, console) = load_at(&exe, &cmp, &shots().join("compare-checks.png"), "1280,3000");
+    assert!(console.is_empty(), "compare: console messages: {console:?}");
+    // One curve a result and direction, every point with its tooltip. The quick sweep leaves
+    // the writes too little time for block sizes: the reads' alone are sure to be there.
+    let whose: [(&str, &[&str]); 2] = [
+        ("by-depth", &["before reads", "after reads", "before writes", "after writes"]),
+        ("by-size", &["before reads", "after reads"]),
+    ];
+    for (id, whose) in whose {
+        let fig = element(&dom, id);
+        for who in whose {
+            assert!(fig.contains(&format!("<title>{who} ")), "{who} on #{id}");
+        }
+    }
+    for (r, who) in results.iter().zip(["before ", "after "]) {
+        walls_labelled(&dom, &r["analysis"], who);
+    }
+    let verdicts = &dom[dom.find("<ul class=\"verdicts\">").expect("each result's verdict")..];
+    assert!(verdicts.contains("<b>before</b>: Reads: ") && verdicts.contains("<b>after</b>: Reads: "), "{verdicts}");
+    assert!(dom.contains("<span class=\"vd\">&lt;&lt;</span>"), "after: 2.5 times fewer IOPS at QD 32");
+    assert_eq!(charts(&dom), 2, "compare: the two sweeps overlaid");
+    let w = width(&exe, &cmp);
+    assert!(w <= 1280, "compare: the page is {w} px wide");
+    eprintln!("compare: 2 charts overlaid, {w} px wide; screenshot {}", shots().join("compare-checks.png").display());
 }

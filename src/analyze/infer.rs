@@ -91,6 +91,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
     let mut w = Walls::default();
     let qd = series(pts, |p| p.bs, |p| p.outstanding as u64, true);
     if qd.len() >= 2 {
+        w.sweep_bs = Some(qd[0].bs);
         // Latency-bound: IOPS grows (nearly) in step with the outstanding I/Os.
         let mut end = 0;
         while end + 1 < qd.len() {

@@ -98,8 +98,8 @@ pub fn main(a: CompareArgs) -> i32 {
         };
         let c = crate::compare::compare(&results, &names, base, same);
         // Both renderings are made before anything is written, so a refused format writes nothing.
-        let shown = report::render_comparison(&c, format)?;
-        let file = out.map(|(p, f)| report::render_comparison(&c, f).map(|t| (p, t))).transpose()?;
+        let shown = report::render_comparison(&c, &results, format)?;
+        let file = out.map(|(p, f)| report::render_comparison(&c, &results, f).map(|t| (p, t))).transpose()?;
         print!("{shown}");
         if let Some((p, text)) = file {
             report::write_text(&text, p)?;

@@ -118,14 +118,15 @@ pub fn findings(e: &crate::result::analysis::Explanation) -> String {
     explain::findings(e)
 }
 
-/// A comparison of several results (see `compare`) in `f`; fio's JSON has no comparison.
-pub fn render_comparison(c: &Comparison, f: Format) -> Result<String, UsageError> {
+/// A comparison of several results (see `compare`) in `f`; fio's JSON has no comparison. The
+/// HTML page also draws the sweeps of `results` (the ones compared) where they have them.
+pub fn render_comparison(c: &Comparison, results: &[RunResult], f: Format) -> Result<String, UsageError> {
     Ok(match f {
         Format::Text => compare::text(c),
         Format::Json => serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n",
         Format::Csv => compare::csv(c),
         Format::Markdown => compare::markdown(c),
-        Format::Html => html::compare(c),
+        Format::Html => html::compare(c, results),
         Format::FioJson | Format::DiskspdXml => {
             return usage(
                 "--format",

@@ -100,6 +100,9 @@ pub struct Walls {
     /// Outstanding I/Os of the block-size sweep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep_qd: Option<u32>,
+    /// Block size of the queue-depth sweep, bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_bs: Option<u64>,
 }
 
 impl Flat {

@@ -2,8 +2,11 @@
 //! Policy that forbids every fetch) with charts beside the tables, readable when printed.
 
 pub mod charts;
+mod check;
 mod compare;
+mod curves;
 mod explain;
+mod plot;
 mod sweep;
 mod tables;
 
@@ -37,9 +40,17 @@ h1{font-size:22px;margin:8px 0}h2{font-size:17px;margin:28px 0 8px;border-bottom
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ccc;padding:3px 8px}td.n{text-align:right}th{background:#f3f3f3}
 td.v{text-align:center;font-weight:bold}
-figure.chart{margin:12px 0;break-inside:avoid}figure.chart svg{width:100%;max-width:760px;height:auto}
+figure.chart{margin:12px 0;break-inside:avoid;page-break-inside:avoid}figure.chart svg{width:100%;max-width:760px;height:auto}
+#by-depth svg,#by-size svg{max-width:1000px}
 figcaption{font-weight:600;margin-bottom:4px}.note{color:#555}.warn{color:#a00}
-@media print{body{max-width:none;padding:0}h2{break-after:avoid}}
+.pair{display:flex;flex-wrap:wrap;gap:8px 32px;align-items:flex-start}
+table.cdm td{font-size:20px;font-weight:600;min-width:130px;padding:4px 10px}
+table.cdm tr>th:first-child{background:#2e7d32;color:#fff;text-align:left;padding:4px 12px;print-color-adjust:exact;-webkit-print-color-adjust:exact}
+span.vd{font-size:15px;color:#0072b2;margin-left:6px}ul.verdicts{font-size:16px}ul.verdicts li{margin:4px 0}
+p.verdict{font-size:17px;font-weight:600;border-left:5px solid #0072b2;background:#f2f7fb;padding:8px 14px;margin:16px 0}
+@page{size:A4;margin:12mm}
+@media print{body{max-width:none;padding:0;font-size:11px}h2{break-after:avoid;page-break-after:avoid}
+table{break-inside:auto}tr{break-inside:avoid}table.cdm td{font-size:15px}figure.chart svg{max-width:100%}}
 ";
 
 /// A whole page around `body`.
@@ -82,12 +93,19 @@ pub fn render(r: &RunResult) -> String {
         );
     }
     if let Some(e) = &r.analysis {
+        // check and explain: CrystalDiskMark's table, the verdict, the sweep's curves, then why.
+        check::tables(&mut o, r);
+        let _ = writeln!(o, "<p class=\"verdict\">{}</p>", esc(&check::verdict(e)));
+        check::sweep(&mut o, &[curves::Source { name: None, index: 0, r, e }]);
         explain::render(&mut o, e);
-    }
-    throughput(&mut o, r);
-    tables::summary(&mut o, r);
-    if r.command == "sweep" && r.tests.len() > 1 {
-        sweep::render(&mut o, r);
+        let _ = writeln!(o, "<h2>Every test</h2>");
+        tables::summary(&mut o, r);
+    } else {
+        throughput(&mut o, r);
+        tables::summary(&mut o, r);
+        if r.command == "sweep" && r.tests.len() > 1 {
+            sweep::render(&mut o, r);
+        }
     }
     latency(&mut o, r);
     tables::percentiles(&mut o, r);

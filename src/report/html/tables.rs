@@ -106,24 +106,27 @@ pub fn percentiles(o: &mut String, r: &RunResult) {
     if cols.is_empty() {
         return;
     }
-    let _ = write!(o, "<table><tr><th>%-ile (µs)</th>");
-    for (n, _) in &cols {
-        let _ = write!(o, "<th>{}</th>", esc(n));
-    }
-    let _ = writeln!(o, "</tr>");
-    let row = |o: &mut String, name: &str, f: &dyn Fn(&crate::stats::LatStats) -> Option<f64>| {
-        let _ = write!(o, "<tr><td>{name}</td>");
-        for (_, l) in &cols {
-            let _ = write!(o, "<td class=n>{}</td>", us(f(l)));
+    // At most eight columns a table, so the page keeps its width however many tests ran.
+    for cols in cols.chunks(8) {
+        let _ = write!(o, "<table><tr><th>%-ile (µs)</th>");
+        for (n, _) in cols {
+            let _ = write!(o, "<th>{}</th>", esc(n));
         }
         let _ = writeln!(o, "</tr>");
-    };
-    row(o, "min", &|l| l.min);
-    for p in PERCENTILES {
-        row(o, &format!("{p}th"), &|l| l.percentiles.get(p));
+        let row = |o: &mut String, name: &str, f: &dyn Fn(&crate::stats::LatStats) -> Option<f64>| {
+            let _ = write!(o, "<tr><td>{name}</td>");
+            for (_, l) in cols {
+                let _ = write!(o, "<td class=n>{}</td>", us(f(l)));
+            }
+            let _ = writeln!(o, "</tr>");
+        };
+        row(o, "min", &|l| l.min);
+        for p in PERCENTILES {
+            row(o, &format!("{p}th"), &|l| l.percentiles.get(p));
+        }
+        row(o, "max", &|l| l.max);
+        let _ = writeln!(o, "</table>");
     }
-    row(o, "max", &|l| l.max);
-    let _ = writeln!(o, "</table>");
 }
 
 pub fn threads(o: &mut String, r: &RunResult) {

@@ -37,8 +37,90 @@ fn comparison_page_has_grouped_bars_and_verdicts() {
         t.write.iops *= 0.5;
     }
     let c = crate::compare::compare(&[a, b], &["before".into(), "after".into()], 0, 0.10);
-    let h = super::compare(&c);
+    let h = super::compare(&c, &[]);
     assert_eq!(count(&h, "<figure class=\"chart\">"), 3);
     assert!(h.contains("<td class=v>&gt;&gt;&gt;</td>"), "read 3× ahead");
     assert!(h.contains("<td class=v>&lt;&lt;</td>"), "write at half");
+}
+
+/// `check --quick` of a loop device throttled to an Azure P30's limits (histograms emptied: the
+/// page does not draw them).
+fn check_fixture() -> RunResult {
+    serde_json::from_str(include_str!("../testdata/check_p30_quick.json")).expect("fixture parses")
+}
+
+/// The text from `start` up to the next `end`.
+fn part<'a>(h: &'a str, start: &str, end: &str) -> &'a str {
+    let at = h.find(start).unwrap_or_else(|| panic!("no {start}"));
+    &h[at..at + h[at..].find(end).unwrap_or_else(|| panic!("no {end} after {start}"))]
+}
+
+#[test]
+fn check_page_opens_with_crystaldiskmark_the_verdict_and_the_curves() {
+    let h = super::render(&check_fixture());
+    let order: Vec<usize> = ["<table class=\"cdm\">", "<p class=\"verdict\">", "id=\"by-depth\"", "id=\"by-size\""]
+        .iter()
+        .map(|p| h.find(p).unwrap_or_else(|| panic!("no {p}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "table, verdict, then the curves: {order:?}");
+    assert!(h.find("<table").unwrap() == order[0], "CrystalDiskMark's table is the first");
+    let cdm = part(&h, "<table class=\"cdm\">", "</table>");
+    assert_eq!(count(cdm, "<tr><th>"), 4, "a header and SEQ1M Q8T1, RND4K Q32T1, RND4K Q1T1: {cdm}");
+    assert!(cdm.find("SEQ1M Q8T1").unwrap() < cdm.find("RND4K Q32T1").unwrap());
+    assert!(cdm.contains("title=\"190 IOPS, mean 41,310 µs, p99 101,404 µs\">199.23</td>"), "{cdm}");
+    let verdict = part(&h, "<p class=\"verdict\">", "</p>");
+    assert!(verdict.contains("Reads: 5,000 IOPS cap (matches Azure Premium SSD P30), flat at every queue depth (5,068 IOPS, 20.8 MB/s: a throttle), knee at QD 1; writes: knee at QD 1."), "{verdict}");
+    // Reads at QD 1, 2, 4, 16 and 32 (CrystalDiskMark's RND4K Q32T1), in both panels.
+    let by_depth = part(&h, "id=\"by-depth\"", "</figure>");
+    assert_eq!(count(by_depth, "<title>reads QD "), 10);
+    assert_eq!(count(by_depth, "<title>writes QD "), 10);
+    for label in ["knee QD 1 (reads, writes)", "reads IOPS cap 5,000", "Azure Premium SSD P30: 5,000 IOPS"] {
+        assert!(by_depth.contains(label), "{label} against queue depth");
+    }
+    assert!(by_depth.contains("reads: IOPS = QD ÷ 203 µs, the mean latency at QD 1"), "the latency-bound line");
+    let by_size = part(&h, "id=\"by-size\"", "</figure>");
+    assert_eq!(count(by_size, "<title>reads 4K: ") + count(by_size, "<title>reads 8K: "), 4);
+    assert!(by_size.contains("reads IOPS cap 5,000"));
+    // The sweep's 15 tests as one bar chart no more; percentiles and seconds stay.
+    assert!(!h.contains("IOPS per test"));
+    assert_eq!(count(&h, "<figure class=\"chart\""), 5);
+    assert!(!h.contains("<script") && !h.contains("url("));
+}
+
+#[test]
+fn the_verdict_names_the_row_both_caps_match() {
+    use crate::result::analysis::{Axes, Explanation, Limit, Match, MatchOn, Walls};
+    let w = Walls { iops_cap: Some(4971.0), mbps_cap: Some(198.9), knee_qd: Some(1), ..Walls::default() };
+    let on = MatchOn { limit: Limit::Disk, axes: Axes::IopsAndMbps };
+    let p30 = Match { name: "Azure Premium SSD P30".into(), iops: 5000.0, mbps: Some(200.0), on };
+    let e = Explanation { walls: w.clone(), reads: Some(w), matches: vec![p30], ..Explanation::default() };
+    assert_eq!(
+        super::check::verdict(&e),
+        "4,971 IOPS and 199 MB/s caps (both match Azure Premium SSD P30), knee at QD 1."
+    );
+    let e = Explanation { matches: Vec::new(), ..e };
+    assert_eq!(super::check::verdict(&e), "4,971 IOPS cap, 199 MB/s cap, knee at QD 1.");
+}
+
+#[test]
+fn a_comparison_of_checks_overlays_their_sweeps() {
+    let (a, mut b) = (check_fixture(), check_fixture());
+    for t in &mut b.tests {
+        t.total.iops *= 0.46;
+        t.read.iops *= 0.46;
+        t.write.iops *= 0.46;
+    }
+    let both = [a, b];
+    let c = crate::compare::compare(&both, &["before".into(), "after".into()], 0, 0.10);
+    let h = super::compare(&c, &both);
+    for id in ["by-depth", "by-size"] {
+        let fig = part(&h, &format!("id=\"{id}\""), "</figure>");
+        for who in ["before reads", "after reads"] {
+            assert!(fig.contains(&format!("<title>{who} ")), "{who} on {id}");
+        }
+    }
+    assert!(part(&h, "<table class=\"cdm\">", "</table>").contains("<span class=vd>&lt;&lt;</span>"), "0.46×");
+    let verdicts = part(&h, "<ul class=\"verdicts\">", "</ul>");
+    assert_eq!(count(verdicts, "Reads: 5,000 IOPS cap"), 2, "each result's verdict (its stored analysis)");
+    assert_eq!(count(&h, "<figure class=\"chart\""), 2, "no bars: the curves");
 }
