@@ -191,11 +191,18 @@ fn verdict(o: &mut String, r: &RunResult, s: &Simdb) {
         .sum();
     let throttled: u64 = s.files.iter().map(|f| f.throttled).sum();
     let _ = writeln!(o);
+    let log = if s.verify_only {
+        format!(
+            "{} log records read back (acknowledged up to LSN {} as journaled)",
+            s.log_records_checked, s.log_records
+        )
+    } else {
+        format!("{} of {} log records read back", s.log_records_checked, s.log_records)
+    };
     if owned.is_empty() && dropped == 0 {
         let _ = writeln!(
             o,
-            "VERDICT: CLEAN: {checked} page reads checked, {written} page writes, {} of {} log records read back; nothing lost, torn, stale, misdirected, corrupt or unread",
-            s.log_records_checked, s.log_records
+            "VERDICT: CLEAN: {checked} page reads checked, {written} page writes, {log}; nothing lost, torn, stale, misdirected, corrupt or unread"
         );
     } else {
         let by: Vec<String> = counts(&owned)

@@ -47,7 +47,8 @@ pub struct SimdbFile {
     pub path: String,
     /// "data" or "log".
     pub kind: String,
-    /// Bytes, at the end (data files grow and shrink during the run).
+    /// Bytes, at the end (data files grow and shrink during the run); with `verify_only`, the
+    /// size the journal gives the file.
     pub size: u64,
     /// The I/O duration users aim for (`--target-io-ms`), ms.
     pub target_io_ms: f64,

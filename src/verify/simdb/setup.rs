@@ -136,7 +136,7 @@ pub fn create(cfg: &Config, progress: bool) -> anyhow::Result<Prepared> {
     let log_open = Open { create: true, write: true, direct: !cfg.buffered, dsync: true };
     let lf = vectored::open(&log_path, log_open).with_context(|| format!("creating {}", log_path.display()))?;
     vectored::allocate(&lf, 0, cfg.log_size).with_context(|| format!("allocating {}", log_path.display()))?;
-    vectored::flush(&lf)?;
+    init.flush(&ctx, cfg.data_files as usize, &lf).with_context(|| format!("flushing {}", log_path.display()))?;
     vectored::flush_dir(&cfg.dir).with_context(|| format!("flushing {}", cfg.dir.display()))?;
     let header = Header {
         run_id,
