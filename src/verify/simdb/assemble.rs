@@ -2,7 +2,8 @@
 //! second figures, per thread, findings), and SQLIOSim's per-file summary.
 
 use super::io::Meter;
-use super::{Kind, Sim};
+use super::users::{self, CHECKPOINT_RUN};
+use super::{log, Kind, Sim};
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::Verification;
 use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
@@ -51,7 +52,7 @@ pub fn outcome(
             v.add(f);
         }
         let name = format!("simdb {}", kind.name());
-        let spec = spec_for(sim, kind, &mine, targets);
+        let spec = spec_for(sim, kind, mine.len() as u32, targets);
         tests.push(test(name, spec, &mine, secs, &cpu, interrupted, Some(v)));
     }
     let mut files: Vec<SimdbFile> = sim
@@ -102,30 +103,47 @@ pub fn outcome(
     (tests, summary)
 }
 
-/// What a user kind ran, in the terms every result uses: block size the mean of its I/Os,
-/// read share as measured.
-pub fn spec_for(sim: &Sim, kind: Kind, mine: &[&Meter], targets: Vec<String>) -> Spec {
-    base_spec(sim.cfg, kind, mine, targets)
+/// What a user kind runs, in the terms every result uses, so that `compare` meets the same
+/// user in two results: the mean of the I/O sizes it draws (rounded to KiB), its pattern and
+/// its nominal read share (a random access user reads every page it claims and writes half of
+/// them back: two reads in three I/Os).
+pub fn spec_for(sim: &Sim, kind: Kind, users: u32, targets: Vec<String>) -> Spec {
+    let page = sim.cfg.page as u64;
+    let mean = |lo: u64, hi: u64| ((lo + hi) * page / 2).div_ceil(1024) * 1024;
+    let (block, pattern, read_pct) = match kind {
+        Kind::Random => (page, Pattern::Random, 67),
+        Kind::ReadAhead => ((64 + 512) * 1024 / 2, Pattern::Sequential, 100),
+        Kind::Bulk => (mean(2, 32), Pattern::Random, 50),
+        Kind::Lazy => (mean(1, 16), Pattern::Random, 0),
+        Kind::Checkpoint => (mean(CHECKPOINT_RUN.0 as u64, CHECKPOINT_RUN.1 as u64), Pattern::Random, 0),
+        Kind::Log => ((log::MAX_RECORD as u64 + sim.cfg.unit as u64) / 2 / 1024 * 1024, Pattern::Sequential, 50),
+        Kind::Resize => (users::MAX_RUN_BYTES as u64, Pattern::Sequential, 0),
+        Kind::Audit => (mean(1, 16), Pattern::Random, 100),
+    };
+    base_spec(sim.cfg, kind, block, pattern, read_pct, users, targets)
 }
 
-pub fn base_spec(cfg: &super::Config, kind: Kind, mine: &[&Meter], targets: Vec<String>) -> Spec {
-    let reads: u64 = mine.iter().map(|m| m.read.count()).sum();
-    let writes: u64 = mine.iter().map(|m| m.write.count()).sum();
-    let bytes: u64 = mine.iter().map(|m| m.read_bytes + m.write_bytes).sum();
-    let ios = reads + writes;
-    let unit = cfg.unit as u64;
-    let mean = bytes.checked_div(ios).map_or(cfg.page as u64, |b| b.div_ceil(unit) * unit);
+pub fn base_spec(
+    cfg: &super::Config,
+    kind: Kind,
+    block: u64,
+    pattern: Pattern,
+    read_pct: u32,
+    users: u32,
+    targets: Vec<String>,
+) -> Spec {
     Spec {
         targets,
-        blocks: vec![BlockShare { size: mean.max(cfg.unit as u64), pct: 100 }],
-        pattern: if matches!(kind, Kind::Log | Kind::ReadAhead) { Pattern::Sequential } else { Pattern::Random },
-        read_pct: (reads * 100).checked_div(ios).map_or(100, |p| p as u32),
-        threads: mine.len() as u32,
+        blocks: vec![BlockShare { size: block, pct: 100 }],
+        pattern,
+        read_pct,
+        threads: users,
         qd: 1,
         size: if kind == Kind::Log { cfg.log_size } else { cfg.data_size },
         duration: cfg.duration,
         direct: !cfg.buffered,
         write_through: cfg.write_through || kind == Kind::Log,
+        fsync_every: 0,
         seed: cfg.seed,
         engine: EngineKind::Psync,
         keep: false,

@@ -13,6 +13,7 @@ use crate::engine::vectored::{self, Open};
 use crate::engine::AlignedBuf;
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::{Finding, FindingClass, Verification};
+use crate::spec::Pattern;
 use crate::verify::{check_page, mark_unread, Expect};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -180,7 +181,8 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
     v.pages_checked = m.pages_checked;
     let mut targets: Vec<String> = data_paths.iter().map(|p| p.display().to_string()).collect();
     targets.push(log_path.display().to_string());
-    let spec = assemble::base_spec(&cfg, Kind::Audit, &[&m], targets);
+    let block = (CHUNK_PAGES * page) as u64;
+    let spec = assemble::base_spec(&cfg, Kind::Audit, block, Pattern::Sequential, 100, 1, targets);
     let test = assemble::test("simdb verify-only".into(), spec, &[&m], wall.as_secs_f64(), &cpu, false, Some(v));
     let summary = Simdb {
         page: h.page,

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 /// Most pages one I/O covers: a 512 KiB read-ahead of 8 KiB pages.
 pub const MAX_RUN_BYTES: usize = 512 * 1024;
+/// Pages per write of a checkpoint's bursts, fewest and most.
+pub const CHECKPOINT_RUN: (usize, usize) = (8, 32);
 
 pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Result<(Vec<TestResult>, Simdb)> {
     let stop = AtomicBool::new(false);
@@ -263,7 +265,8 @@ fn checkpoint(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
     let mut jbuf: Vec<u8> = Vec::with_capacity((total + 1) * journal::RECORD);
     while !sim.ctx.stopped() {
         for _ in 0..8 {
-            let n = h.rng.random_range(1..=16.min(h.gens.capacity()));
+            let most = CHECKPOINT_RUN.1.min(h.gens.capacity());
+            let n = h.rng.random_range(CHECKPOINT_RUN.0.min(most)..=most);
             run_io(sim, Kind::Checkpoint, idx, m, h, n, false, true);
         }
         // Acknowledged before the flush starts, hence durable once it completes.
