@@ -252,6 +252,24 @@ fn after_sigkill_nothing_flushed_is_lost_until_a_file_is_cut_short() {
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert_eq!((u(&bad[0]["offset"]), u(&bad[0]["expected_gen"])), (0, 1));
     assert!(bad[0]["diff"].as_str().unwrap().contains("bad checksum"), "{}", bad[0]["diff"]);
+    // Page 0 of data2 copied over page 1 (misdirected), a bit flipped in page 2 (corrupt).
+    let data2 = dir.path().join("iolens-simdb-data2.mdf");
+    let mut d2 = std::fs::read(&data2).unwrap();
+    let page0 = d2[..8192].to_vec();
+    d2[8192..16384].copy_from_slice(&page0);
+    d2[2 * 8192 + 3000] ^= 1;
+    std::fs::write(&data2, &d2).unwrap();
+    let (code, v, _) = simdb(dir.path(), &["--verify-only", "--no-store"]);
+    assert_eq!(code, 3);
+    let in2: Vec<_> = findings(&v).into_iter().filter(|f| f["file"].as_str().unwrap().ends_with("data2.mdf")).collect();
+    assert_eq!(in2.len(), 2, "{in2:?}");
+    assert_eq!((&in2[0]["class"], u(&in2[0]["offset"]), u(&in2[0]["found_offset"])), (&"misdirected".into(), 8192, 0));
+    // The diff starts in the damaged unit (at the flipped byte, or before it at the generation
+    // when the page holds a write newer than the journal's).
+    assert_eq!(
+        (&in2[1]["class"], u(&in2[1]["offset"]), u(&in2[1]["diff_at"]) / 512),
+        (&"corrupt".into(), 16384, 3000 / 512)
+    );
     // A new run refuses the directory until the evidence is removed.
     let (code, _, stderr) = parts(&bin().arg("simdb").arg(dir.path()).arg("--no-store").output().unwrap());
     assert_eq!(code, 2);
