@@ -241,6 +241,14 @@ fn after_sigkill_nothing_flushed_is_lost_until_a_file_is_cut_short() {
         assert!(u(&f["offset"]) >= 2 << 20);
     }
 
+    // The page charts the files and names what was found.
+    let out =
+        bin().arg("simdb").arg(dir.path()).args(["--verify-only", "--no-store", "--format", "html"]).output().unwrap();
+    let html = String::from_utf8_lossy(&out.stdout);
+    assert!(html.contains("Per file (SQLIOSim&#39;s summary)") || html.contains("Per file (SQLIOSim's summary)"));
+    assert!(html.contains(&format!("<b>Findings:</b> {lost} stale")), "{html}");
+    assert!(html.matches("<figure class=\"chart\">").count() >= 3);
+
     // The first log record damaged: the chain breaks at offset 0.
     let log = dir.path().join("iolens-simdb-log.ldf");
     let mut bytes = std::fs::read(&log).unwrap();

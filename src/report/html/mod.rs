@@ -4,6 +4,7 @@
 pub mod charts;
 mod compare;
 mod explain;
+mod simdb;
 mod sweep;
 mod tables;
 
@@ -83,6 +84,9 @@ pub fn render(r: &RunResult) -> String {
     }
     if let Some(e) = &r.analysis {
         explain::render(&mut o, e);
+    }
+    if let Some(s) = &r.simdb {
+        simdb::render(&mut o, r, s);
     }
     throughput(&mut o, r);
     tables::summary(&mut o, r);
