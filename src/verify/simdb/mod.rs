@@ -199,10 +199,17 @@ pub struct Outcome {
 /// Creates and stamps the files, runs the users for `cfg.duration` seconds (or until `stop`),
 /// checks the log, and removes the files unless `keep`.
 pub fn run(cfg: &Config, stop: &AtomicBool, keep: bool, progress: bool) -> anyhow::Result<Outcome> {
-    let prepared = setup::create(cfg, progress)?;
+    let prepared = match setup::create(cfg, progress) {
+        Ok(p) => p,
+        Err(e) => {
+            // Half-made files are no evidence of anything.
+            setup::remove(cfg);
+            return Err(e);
+        }
+    };
     let out = users::run_all(cfg, prepared, stop);
     let paths = setup::all_paths(cfg);
-    if !keep && out.is_ok() {
+    if !keep {
         setup::remove(cfg);
     }
     let (tests, summary) = out?;
