@@ -5,7 +5,8 @@
 //! `--verify-only` tell pages lost in a crash from pages whose writes were never acknowledged.
 //!
 //! - `setup`: the files, their initial stamping, the journal header;
-//! - `users`: the users' loops; `logwriter`: the log writer and the log's chain check;
+//! - `users`: the users' loops; `upkeep`: checkpoint and grow/shrink; `logwriter`: the log
+//!   writer and the log's chain check;
 //! - `io`: timing, counting and throttling of every I/O; `journal`, `log`: on-disk formats;
 //! - `crash`: `--verify-only`; `assemble`: the measurements as tests and a per-file summary.
 
@@ -16,6 +17,7 @@ pub mod journal;
 pub mod log;
 mod logwriter;
 mod setup;
+mod upkeep;
 mod users;
 
 use crate::engine::AlignedBuf;
