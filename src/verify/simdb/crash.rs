@@ -66,6 +66,7 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
         errors: Mutex::new(Vec::new()),
         gauges: (0..names.len()).map(|_| Gauge::default()).collect(),
         names,
+        busy: vec![Default::default()],
     };
     let mut m = Meter::new(data_paths.len() + 1, 1);
     let mut v = Verification { unit: h.unit, page: h.page, rereads, ..Default::default() };

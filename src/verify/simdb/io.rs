@@ -75,6 +75,12 @@ impl Gauge {
     }
 }
 
+/// When a user's current I/O started (ns since the start, plus one; 0: none in flight), on a
+/// cache line of its own, so the run's clock can report an I/O that has not come back.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct Busy(pub AtomicU64);
+
 /// What the users share besides the files: the clock, the stop flag, stalls and errors.
 pub struct Ctx<'a> {
     pub start: Instant,
@@ -85,6 +91,8 @@ pub struct Ctx<'a> {
     pub errors: Mutex<Vec<String>>,
     pub gauges: Vec<Gauge>,
     pub names: Vec<String>,
+    /// One per user (`Meter::user`).
+    pub busy: Vec<Busy>,
 }
 
 impl Ctx<'_> {
@@ -150,6 +158,8 @@ pub struct Meter {
     pub io_ns: u64,
     pub pages_written: u64,
     pub pages_checked: u64,
+    /// This user's slot in `Ctx::busy`.
+    pub user: usize,
 }
 
 impl Meter {
@@ -165,6 +175,7 @@ impl Meter {
             io_ns: 0,
             pages_written: 0,
             pages_checked: 0,
+            user: 0,
         };
         for r in [&mut m.read, &mut m.write, &mut m.flush] {
             r.prefault();
@@ -185,8 +196,11 @@ impl Meter {
         let g = &ctx.gauges[fi];
         g.enter(ctx.target_ns, ctx.stop);
         let t0 = Instant::now();
+        let busy = &ctx.busy[self.user].0;
+        busy.store((t0 - ctx.start).as_nanos() as u64 + 1, Ordering::Relaxed);
         let r = f();
         let ns = t0.elapsed().as_nanos() as u64;
+        busy.store(0, Ordering::Relaxed);
         g.exit(ns);
         self.io_ns += ns;
         let c = &mut self.files[fi];

@@ -86,6 +86,7 @@ pub fn create(cfg: &Config, progress: bool) -> anyhow::Result<Prepared> {
         errors: Default::default(),
         gauges: (0..=cfg.data_files).map(|_| Gauge::default()).collect(),
         names,
+        busy: vec![Default::default()],
     };
     let mut init = Meter::new(cfg.data_files as usize + 1, 1);
     let chunk_pages = (1 << 20) / cfg.page;

@@ -8,7 +8,7 @@ use super::setup::Prepared;
 use super::{assemble, logwriter, upkeep, Config, Kind, Sim};
 use crate::engine::vectored::Vectored;
 use crate::engine::AlignedBuf;
-use crate::result::simdb::Simdb;
+use crate::result::simdb::{Simdb, STALL_MS};
 use crate::result::TestResult;
 use crate::verify::{mark_unread, stamp_page, Stamp};
 use rand::rngs::SmallRng;
@@ -38,6 +38,7 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
             errors: Mutex::new(Vec::new()),
             gauges: p.gauges,
             names,
+            busy: (0..cfg.users as usize + Kind::ALL.len()).map(|_| Default::default()).collect(),
         },
         data: p.data,
         log: p.log,
@@ -62,15 +63,38 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
             })
             .collect();
         let end = sim.ctx.start + Duration::from_secs_f64(cfg.duration);
-        while Instant::now() < end && !interrupt.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+        let mut told = vec![0u64; roster.len()];
+        loop {
+            let ended = Instant::now() >= end || interrupt.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed);
+            stop.store(ended, Ordering::Relaxed);
+            outstanding(&sim, &roster, &mut told);
+            if ended && handles.iter().all(|h| h.is_finished()) {
+                break;
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
-        stop.store(true, Ordering::Relaxed);
         handles.into_iter().map(|h| h.join().expect("a simulator user panicked")).collect()
     });
     let wall = sim.ctx.start.elapsed();
     let cpu1 = crate::stats::cpu::CpuSnapshot::take();
     Ok(assemble::outcome(&sim, p.init, meters, (cpu0, cpu1, wall), interrupt.load(Ordering::Relaxed)))
+}
+
+/// Says once per I/O when one has been outstanding longer than a stall, as it happens: an
+/// I/O that never comes back would otherwise never be reported.
+fn outstanding(sim: &Sim, roster: &[Kind], told: &mut [u64]) {
+    let now = sim.ctx.now_ns();
+    for (i, b) in sim.ctx.busy.iter().enumerate().take(roster.len()) {
+        let since = b.0.load(Ordering::Relaxed);
+        if since != 0 && since != told[i] && now.saturating_sub(since) as f64 / 1e6 > STALL_MS {
+            told[i] = since;
+            eprintln!(
+                "warning: stall: an I/O of the {} user has been outstanding for {:.0} s",
+                roster[i].name(),
+                (now - since) as f64 / 1e9
+            );
+        }
+    }
 }
 
 /// One user's buffers: a page-slotted buffer for scatter/gather, a scratch page for re-reads,
@@ -88,6 +112,7 @@ pub struct Hands {
 fn user(sim: &Sim, kind: Kind, idx: u16) -> Meter {
     let secs = sim.cfg.duration.ceil() as usize + 2;
     let mut m = Meter::new(sim.data.len() + 1, secs);
+    m.user = idx as usize;
     let max_pages = (MAX_RUN_BYTES / sim.cfg.page).max(1);
     let mut h = Hands {
         buf: AlignedBuf::try_new(max_pages.max(logwriter::BUF / sim.cfg.page + 1) * sim.cfg.page)
