@@ -153,6 +153,7 @@ pub(super) fn finish(
         tags: output.store.tags.clone(),
         source: None,
         analysis: None,
+        simdb: None,
     };
     annotate(&mut result)?;
     print!("{}", report::render(&result, output.format));

@@ -13,6 +13,7 @@ mod history;
 mod pattern;
 mod plan;
 mod run;
+mod simdb;
 mod sqlio;
 mod stored;
 mod sweep;
@@ -68,13 +69,19 @@ enum Command {
     /// Configurations (disk type × disks striped × VM size) that meet a target, or what a named
     /// one gives: --iops N --mbps M, or --disk P30 --count 3 --vm D2s_v4
     Plan(plan::PlanArgs),
+    /// A database's I/O simulated as SQLIOSim does (random access, read-ahead, bulk update, lazy
+    /// writer, checkpoint, log writer, grow/shrink, audit users) on stamped pages: every lost,
+    /// torn, stale, misdirected or corrupt page named; --verify-only after a crash
+    Simdb(simdb::SimdbArgs),
     /// The published limits of cloud disks and VM sizes iolens knows, with their sources
     Catalog(plan::CatalogArgs),
 }
 
-/// Exit codes: 0 success, 1 failure, 2 bad input, 130 interrupted (as shells report Ctrl-C).
+/// Exit codes: 0 success, 1 failure, 2 bad input, 3 data verification found bad pages or log
+/// records, 130 interrupted (as shells report Ctrl-C).
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_FINDINGS: i32 = 3;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 pub fn main() -> i32 {
@@ -101,6 +108,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
+        Command::Simdb(args) => simdb::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),
         Command::Explain(args) => explain::main(args),

@@ -8,6 +8,7 @@ pub mod io_uring;
 pub mod null;
 pub mod psync;
 pub mod trace;
+pub mod vectored;
 
 pub use buffers::AlignedBuf;
 

@@ -11,6 +11,7 @@ mod html;
 mod json;
 mod markdown;
 pub mod plan;
+mod simdb;
 mod sqlio;
 mod sweep;
 mod text;
@@ -83,6 +84,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text if r.command == "sweep" => sweep::render(r),
         Format::Text if r.command == "sqlio" => sqlio::render(r),
         Format::Text if r.command == "diskspd" => diskspd::render(r),
+        Format::Text if r.command == "simdb" => simdb::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
         Format::FioJson => fio_json::render(r),

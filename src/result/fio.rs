@@ -204,6 +204,7 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
         tags: Vec::new(),
         source: Some(format!("{version} JSON output ({file})")),
         analysis: None,
+        simdb: None,
     })
 }
 

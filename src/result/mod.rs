@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod fio;
 pub mod host;
+pub mod simdb;
 pub mod verify;
 
 use crate::spec::Spec;
@@ -43,6 +44,9 @@ pub struct RunResult {
     /// What `explain` and `check` found in the tests: the walls, catalog matches and advice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub analysis: Option<analysis::Explanation>,
+    /// `simdb`'s per-file summary and crash check; absent for other commands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simdb: Option<simdb::Simdb>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

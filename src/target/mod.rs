@@ -209,7 +209,8 @@ fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
     Ok(())
 }
 
-fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
+/// The device of `dir` and the bytes an unprivileged user may still write there.
+pub fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
     let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).map_err(std::io::Error::other)?;
     // SAFETY: statvfs fills the struct for a valid C string path.
     let mut s: libc::statvfs = unsafe { std::mem::zeroed() };

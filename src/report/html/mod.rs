@@ -7,6 +7,7 @@ mod compare;
 mod curves;
 mod explain;
 mod plot;
+mod simdb;
 mod sweep;
 mod tables;
 
@@ -101,6 +102,9 @@ pub fn render(r: &RunResult) -> String {
         let _ = writeln!(o, "<h2>Every test</h2>");
         tables::summary(&mut o, r);
     } else {
+        if let Some(s) = &r.simdb {
+            simdb::render(&mut o, r, s);
+        }
         throughput(&mut o, r);
         tables::summary(&mut o, r);
         if r.command == "sweep" && r.tests.len() > 1 {

@@ -1,0 +1,213 @@
+//! `iolens simdb [DIR]`: the database I/O simulator (SQLIOSim's users, stamped pages, a
+//! generation journal), and `--verify-only` for the files a killed run left behind.
+
+use super::exec::{finish, Output};
+use super::{fail, install_interrupt, EXIT_FAIL, EXIT_FINDINGS};
+use crate::error::{usage, UsageError};
+use crate::spec::parse;
+use crate::spec::size::format_size;
+use crate::verify::simdb::{self, Config};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Clone)]
+pub struct SimdbArgs {
+    /// Directory for the data files, the log and the journal [default: .]
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Data files
+    #[arg(long, default_value = "2", value_name = "N")]
+    pub data_files: String,
+    /// Size of each data file at its largest (grow/shrink moves it by an eighth)
+    #[arg(long, default_value = "256m", value_name = "SIZE")]
+    pub data_size: String,
+    /// Size of the log file (written as a circle of records)
+    #[arg(long, default_value = "64m", value_name = "SIZE")]
+    pub log_size: String,
+    /// Database page: a multiple of the device's sector (512 B or its logical block)
+    #[arg(long, default_value = "8k", value_name = "SIZE")]
+    pub page: String,
+    /// Random access users; one read-ahead, bulk update, lazy writer, checkpoint, log writer, grow/shrink and audit user run beside them
+    #[arg(long, default_value = "8", value_name = "N")]
+    pub users: String,
+    /// Seconds the users run (60, 2.5, 500ms, 5m)
+    #[arg(long, short = 'd', default_value = "60", value_name = "SECS")]
+    pub duration: String,
+    /// Seed of the users' choices
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// Open data files with O_DSYNC: every acknowledged write is durable (and journaled at once)
+    #[arg(long)]
+    pub write_through: bool,
+    /// Go through the page cache instead of O_DIRECT
+    #[arg(long)]
+    pub buffered: bool,
+    /// I/O time users aim for: above it (as a running average) they cut their outstanding I/O
+    #[arg(long, default_value = "100", value_name = "MS")]
+    pub target_io_ms: String,
+    /// End the run at the first finding or I/O error
+    #[arg(long)]
+    pub stop_on_error: bool,
+    /// Check the files an earlier run left (killed, or --keep) against its journal; write nothing
+    #[arg(long)]
+    pub verify_only: bool,
+    /// The generation journal [default: DIR/iolens-simdb.journal]; put it on another device to survive this one
+    #[arg(long, value_name = "PATH")]
+    pub journal: Option<PathBuf>,
+    /// Re-reads of a bad page, to tell transient faults from persistent ones
+    #[arg(long, default_value = "3", value_name = "N")]
+    pub rereads: String,
+    #[command(flatten)]
+    pub common: super::common::CommonArgs,
+}
+
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    opt: &str,
+    s: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, UsageError> {
+    match s.trim().parse::<T>() {
+        Ok(v) if v >= lo && v <= hi => Ok(v),
+        _ => usage(opt, format!("'{s}' is not allowed; use {lo} to {hi}")),
+    }
+}
+
+/// Arguments → Config, checked against the directory; nothing is created.
+pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
+    let dir = a.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !dir.is_dir() {
+        return usage(&dir.display().to_string(), "is not a directory; simdb needs a directory for its files");
+    }
+    let unit = crate::target::host::describe(&dir, 0, false).logical_block_size.unwrap_or(512).max(512) as usize;
+    let page = parse::block_size("--page", &a.page)? as usize;
+    if !page.is_multiple_of(unit) || page > 64 << 10 {
+        return usage(
+            "--page",
+            format!(
+                "'{}' is not a multiple of the sector ({unit} B here) up to 64k; use 4k, 8k, 16k, 32k or 64k",
+                a.page
+            ),
+        );
+    }
+    let data_size = parse::size("--data-size", &a.data_size)?;
+    if data_size < 16 * page as u64 {
+        return usage(
+            "--data-size",
+            format!(
+                "'{}' is below 16 pages of {} ({}); the users need room to work",
+                a.data_size,
+                format_size(page as u64),
+                format_size(16 * page as u64)
+            ),
+        );
+    }
+    let log_size = parse::size("--log-size", &a.log_size)?;
+    if log_size < 4 * simdb::log::MAX_RECORD as u64 {
+        return usage("--log-size", format!("'{}' is below 240KiB, four of the largest log records", a.log_size));
+    }
+    let target_io_ms: f64 = number("--target-io-ms", &a.target_io_ms, 0.001, 3_600_000.0)?;
+    let duration = parse::seconds("--duration", &a.duration)?;
+    if duration <= 0.0 {
+        return usage("--duration", format!("'{}' is not allowed; the users need some time", a.duration));
+    }
+    let journal = a.journal.clone().unwrap_or_else(|| simdb::default_journal(&dir));
+    if let Some(parent) = journal.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.is_dir() {
+            return usage("--journal", format!("directory {} does not exist", parent.display()));
+        }
+    }
+    Ok(Config {
+        dir,
+        data_files: number("--data-files", &a.data_files, 1, 64)?,
+        data_size: data_size / page as u64 * page as u64,
+        log_size: log_size / unit as u64 * unit as u64,
+        page,
+        unit,
+        users: number("--users", &a.users, 1, 256)?,
+        duration,
+        seed: match &a.seed {
+            Some(s) => number("--seed", s, 0, u64::MAX)?,
+            None => crate::spec::Spec::default().seed,
+        },
+        write_through: a.write_through,
+        buffered: a.buffered,
+        target_io_ms,
+        stop_on_error: a.stop_on_error,
+        journal,
+        rereads: number("--rereads", &a.rereads, 0, 100)?,
+    })
+}
+
+/// A new run needs a clean directory with room for its files.
+fn check_room(c: &Config) -> Result<(), UsageError> {
+    let dir = c.dir.display().to_string();
+    let left = simdb::leftovers(&c.dir);
+    if !left.is_empty() || c.journal.exists() {
+        return usage(
+            &dir,
+            "holds the files of an earlier simdb run (iolens-simdb-*); check them with --verify-only, or remove them",
+        );
+    }
+    let need = simdb::needed_bytes(c.data_files, c.data_size, c.log_size, c.page);
+    match crate::target::free_space(&c.dir) {
+        Ok((_, free)) if free < need => usage(
+            &dir,
+            format!("has {} free; the data files, log and journal need {}", format_size(free), format_size(need)),
+        ),
+        Ok(_) => Ok(()),
+        Err(e) => usage(&dir, format!("cannot tell its free space: {e}")),
+    }
+}
+
+pub fn main(a: SimdbArgs) -> i32 {
+    match go(a) {
+        Ok(code) => code,
+        Err(e) => fail(&e),
+    }
+}
+
+fn go(a: SimdbArgs) -> anyhow::Result<i32> {
+    let cfg = to_config(&a)?;
+    let output: Output = a.common.output(None)?;
+    if a.verify_only {
+        if !cfg.journal.is_file() {
+            return Err(UsageError::new(
+                "--verify-only",
+                format!(
+                    "no journal at {}: nothing to check (use --journal PATH if it was elsewhere)",
+                    cfg.journal.display()
+                ),
+            )
+            .into());
+        }
+    } else {
+        check_room(&cfg)?;
+    }
+    let interrupt = install_interrupt();
+    let progress = !a.common.quiet && std::io::stderr().is_terminal();
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let out = if a.verify_only {
+        simdb::crash::verify_only(&cfg.dir, &cfg.journal, cfg.buffered, cfg.rereads)?
+    } else {
+        simdb::run(&cfg, &interrupt, a.common.keep, progress)?
+    };
+    let targets = out.paths.iter().map(|(p, size)| crate::target::host::describe(p, *size, true)).collect();
+    let summary = out.summary.clone();
+    let code = finish("simdb", started_at, targets, out.tests.clone(), &interrupt, &output, &|r| {
+        r.simdb = Some(summary.clone());
+        Ok(())
+    })?;
+    if a.verify_only || a.common.keep {
+        eprintln!("files kept in {} (iolens-simdb-*; the journal {})", cfg.dir.display(), cfg.journal.display());
+    }
+    let findings = out.tests.iter().filter_map(|t| t.verify.as_ref()).any(|v| !v.clean());
+    Ok(if findings {
+        EXIT_FINDINGS
+    } else if !out.summary.errors.is_empty() {
+        EXIT_FAIL
+    } else {
+        code
+    })
+}

@@ -1,0 +1,203 @@
+//! Plain synchronous file I/O for the database simulator (`verify::simdb`): positional reads
+//! and writes, scatter reads and gather writes (preadv/pwritev, the calls SQL Server's
+//! ReadFileScatter and WriteFileGather map to), flushes, size changes and opening with the
+//! cache flags. Its users stay portable; the platform lives here.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::Path;
+
+/// How a simulator file is opened.
+#[derive(Debug, Clone, Copy)]
+pub struct Open {
+    pub create: bool,
+    pub write: bool,
+    /// O_DIRECT: bypass the page cache.
+    pub direct: bool,
+    /// O_DSYNC: a write completes once it is on stable storage.
+    pub dsync: bool,
+}
+
+pub fn open(path: &Path, o: Open) -> io::Result<File> {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(o.write);
+    if o.create {
+        opts.create_new(true);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = 0;
+        if o.direct {
+            flags |= libc::O_DIRECT;
+        }
+        if o.dsync {
+            flags |= libc::O_DSYNC;
+        }
+        opts.custom_flags(flags);
+    }
+    opts.open(path)
+}
+
+pub fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(f, buf, off)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(f, buf, off)
+    }
+}
+
+pub fn write_at(f: &File, buf: &[u8], off: u64) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::write_at(f, buf, off)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_write(f, buf, off)
+    }
+}
+
+/// Flushes the file's data (and the metadata needed to read it back) to stable storage.
+pub fn flush(f: &File) -> io::Result<()> {
+    f.sync_data()
+}
+
+/// Flushes a directory, so that files created or removed in it survive a crash.
+pub fn flush_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+pub fn set_len(f: &File, len: u64) -> io::Result<()> {
+    f.set_len(len)
+}
+
+/// Reserves `len` bytes from `off` on the medium, so later writes cannot fail for space.
+pub fn allocate(f: &File, off: u64, len: u64) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a valid descriptor; posix_fallocate returns the error number itself.
+        let r = unsafe { libc::posix_fallocate(f.as_raw_fd(), off as libc::off_t, len as libc::off_t) };
+        if r != 0 {
+            return Err(io::Error::from_raw_os_error(r));
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        if f.metadata()?.len() < off + len {
+            f.set_len(off + len)?;
+        }
+        Ok(())
+    }
+}
+
+/// Scatter reads and gather writes of whole pages: file pages `off, off + page, …` to or from
+/// the buffer slots `slots[0], slots[1], …` of `buf` (slot `k` at `k × page`). Keeps its
+/// vector array, so an I/O allocates nothing.
+pub struct Vectored {
+    #[cfg(unix)]
+    iov: Vec<libc::iovec>,
+}
+
+impl Vectored {
+    pub fn new(max_pages: usize) -> Vectored {
+        Vectored {
+            #[cfg(unix)]
+            iov: Vec::with_capacity(max_pages),
+        }
+    }
+
+    /// preadv: returns the bytes read (short at the end of the file).
+    pub fn read(&mut self, f: &File, buf: &mut [u8], page: usize, slots: &[u32], off: u64) -> io::Result<usize> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            self.fill(buf.as_mut_ptr(), buf.len(), page, slots);
+            // SAFETY: every iovec points inside `buf`, which is borrowed mutably for the call.
+            let n =
+                unsafe { libc::preadv(f.as_raw_fd(), self.iov.as_ptr(), self.iov.len() as i32, off as libc::off_t) };
+            if n < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(n as usize)
+        }
+        #[cfg(not(unix))]
+        {
+            let mut done = 0;
+            for (i, &s) in slots.iter().enumerate() {
+                let s = s as usize * page;
+                let n = read_at(f, &mut buf[s..s + page], off + (i * page) as u64)?;
+                done += n;
+                if n < page {
+                    break;
+                }
+            }
+            Ok(done)
+        }
+    }
+
+    /// pwritev: returns the bytes written.
+    pub fn write(&mut self, f: &File, buf: &[u8], page: usize, slots: &[u32], off: u64) -> io::Result<usize> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            self.fill(buf.as_ptr() as *mut u8, buf.len(), page, slots);
+            // SAFETY: every iovec points inside `buf`, borrowed for the call; pwritev only reads.
+            let n =
+                unsafe { libc::pwritev(f.as_raw_fd(), self.iov.as_ptr(), self.iov.len() as i32, off as libc::off_t) };
+            if n < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(n as usize)
+        }
+        #[cfg(not(unix))]
+        {
+            let mut done = 0;
+            for (i, &s) in slots.iter().enumerate() {
+                let s = s as usize * page;
+                done += write_at(f, &buf[s..s + page], off + (i * page) as u64)?;
+            }
+            Ok(done)
+        }
+    }
+
+    #[cfg(unix)]
+    fn fill(&mut self, base: *mut u8, len: usize, page: usize, slots: &[u32]) {
+        self.iov.clear();
+        for &s in slots {
+            let at = s as usize * page;
+            assert!(at + page <= len, "slot {s} outside the buffer");
+            // SAFETY: in bounds, checked above.
+            self.iov.push(libc::iovec { iov_base: unsafe { base.add(at) } as *mut libc::c_void, iov_len: page });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scatter_and_gather_follow_the_slots() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f");
+        let f = open(&p, Open { create: true, write: true, direct: false, dsync: false }).unwrap();
+        let mut v = Vectored::new(4);
+        // Slots 2, 0, 1 of the buffer go to file pages 0, 1, 2.
+        let buf: Vec<u8> = (0..3 * 16).map(|i| (i / 16) as u8).collect();
+        assert_eq!(v.write(&f, &buf, 16, &[2, 0, 1], 0).unwrap(), 48);
+        let mut back = vec![0u8; 48];
+        assert_eq!(read_at(&f, &mut back, 0).unwrap(), 48);
+        assert_eq!((back[0], back[16], back[32]), (2, 0, 1));
+        let mut scattered = vec![9u8; 64];
+        // File pages 1, 2 into slots 3, 0; reading past the end is short.
+        assert_eq!(v.read(&f, &mut scattered, 16, &[3, 0], 16).unwrap(), 32);
+        assert_eq!((scattered[48], scattered[0], scattered[16]), (0, 1, 9));
+        assert_eq!(v.read(&f, &mut scattered, 16, &[1, 2], 32).unwrap(), 16);
+    }
+}

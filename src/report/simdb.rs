@@ -1,0 +1,233 @@
+//! `simdb`'s terminal report: what ran, SQLIOSim's per-file summary, latency per user kind,
+//! per-second figures, the findings, stalls and errors, and the verdict.
+
+use crate::result::simdb::Simdb;
+use crate::result::verify::{counts, Finding, FindingClass};
+use crate::result::{RunResult, TestResult};
+use crate::spec::size::format_size;
+use std::fmt::Write;
+
+/// Findings listed one by one; the rest are counted by class.
+const LISTED: usize = 20;
+
+pub fn render(r: &RunResult) -> String {
+    let mut o = super::text::header(r);
+    let Some(s) = &r.simdb else { return super::text::render(r) };
+    setup(&mut o, s);
+    files(&mut o, s);
+    latency(&mut o, &r.tests);
+    seconds(&mut o, &r.tests);
+    let all: Vec<&Finding> = r.tests.iter().filter_map(|t| t.verify.as_ref()).flat_map(|v| &v.findings).collect();
+    findings(&mut o, &all);
+    for st in &s.stalls {
+        let _ =
+            writeln!(o, "STALL: {} at {} in {} took {:.0} ms (at {:.1} s)", st.op, st.offset, st.file, st.ms, st.at_s);
+    }
+    for e in &s.errors {
+        let _ = writeln!(o, "ERROR: {e}");
+    }
+    verdict(&mut o, r, s);
+    o
+}
+
+fn setup(o: &mut String, s: &Simdb) {
+    let data: Vec<_> = s.files.iter().filter(|f| f.kind == "data").collect();
+    let cache = match (s.buffered, s.write_through) {
+        (false, false) => "O_DIRECT",
+        (false, true) => "O_DIRECT + O_DSYNC (write-through)",
+        (true, false) => "buffered",
+        (true, true) => "buffered + O_DSYNC (write-through)",
+    };
+    if s.verify_only {
+        let _ = writeln!(o, "\nverify-only: the files of an earlier run checked against its journal {}", s.journal);
+    } else {
+        let users: Vec<String> = s.users.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+        let _ = writeln!(
+            o,
+            "\n{} data file(s), {} pages ({} B units), {cache}; users: {}",
+            data.len(),
+            format_size(s.page as u64),
+            s.unit,
+            users.join(", ")
+        );
+        let _ = writeln!(o, "journal: {}", s.journal);
+    }
+}
+
+fn files(o: &mut String, s: &Simdb) {
+    let _ = writeln!(o, "\nPer file (SQLIOSim's summary; durations in ms)");
+    let _ = writeln!(
+        o,
+        "{:<4} {:>9} {:>7} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>11}  file",
+        "kind",
+        "size",
+        "target",
+        "run.avg",
+        "max.avg",
+        "throttled",
+        "reads",
+        "scatter",
+        "writes",
+        "gather",
+        "flushes",
+        "total I/O"
+    );
+    for f in &s.files {
+        let _ = writeln!(
+            o,
+            "{:<4} {:>9} {:>7.0} {:>8.3} {:>8.3} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>11.0}  {}",
+            f.kind,
+            format_size(f.size),
+            f.target_io_ms,
+            f.running_avg_io_ms,
+            f.max_running_avg_io_ms,
+            f.throttled,
+            f.reads,
+            f.scatter_reads,
+            f.writes,
+            f.gather_writes,
+            f.flushes,
+            f.total_io_ms,
+            f.path
+        );
+    }
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "-".into())
+}
+
+fn latency(o: &mut String, tests: &[TestResult]) {
+    let _ = writeln!(o, "\nLatency per user kind (ms, submission to completion; MB/s = 10^6 B/s)");
+    let _ = writeln!(
+        o,
+        "{:<26} {:>5} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>7}",
+        "user", "users", "reads", "writes", "MB/s", "mean", "p50", "p99", "p99.9", "max", "fsyncs"
+    );
+    for t in tests {
+        let l = &t.total.lat_us;
+        let _ = writeln!(
+            o,
+            "{:<26} {:>5} {:>10} {:>10} {:>8.2} {:>8} {:>8} {:>8} {:>8} {:>9} {:>7}",
+            t.name,
+            t.spec.threads,
+            t.read.ios,
+            t.write.ios,
+            t.total.mbps,
+            ms(l.mean),
+            ms(l.percentiles.get("50")),
+            ms(l.percentiles.get("99")),
+            ms(l.percentiles.get("99.9")),
+            ms(l.max),
+            t.fsync.count
+        );
+    }
+}
+
+fn seconds(o: &mut String, tests: &[TestResult]) {
+    let n = tests.iter().map(|t| t.seconds.len()).max().unwrap_or(0);
+    if n == 0 || tests.iter().all(|t| t.spec.duration == 0.0) {
+        return;
+    }
+    let _ = writeln!(o, "\nPer second, all users (read IOPS, write IOPS, MB/s)");
+    for k in 0..n {
+        let (r, w, mb) = tests
+            .iter()
+            .filter_map(|t| t.seconds.get(k))
+            .fold((0.0, 0.0, 0.0), |a, s| (a.0 + s.read_iops, a.1 + s.write_iops, a.2 + s.mbps));
+        let _ = writeln!(o, "{:>4} s {:>10.0} {:>10.0} {:>9.2}", k + 1, r, w, mb);
+    }
+}
+
+fn findings(o: &mut String, all: &[&Finding]) {
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nFindings");
+    for f in all.iter().take(LISTED) {
+        let found = match (f.found_gen, f.found_offset, f.found_file) {
+            (Some(g), Some(a), Some(file)) => format!("gen {g} at {a} of file {file}"),
+            (Some(g), Some(a), None) if a != f.offset => format!("gen {g} at {a}"),
+            (Some(g), _, _) => format!("gen {g}"),
+            _ => "-".into(),
+        };
+        let persist = if f.persistent() { "persistent" } else { "transient" };
+        let _ = writeln!(
+            o,
+            "{:<11} {} offset {} ({} B): expected gen {}, found {found}; {}/{} re-reads bad ({persist}); at byte {}: {}",
+            f.class.as_str(),
+            f.file,
+            f.offset,
+            f.len,
+            f.expected_gen,
+            f.bad_rereads,
+            f.rereads,
+            f.diff_at,
+            f.diff
+        );
+    }
+    if all.len() > LISTED {
+        let _ = writeln!(o, "… and {} more (all in the store's findings table and the JSON)", all.len() - LISTED);
+    }
+}
+
+fn verdict(o: &mut String, r: &RunResult, s: &Simdb) {
+    let owned: Vec<Finding> =
+        r.tests.iter().filter_map(|t| t.verify.as_ref()).flat_map(|v| v.findings.clone()).collect();
+    let dropped: u64 = r.tests.iter().filter_map(|t| t.verify.as_ref()).map(|v| v.findings_dropped).sum();
+    let checked: u64 = r
+        .tests
+        .iter()
+        .filter(|t| !t.name.ends_with("log writer"))
+        .filter_map(|t| t.verify.as_ref())
+        .map(|v| v.pages_checked)
+        .sum();
+    let written: u64 = r
+        .tests
+        .iter()
+        .filter(|t| !t.name.ends_with("log writer"))
+        .filter_map(|t| t.verify.as_ref())
+        .map(|v| v.pages_written)
+        .sum();
+    let throttled: u64 = s.files.iter().map(|f| f.throttled).sum();
+    let _ = writeln!(o);
+    let log = if s.verify_only {
+        format!(
+            "{} log records read back (acknowledged up to LSN {} as journaled)",
+            s.log_records_checked, s.log_records
+        )
+    } else {
+        format!("{} of {} log records read back", s.log_records_checked, s.log_records)
+    };
+    if owned.is_empty() && dropped == 0 {
+        let _ = writeln!(
+            o,
+            "VERDICT: CLEAN: {checked} page reads checked, {written} page writes, {log}; nothing lost, torn, stale, misdirected, corrupt or unread"
+        );
+    } else {
+        let by: Vec<String> = counts(&owned)
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(c, n)| match c {
+                FindingClass::Stale => format!("{n} stale (lost writes)"),
+                c => format!("{n} {c}"),
+            })
+            .collect();
+        let more = if dropped > 0 { format!(" (+{dropped} not kept)") } else { String::new() };
+        let _ =
+            writeln!(o, "VERDICT: FINDINGS: {}{more}, of {checked} page reads checked; exit status 3", by.join(", "));
+    }
+    if throttled > 0 || !s.stalls.is_empty() {
+        let _ = writeln!(
+            o,
+            "I/O: throttled {throttled} time(s) above the target I/O time, {} stall(s) over 15 s",
+            s.stalls.len()
+        );
+    }
+    if !s.errors.is_empty() {
+        let _ = writeln!(o, "{} I/O error(s): exit status 1 unless findings say more", s.errors.len());
+    }
+    if r.interrupted {
+        let _ = writeln!(o, "INTERRUPTED: the figures cover only the time before Ctrl-C.");
+    }
+}

@@ -1,0 +1,318 @@
+//! Every simulator I/O goes through here: timed, counted per file and per user, held back when
+//! the file's running average I/O time passes the target (the throttle), and reported when it
+//! stalls. A user's counters are its own; only the throttle gauge is shared, in atomics.
+
+use crate::engine::vectored;
+use crate::result::simdb::{SimdbFile, Stall, MAX_STALLS, STALL_MS};
+use crate::stats::LatRec;
+use std::fs::File;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    ScatterRead,
+    Write,
+    GatherWrite,
+    Flush,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::ScatterRead => "scatter read",
+            Op::Write => "write",
+            Op::GatherWrite => "gather write",
+            Op::Flush => "flush",
+        }
+    }
+}
+
+/// A file's running average I/O duration and its throttle, shared by the users.
+#[derive(Default)]
+pub struct Gauge {
+    /// Moving average over recent I/Os (each new one weighs 1/8), ns.
+    avg_ns: AtomicU64,
+    max_avg_ns: AtomicU64,
+    in_flight: AtomicU32,
+    throttled: AtomicU64,
+}
+
+impl Gauge {
+    /// Waits while the running average is above the target and another I/O is in flight: the
+    /// users cut their outstanding I/O to one until the average comes back down.
+    fn enter(&self, target_ns: u64, stop: &AtomicBool) {
+        if self.avg_ns.load(Ordering::Relaxed) > target_ns && self.in_flight.load(Ordering::Relaxed) > 0 {
+            self.throttled.fetch_add(1, Ordering::Relaxed);
+            while self.avg_ns.load(Ordering::Relaxed) > target_ns
+                && self.in_flight.load(Ordering::Relaxed) > 0
+                && !stop.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn exit(&self, ns: u64) {
+        self.in_flight.fetch_sub(1, Ordering::AcqRel);
+        let mut new = 0;
+        let _ = self.avg_ns.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| {
+            new = if a == 0 { ns } else { a - a / 8 + ns / 8 };
+            Some(new)
+        });
+        self.max_avg_ns.fetch_max(new, Ordering::Relaxed);
+    }
+
+    pub fn fill(&self, f: &mut SimdbFile) {
+        f.running_avg_io_ms = self.avg_ns.load(Ordering::Relaxed) as f64 / 1e6;
+        f.max_running_avg_io_ms = self.max_avg_ns.load(Ordering::Relaxed) as f64 / 1e6;
+        f.throttled = self.throttled.load(Ordering::Relaxed);
+    }
+}
+
+/// When a user's current I/O started (ns since the start, plus one; 0: none in flight), on a
+/// cache line of its own, so the run's clock can report an I/O that has not come back.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct Busy(pub AtomicU64);
+
+/// What the users share besides the files: the clock, the stop flag, stalls and errors.
+pub struct Ctx<'a> {
+    pub start: Instant,
+    pub stop: &'a AtomicBool,
+    pub target_ns: u64,
+    pub stop_on_error: bool,
+    pub stalls: Mutex<Vec<Stall>>,
+    pub errors: Mutex<Vec<String>>,
+    pub gauges: Vec<Gauge>,
+    pub names: Vec<String>,
+    /// One per user (`Meter::user`).
+    pub busy: Vec<Busy>,
+}
+
+impl Ctx<'_> {
+    pub fn now_ns(&self) -> u64 {
+        self.start.elapsed().as_nanos() as u64
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Records an error; with --stop-on-error it ends the run.
+    pub fn error(&self, msg: String) {
+        let mut e = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        if e.len() < MAX_STALLS {
+            e.push(msg);
+        }
+        if self.stop_on_error {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Counters of one file as one user saw it.
+#[derive(Clone, Copy, Default)]
+pub struct FileCount {
+    pub reads: u64,
+    pub scatter_reads: u64,
+    pub writes: u64,
+    pub gather_writes: u64,
+    pub flushes: u64,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    pub io_ns: u64,
+    pub resizes: u64,
+}
+
+impl FileCount {
+    pub fn add_to(&self, f: &mut SimdbFile) {
+        f.reads += self.reads;
+        f.scatter_reads += self.scatter_reads;
+        f.writes += self.writes;
+        f.gather_writes += self.gather_writes;
+        f.flushes += self.flushes;
+        f.bytes_read += self.bytes_read;
+        f.bytes_written += self.bytes_written;
+        f.total_io_ms += self.io_ns as f64 / 1e6;
+        f.resizes += self.resizes;
+    }
+}
+
+/// One user's measurements.
+pub struct Meter {
+    pub read: LatRec,
+    pub write: LatRec,
+    pub flush: LatRec,
+    pub read_bytes: u64,
+    pub write_bytes: u64,
+    /// Index: data files, then the log.
+    pub files: Vec<FileCount>,
+    /// Per second since the start: read I/Os, write I/Os, bytes read, bytes written.
+    pub seconds: Vec<[u64; 4]>,
+    pub io_ns: u64,
+    pub pages_written: u64,
+    pub pages_checked: u64,
+    /// This user's slot in `Ctx::busy`.
+    pub user: usize,
+}
+
+impl Meter {
+    pub fn new(files: usize, secs: usize) -> Meter {
+        let mut m = Meter {
+            read: LatRec::default(),
+            write: LatRec::default(),
+            flush: LatRec::default(),
+            read_bytes: 0,
+            write_bytes: 0,
+            files: vec![FileCount::default(); files],
+            seconds: vec![[0; 4]; secs.max(1)],
+            io_ns: 0,
+            pages_written: 0,
+            pages_checked: 0,
+            user: 0,
+        };
+        for r in [&mut m.read, &mut m.write, &mut m.flush] {
+            r.prefault();
+        }
+        m
+    }
+
+    /// Runs one I/O on file `fi` (`len` bytes at `off`, for the books), timed and counted.
+    pub fn io(
+        &mut self,
+        ctx: &Ctx,
+        fi: usize,
+        op: Op,
+        off: u64,
+        len: usize,
+        f: impl FnOnce() -> io::Result<usize>,
+    ) -> io::Result<usize> {
+        let g = &ctx.gauges[fi];
+        g.enter(ctx.target_ns, ctx.stop);
+        let t0 = Instant::now();
+        let busy = &ctx.busy[self.user].0;
+        busy.store((t0 - ctx.start).as_nanos() as u64 + 1, Ordering::Relaxed);
+        let r = f();
+        let ns = t0.elapsed().as_nanos() as u64;
+        busy.store(0, Ordering::Relaxed);
+        g.exit(ns);
+        self.io_ns += ns;
+        let c = &mut self.files[fi];
+        c.io_ns += ns;
+        let sec = ((t0 - ctx.start).as_secs() as usize).min(self.seconds.len() - 1);
+        let done = *r.as_ref().unwrap_or(&0) as u64;
+        match op {
+            Op::Read | Op::ScatterRead => {
+                if op == Op::Read {
+                    c.reads += 1;
+                } else {
+                    c.scatter_reads += 1;
+                }
+                c.bytes_read += done;
+                self.read.record(ns);
+                self.read_bytes += done;
+                self.seconds[sec][0] += 1;
+                self.seconds[sec][2] += done;
+            }
+            Op::Write | Op::GatherWrite => {
+                if op == Op::Write {
+                    c.writes += 1;
+                } else {
+                    c.gather_writes += 1;
+                }
+                c.bytes_written += done;
+                self.write.record(ns);
+                self.write_bytes += done;
+                self.seconds[sec][1] += 1;
+                self.seconds[sec][3] += done;
+            }
+            Op::Flush => {
+                c.flushes += 1;
+                self.flush.record(ns);
+            }
+        }
+        if ns as f64 / 1e6 > STALL_MS {
+            let mut s = ctx.stalls.lock().unwrap_or_else(|e| e.into_inner());
+            if s.len() < MAX_STALLS {
+                s.push(Stall {
+                    file: ctx.names[fi].clone(),
+                    offset: off,
+                    op: op.name().into(),
+                    ms: ns as f64 / 1e6,
+                    at_s: (t0 - ctx.start).as_secs_f64(),
+                });
+            }
+        }
+        match &r {
+            Err(e) => ctx.error(format!("{} of {len} bytes at {off} in {}: {e}", op.name(), ctx.names[fi])),
+            Ok(n) if *n < len && matches!(op, Op::Write | Op::GatherWrite) => {
+                ctx.error(format!("{} at {off} in {}: {n} of {len} bytes written", op.name(), ctx.names[fi]))
+            }
+            _ => {}
+        }
+        r
+    }
+
+    pub fn read(&mut self, ctx: &Ctx, fi: usize, file: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
+        let len = buf.len();
+        self.io(ctx, fi, Op::Read, off, len, || vectored::read_at(file, buf, off))
+    }
+
+    pub fn write(&mut self, ctx: &Ctx, fi: usize, file: &File, buf: &[u8], off: u64) -> io::Result<usize> {
+        self.io(ctx, fi, Op::Write, off, buf.len(), || vectored::write_at(file, buf, off))
+    }
+
+    pub fn flush(&mut self, ctx: &Ctx, fi: usize, file: &File) -> io::Result<()> {
+        self.io(ctx, fi, Op::Flush, 0, 0, || vectored::flush(file).map(|_| 0)).map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One I/O of `ns` through the gauge, unthrottled.
+    fn done(g: &Gauge, ns: u64) {
+        g.in_flight.fetch_add(1, Ordering::AcqRel);
+        g.exit(ns);
+    }
+
+    #[test]
+    fn the_running_average_weighs_each_io_an_eighth() {
+        let g = Gauge::default();
+        done(&g, 8_000_000);
+        done(&g, 0);
+        let mut f = SimdbFile::default();
+        g.fill(&mut f);
+        assert_eq!((f.running_avg_io_ms, f.max_running_avg_io_ms, f.throttled), (7.0, 8.0, 0));
+    }
+
+    #[test]
+    fn above_the_target_a_second_io_waits_for_the_first_and_is_counted() {
+        let g = Gauge::default();
+        let stop = AtomicBool::new(false);
+        done(&g, 200_000_000);
+        // Above a 100 ms target with nothing in flight: one I/O may go.
+        g.enter(100_000_000, &stop);
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                g.enter(100_000_000, &stop);
+                g.exit(1_000_000);
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            assert!(!waiter.is_finished(), "the second I/O went while the first was in flight");
+            g.exit(1_000_000);
+            waiter.join().unwrap();
+        });
+        let mut f = SimdbFile::default();
+        g.fill(&mut f);
+        assert_eq!(f.throttled, 1);
+        assert!(f.running_avg_io_ms < 200.0 && f.max_running_avg_io_ms == 200.0, "{f:?}");
+    }
+}
