@@ -10,6 +10,7 @@ pub mod fio;
 pub mod parse;
 pub mod presets;
 pub mod size;
+pub mod verify;
 
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +147,9 @@ pub struct Spec {
     pub force_device: bool,
     /// Keep test files iolens created.
     pub keep: bool,
+    /// Stamp every write and check every read (`--verify`, fio's `verify=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<verify::VerifySpec>,
 }
 
 impl Default for Spec {
@@ -179,6 +183,7 @@ impl Default for Spec {
             allow_write: false,
             force_device: false,
             keep: false,
+            verify: None,
         }
     }
 }
@@ -213,8 +218,9 @@ impl Spec {
         }
     }
 
+    /// Whether the targets are written to: by the workload, or by verification's stamps.
     pub fn writes(&self) -> bool {
-        self.read_pct < 100
+        self.read_pct < 100 || self.verify.is_some()
     }
 
     /// The alignment random offsets obey.
