@@ -48,6 +48,7 @@ fn io<E: Engine>(e: &mut E, op: OpKind, page: usize) -> i64 {
 
 /// Writes then reads every page `rounds` times through the wrapper, checking each read, and
 /// returns what was injected and what the checks found, by class.
+#[allow(clippy::needless_range_loop)]
 fn exercise(rates: Inject, rounds: u64) -> (Injected, Vec<FindingClass>) {
     let mut disk = vec![0u8; PAGE * PAGES];
     for p in 0..PAGES {

@@ -5,6 +5,8 @@
 
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
+use super::pace::{describe_error, window_overlap, Pace};
+use super::verifying::{Verifier, VerifyArgs};
 use super::Shared;
 use crate::engine::{Completion, Engine, IoReq, OpKind};
 use crate::spec::{DataPattern, Spec};
@@ -29,6 +31,8 @@ pub struct WorkerRec {
     pub qd_area: f64,
     /// The engine's word on how it ran.
     pub notice: Option<String>,
+    /// Pages written, checked and found bad (`--verify`).
+    pub verify: Option<crate::result::verify::Verification>,
 }
 
 impl WorkerRec {
@@ -49,15 +53,6 @@ struct Slot {
     len: u32,
 }
 
-/// Pacing: the intended start of the next I/O, advanced by a fixed schedule so that a slow
-/// device makes later I/Os late (and their response latency long) instead of silently
-/// stretching the schedule (coordinated omission).
-enum Pace {
-    Free,
-    Iops { next: f64, period: f64 },
-    Bytes { next: f64, ns_per_byte: f64 },
-}
-
 pub struct WorkerArgs<'a> {
     pub spec: &'a Spec,
     pub shared: &'a Shared,
@@ -70,6 +65,7 @@ pub struct WorkerArgs<'a> {
     pub rank: u32,
     pub workers: u32,
     pub depth: u32,
+    pub verify: Option<VerifyArgs<'a>>,
 }
 
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
@@ -94,6 +90,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             libc::prctl(libc::PR_SET_TIMERSLACK, 1u64);
         }
     }
+    let ver = a.verify.map(|v| Verifier::new(v, a.index, depth)).transpose()?;
     let mut rec = WorkerRec::default();
     rec.prefault();
     let sh = a.shared;
@@ -124,9 +121,18 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         write_counter: 0,
         error: None,
         engine_failed: false,
+        ver,
     };
     w.run();
     w.rec.notice = w.engine.notice();
+    if let Some(mut v) = w.ver.take() {
+        if !w.engine_failed && w.error.is_none() {
+            let t0 = w.t0;
+            v.finish(w.engine, w.file, &mut w.comps, &|| t0.elapsed().as_nanos() as u64);
+        }
+        v.v.injected = w.engine.injected();
+        w.rec.verify = Some(v.v);
+    }
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {
         Some(e) => Err(e),
@@ -158,6 +164,7 @@ struct Worker<'a, E> {
     write_counter: u64,
     error: Option<String>,
     engine_failed: bool,
+    ver: Option<Verifier<'a>>,
     t0: Instant,
     m_start: u64,
     m_end: u64,
@@ -180,7 +187,9 @@ impl<E: Engine> Worker<'_, E> {
                 let mut budget = self.depth;
                 while budget > 0 && self.inflight + self.batch.len() < self.depth && self.error.is_none() {
                     let Some(intended) = self.next_intended(now) else { break };
-                    self.queue_one(intended);
+                    if !self.queue_one(intended, now) {
+                        break;
+                    }
                     budget -= 1;
                     // A full batch goes out now, unless this I/O filled the depth: then the
                     // wait below submits it in the same call.
@@ -253,8 +262,9 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
+    /// Queues the next I/O; false when verification found every page it tried held.
     #[inline]
-    fn queue_one(&mut self, intended: u64) {
+    fn queue_one(&mut self, intended: u64, now: u64) -> bool {
         let slot = self.free.pop().expect("a free slot below the depth");
         let every = self.spec.fsync_every;
         let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
@@ -267,13 +277,26 @@ impl<E: Engine> Worker<'_, E> {
         } else {
             self.gen.next_io()
         };
+        let (op, offset) = match &mut self.ver {
+            Some(v) if op != OpKind::Flush => {
+                let buf = &mut self.engine.buffer(slot)[..len as usize];
+                match v.prepare(buf, slot, op, offset, now) {
+                    Some(io) => io,
+                    None => {
+                        self.free.push(slot);
+                        return false;
+                    }
+                }
+            }
+            _ => (op, offset),
+        };
         if let Pace::Bytes { next, ns_per_byte } = &mut self.pace {
             *next += len as f64 * *ns_per_byte;
         }
         if op == OpKind::Write {
             self.writes_since_sync += 1;
             self.write_counter += 1;
-            if self.spec.data != DataPattern::Zero {
+            if self.spec.data != DataPattern::Zero && self.ver.is_none() {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
                 data::stamp(buf, self.spec.data, offset, self.write_counter);
             }
@@ -281,6 +304,7 @@ impl<E: Engine> Worker<'_, E> {
         self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
         self.batch.push(slot);
         self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
+        true
     }
 
     /// Gives the queued batch its submission time (and, unpaced, its intended start).
@@ -334,6 +358,14 @@ impl<E: Engine> Worker<'_, E> {
             self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
             let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
+            if let Some(v) = self.ver.as_mut().filter(|_| op != OpKind::Flush) {
+                v.complete(&self.engine.buffer(c.slot)[..s.len as usize], c.slot, op, ok, tc);
+                if v.fatal {
+                    // verify_fatal: the run ends here, as an interruption would end it.
+                    self.sh.measure_end.fetch_min(tc, Ordering::Relaxed);
+                    self.sh.end.fetch_min(tc, Ordering::Relaxed);
+                }
+            }
             if !ok {
                 self.error.get_or_insert_with(|| describe_error(op, c.result, s.len));
                 self.sh.abort.store(true, Ordering::Relaxed);
@@ -366,30 +398,5 @@ impl<E: Engine> Worker<'_, E> {
             self.cur.bytes[k] += s.len as u64;
             self.cur.hist.record(svc);
         }
-    }
-}
-
-/// Length of [a, b) that falls inside [lo, hi), ns.
-#[inline]
-fn window_overlap(a: u64, b: u64, lo: u64, hi: u64) -> f64 {
-    let s = a.max(lo);
-    let e = b.min(hi);
-    if e > s {
-        (e - s) as f64
-    } else {
-        0.0
-    }
-}
-
-fn describe_error(op: OpKind, result: i64, len: u32) -> String {
-    let what = match op {
-        OpKind::Read => "read",
-        OpKind::Write => "write",
-        OpKind::Flush => "fsync",
-    };
-    if result < 0 {
-        format!("{what} failed: {}", std::io::Error::from_raw_os_error(-result as i32))
-    } else {
-        format!("{what} transferred {result} of {len} bytes")
     }
 }
