@@ -93,17 +93,17 @@ pub struct RunArgs {
     #[arg(long)]
     pub verify: bool,
     /// Re-reads of a bad page, to tell transient from persistent faults
-    #[arg(long, default_value = "3", value_name = "N", requires = "verify")]
+    #[arg(long, value_name = "N", default_value = "3")]
     pub rereads: String,
     /// Read each written page back after N more writes (fio's verify_backlog)
-    #[arg(long, value_name = "N", requires = "verify")]
+    #[arg(long, value_name = "N")]
     pub verify_backlog: Option<String>,
     /// Stop at the first bad page (fio's verify_fatal)
-    #[arg(long, requires = "verify")]
+    #[arg(long)]
     pub verify_fatal: bool,
     /// Self-test: inject faults below the runner, e.g. lost:0.01,torn:0.01 (kinds: lost, torn,
     /// misdirect, bitflip, unread; rates are fractions of the eligible I/Os; --seed repeats them)
-    #[arg(long, value_name = "KIND:RATE,…", requires = "verify")]
+    #[arg(long, value_name = "KIND:RATE,…")]
     pub inject: Option<String>,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
@@ -169,6 +169,14 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
 
 fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
     if !a.verify {
+        let given = [
+            ("--inject", a.inject.is_some()),
+            ("--verify-backlog", a.verify_backlog.is_some()),
+            ("--verify-fatal", a.verify_fatal),
+        ];
+        if let Some((opt, _)) = given.iter().find(|g| g.1) {
+            return usage(opt, "checks data, which needs --verify");
+        }
         return Ok(None);
     }
     Ok(Some(VerifySpec {

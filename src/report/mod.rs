@@ -14,6 +14,7 @@ pub mod plan;
 mod sqlio;
 mod sweep;
 mod text;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;
