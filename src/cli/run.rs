@@ -194,6 +194,7 @@ fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
             .transpose()?
             .unwrap_or(0),
         fatal: a.verify_fatal,
+        read_back: true,
         inject: a.inject.as_deref().map(parse_inject).transpose()?,
     }))
 }

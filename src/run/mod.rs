@@ -292,7 +292,7 @@ fn worker_args<'a>(
                     page: spec.blocks[0].size as u32,
                     unit: *unit,
                     share: (th, spec.threads),
-                    read_back: spec.read_pct == 0,
+                    read_back: spec.read_pct == 0 && vs.read_back,
                 }),
             };
             out.push((w, args, &t.file));

@@ -18,6 +18,9 @@ pub struct VerifySpec {
     /// Stop at the first finding (fio's `verify_fatal`).
     #[serde(default)]
     pub fatal: bool,
+    /// Read every page back at the end of a pure write workload (fio's `do_verify`).
+    #[serde(default = "yes")]
+    pub read_back: bool,
     /// Faults to inject below the runner (a self-test of detection).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inject: Option<Inject>,
@@ -25,8 +28,12 @@ pub struct VerifySpec {
 
 impl Default for VerifySpec {
     fn default() -> Self {
-        VerifySpec { rereads: 3, backlog: 0, fatal: false, inject: None }
+        VerifySpec { rereads: 3, backlog: 0, fatal: false, read_back: true, inject: None }
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Fractions of the eligible I/Os that get each fault: lost and torn apply to writes;

@@ -92,6 +92,7 @@ pub(super) struct Job {
     exitall: bool,
     wait_for: Option<String>,
     allow_file_create: bool,
+    verify: super::verify::FioVerify,
 }
 
 impl Job {
@@ -114,6 +115,7 @@ impl Job {
                 "new_group" => self.new_group = on,
                 "norandommap" => self.norandommap = on,
                 "exitall" => self.exitall = on,
+                "do_verify" | "verify_fatal" => self.verify.flag(key, on),
                 "zero_buffers" if on => self.spec.data = DataPattern::Zero,
                 "hipri" | "fixedbufs" | "registerfiles" if on => self.note(format!("{key}: accepted, not applied")),
                 _ => {}
@@ -217,6 +219,7 @@ impl Job {
             "loops" if int(v, kb)? <= 1 => {}
             "loops" => self.note(format!("loops={v}: iolens runs once, for the runtime")),
             "nrfiles" => self.nrfiles = int(v, kb)?,
+            k if k.starts_with("verify") => self.notes.extend(self.verify.set(k, v)?),
             _ => return Err("is not supported by iolens".into()),
         }
         Ok(())
@@ -316,6 +319,7 @@ impl Job {
             self.notes.push("no runtime: fio runs until size is done; iolens runs for 10 s".into());
         }
         self.targets()?;
+        self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;
         if s.pattern == Pattern::Random && !self.norandommap {
             self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
