@@ -1,6 +1,7 @@
 //! Pacing and small helpers of the worker loop.
 
 use crate::engine::OpKind;
+use std::time::{Duration, Instant};
 
 /// Pacing: the intended start of the next I/O, advanced by a fixed schedule so that a slow
 /// device makes later I/Os late (and their response latency long) instead of silently
@@ -33,5 +34,19 @@ pub(super) fn describe_error(op: OpKind, result: i64, len: u32) -> String {
         format!("{what} failed: {}", std::io::Error::from_raw_os_error(-result as i32))
     } else {
         format!("{what} transferred {result} of {len} bytes")
+    }
+}
+
+/// Sleeps until shortly before `t` (ns after `t0`), then spins: a plain sleep overshoots by tens
+/// of µs, which would show up as response latency that is iolens's own.
+pub(super) fn wait_until(t0: Instant, t: u64) {
+    const SPIN_NS: u64 = 80_000;
+    let clock = || t0.elapsed().as_nanos() as u64;
+    let now = clock();
+    if t > now + SPIN_NS {
+        std::thread::sleep(Duration::from_nanos(t - now - SPIN_NS));
+    }
+    while clock() < t {
+        std::hint::spin_loop();
     }
 }

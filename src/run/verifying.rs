@@ -183,7 +183,8 @@ impl<'a> Verifier<'a> {
             offset: e.address,
             len: self.a.page,
             class: bad.class,
-            expected_gen: e.generation.max(if e.pending > 0 { e.pending } else { 0 }),
+            // An unsure page expects any generation up to its last acknowledged one.
+            expected_gen: e.generation + e.pending,
             found_gen: bad.found_gen,
             found_offset: bad.found_offset,
             found_file: bad.found_file,
@@ -198,7 +199,7 @@ impl<'a> Verifier<'a> {
 
     /// After the run: reads back the pages still in the backlog and, for a pure write
     /// workload, this worker's share of every page (all slots are free by now).
-    pub fn finish<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], now: &dyn Fn() -> u64) {
+    fn finish<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], now: &dyn Fn() -> u64) {
         while let Some((page, gen)) = self.backlog.pop_front() {
             self.read_one(engine, file, comps, Held { page, gen, unsure: false }, now());
         }
@@ -220,6 +221,23 @@ impl<'a> Verifier<'a> {
                 return;
             }
         }
+    }
+
+    /// The worker's verification once its loop ended: pages still to read back are read when
+    /// the engine is `healthy`, and the faults an injecting engine put in are added.
+    pub fn wrap_up<E: Engine>(
+        mut self,
+        engine: &mut E,
+        file: u32,
+        comps: &mut [Completion],
+        t0: std::time::Instant,
+        healthy: bool,
+    ) -> Verification {
+        if healthy {
+            self.finish(engine, file, comps, &|| t0.elapsed().as_nanos() as u64);
+        }
+        self.v.injected = engine.injected();
+        self.v
     }
 
     /// One read through the engine, waited for, then checked.

@@ -5,7 +5,7 @@
 
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
-use super::pace::{describe_error, window_overlap, Pace};
+use super::pace::{describe_error, wait_until, window_overlap, Pace};
 use super::verifying::{Verifier, VerifyArgs};
 use super::Shared;
 use crate::engine::{Completion, Engine, IoReq, OpKind};
@@ -90,7 +90,16 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             libc::prctl(libc::PR_SET_TIMERSLACK, 1u64);
         }
     }
-    let ver = a.verify.map(|v| Verifier::new(v, a.index, depth)).transpose()?;
+    let ver = match a.verify.map(|v| Verifier::new(v, a.index, depth)).transpose() {
+        Ok(v) => v,
+        Err(e) => {
+            // The others wait at the barriers for this worker: pass them, then stop the run.
+            a.shared.abort.store(true, Ordering::Relaxed);
+            a.shared.ready.wait();
+            a.shared.start.wait();
+            return Err(e);
+        }
+    };
     let mut rec = WorkerRec::default();
     rec.prefault();
     let sh = a.shared;
@@ -125,13 +134,9 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     };
     w.run();
     w.rec.notice = w.engine.notice();
-    if let Some(mut v) = w.ver.take() {
-        if !w.engine_failed && w.error.is_none() {
-            let t0 = w.t0;
-            v.finish(w.engine, w.file, &mut w.comps, &|| t0.elapsed().as_nanos() as u64);
-        }
-        v.v.injected = w.engine.injected();
-        w.rec.verify = Some(v.v);
+    if let Some(v) = w.ver.take() {
+        let healthy = !w.engine_failed && w.error.is_none();
+        w.rec.verify = Some(v.wrap_up(w.engine, w.file, &mut w.comps, w.t0, healthy));
     }
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {
@@ -222,25 +227,12 @@ impl<E: Engine> Worker<'_, E> {
                 // Nothing in flight: either the engine completed everything already (null), or
                 // pacing holds the next I/O back — then wait until it is due.
                 if wait > 0 && !matches!(self.pace, Pace::Free) && !stopping {
-                    self.wait_until(ts + wait);
+                    wait_until(self.t0, ts + wait);
                 }
                 continue;
             }
             let min = if wait == 0 && !stopping { 0 } else { 1 };
             self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
-        }
-    }
-
-    /// Sleeps until shortly before `t`, then spins: a plain sleep overshoots by tens of µs,
-    /// which would show up as response latency that is iolens's own.
-    fn wait_until(&self, t: u64) {
-        const SPIN_NS: u64 = 80_000;
-        let now = self.clock();
-        if t > now + SPIN_NS {
-            std::thread::sleep(Duration::from_nanos(t - now - SPIN_NS));
-        }
-        while self.clock() < t {
-            std::hint::spin_loop();
         }
     }
 
