@@ -2,7 +2,7 @@
 //! passes where the front end asks for them, as CrystalDiskMark does), clean up, and print and
 //! save the one result.
 
-use super::{install_interrupt, EXIT_INTERRUPTED};
+use super::{install_interrupt, EXIT_FINDINGS, EXIT_INTERRUPTED};
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
 use crate::result::{RunResult, TestResult, SCHEMA_VERSION};
@@ -161,7 +161,15 @@ pub(super) fn finish(
         report::write_file(&result, *f, path)?;
     }
     super::stored::save(&result, &output.store);
-    Ok(if result.interrupted { EXIT_INTERRUPTED } else { 0 })
+    // Bad pages outrank an interruption: what was found stays found.
+    let found = result.tests.iter().any(|t| t.verify.as_ref().is_some_and(|v| !v.clean()));
+    Ok(if found {
+        EXIT_FINDINGS
+    } else if result.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
 }
 
 /// Shows how far the filling of a new test file has come (on a terminal only).

@@ -36,7 +36,10 @@ enum Command {
     /// 20 s): the table, the walls, the catalog matches, advice, and an HTML report
     Check(check::CheckArgs),
     /// Measure one workload on files or block devices (fio/DiskSpd-style options)
-    #[command(allow_negative_numbers = true)]
+    #[command(
+        allow_negative_numbers = true,
+        after_help = "Exit status: 0 success, 1 error, 2 bad input, 3 --verify found bad pages, 130 interrupted."
+    )]
     Run(run::RunArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
@@ -81,8 +84,9 @@ enum Command {
 /// records, 130 interrupted (as shells report Ctrl-C).
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_FINDINGS: i32 = 3;
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// Data verification found bad pages (lost, torn, misdirected, corrupt or never read).
+pub const EXIT_FINDINGS: i32 = 3;
 
 pub fn main() -> i32 {
     // A closed pipe (`iolens show 3 | head`) ends the program quietly, as it does for cat.

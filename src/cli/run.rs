@@ -3,6 +3,7 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
+use crate::spec::verify::{parse_inject, VerifySpec};
 use crate::spec::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
 use clap::Args;
 use std::path::PathBuf;
@@ -114,6 +115,23 @@ pub struct RunArgs {
     /// Write every issued I/O (worker, file, op, offset, length) to FILE as CSV
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Stamp every write (one page = the block size) and check every read: lost, torn,
+    /// misdirected, corrupt and never-read pages are reported; exit status 3 when any is found
+    #[arg(long)]
+    pub verify: bool,
+    /// Re-reads of a bad page, to tell transient from persistent faults
+    #[arg(long, value_name = "N", default_value = "3")]
+    pub rereads: String,
+    /// Read each written page back after N more writes (fio's verify_backlog)
+    #[arg(long, value_name = "N")]
+    pub verify_backlog: Option<String>,
+    /// Stop at the first bad page (fio's verify_fatal)
+    #[arg(long)]
+    pub verify_fatal: bool,
+    /// Self-test: inject faults below the runner, e.g. lost:0.01,torn:0.01 (kinds: lost, torn,
+    /// misdirect, bitflip, unread; rates are fractions of the eligible I/Os; --seed repeats them)
+    #[arg(long, value_name = "KIND:RATE,…")]
+    pub inject: Option<String>,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
@@ -204,9 +222,42 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
             v => return usage("--rate-process", format!("'{v}' is not linear or poisson")),
         },
         min_rate: None,
+        verify: verify_spec(a)?,
     };
     spec.validate()?;
     Ok(spec)
+}
+
+fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
+    if !a.verify {
+        let given = [
+            ("--inject", a.inject.is_some()),
+            ("--verify-backlog", a.verify_backlog.is_some()),
+            ("--verify-fatal", a.verify_fatal),
+        ];
+        if let Some((opt, _)) = given.iter().find(|g| g.1) {
+            return usage(opt, "checks data, which needs --verify");
+        }
+        return Ok(None);
+    }
+    Ok(Some(VerifySpec {
+        rereads: number("--rereads", &a.rereads, "a whole number of re-reads (0-1000)").and_then(|n: u32| {
+            if n <= 1000 {
+                Ok(n)
+            } else {
+                usage("--rereads", "use 0-1000")
+            }
+        })?,
+        backlog: a
+            .verify_backlog
+            .as_deref()
+            .map(|s| number("--verify-backlog", s, "a whole number of writes"))
+            .transpose()?
+            .unwrap_or(0),
+        fatal: a.verify_fatal,
+        read_back: true,
+        inject: a.inject.as_deref().map(parse_inject).transpose()?,
+    }))
 }
 
 pub fn main(a: RunArgs) -> i32 {

@@ -3,6 +3,7 @@
 //! engine can implement it as well. One engine instance belongs to one worker thread.
 
 mod buffers;
+pub mod inject;
 #[cfg(target_os = "linux")]
 pub mod io_uring;
 pub mod null;
@@ -65,6 +66,15 @@ pub trait Engine {
     fn notice(&self) -> Option<String> {
         None
     }
+    /// Faults injected so far (the self-test wrapper `inject::Injecting`); None for real engines.
+    fn injected(&self) -> Option<crate::result::verify::Injected> {
+        None
+    }
+}
+
+/// One synchronous positional read outside any engine: verification's re-reads of a bad page.
+pub fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    psync::at(f, buf, offset, false)
 }
 
 /// What an engine needs to start.

@@ -27,7 +27,7 @@ impl PsyncEngine {
     }
 }
 
-fn at(f: &File, buf: &mut [u8], off: u64, write: bool) -> io::Result<usize> {
+pub(super) fn at(f: &File, buf: &mut [u8], off: u64, write: bool) -> io::Result<usize> {
     #[cfg(unix)]
     {
         if write {

@@ -41,6 +41,9 @@ impl<E: Engine> Engine for Traced<'_, E> {
     fn notice(&self) -> Option<String> {
         self.inner.notice()
     }
+    fn injected(&self) -> Option<crate::result::verify::Injected> {
+        self.inner.injected()
+    }
 }
 
 impl<E> Traced<'_, E> {

@@ -15,6 +15,7 @@ mod simdb;
 mod sqlio;
 mod sweep;
 mod text;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

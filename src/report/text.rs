@@ -145,6 +145,9 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     cpu_table(o, t);
     disk_lines(o, t);
     seconds_table(o, t);
+    if let Some(v) = &t.verify {
+        super::verify::section(o, v);
+    }
 }
 
 fn summary_row(o: &mut String, name: &str, op: &OpStats) {

@@ -116,6 +116,45 @@ pub struct Verification {
     /// Findings beyond `MAX_FINDINGS`, counted but not kept.
     #[serde(default)]
     pub findings_dropped: u64,
+    /// The random number every stamp of this run carries, so pages from earlier runs are told
+    /// apart from this one's.
+    #[serde(default)]
+    pub run_id: u64,
+    /// Faults a self-test injected (`run --inject`), to compare with the findings per class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub injected: Option<Injected>,
+}
+
+/// Faults injected by kind. Each is meant to be found as one class: lost → stale, torn → torn,
+/// misdirect → misdirected, bitflip → corrupt, unread → never_read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Injected {
+    pub lost: u64,
+    pub torn: u64,
+    pub misdirect: u64,
+    pub bitflip: u64,
+    pub unread: u64,
+}
+
+impl Injected {
+    /// (kind, count, the class it is found as).
+    pub fn by_kind(&self) -> [(&'static str, u64, FindingClass); 5] {
+        [
+            ("lost", self.lost, FindingClass::Stale),
+            ("torn", self.torn, FindingClass::Torn),
+            ("misdirect", self.misdirect, FindingClass::Misdirected),
+            ("bitflip", self.bitflip, FindingClass::Corrupt),
+            ("unread", self.unread, FindingClass::NeverRead),
+        ]
+    }
+
+    pub fn add(&mut self, o: &Injected) {
+        self.lost += o.lost;
+        self.torn += o.torn;
+        self.misdirect += o.misdirect;
+        self.bitflip += o.bitflip;
+        self.unread += o.unread;
+    }
 }
 
 /// Findings kept per test: a disk that loses everything should not fill the store.
@@ -133,6 +172,19 @@ impl Verification {
 
     pub fn clean(&self) -> bool {
         self.findings.is_empty() && self.findings_dropped == 0
+    }
+
+    /// Adds another worker's verification of the same test.
+    pub fn merge(&mut self, o: Verification) {
+        self.pages_written += o.pages_written;
+        self.pages_checked += o.pages_checked;
+        self.findings_dropped += o.findings_dropped;
+        for f in o.findings {
+            self.add(f);
+        }
+        if let Some(i) = o.injected {
+            self.injected.get_or_insert_with(Injected::default).add(&i);
+        }
     }
 }
 

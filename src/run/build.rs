@@ -170,7 +170,10 @@ pub fn test_result(p: Parts) -> TestResult {
         disks: p.disks,
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
         histograms: Histograms { read: read.dump(), write: write.dump() },
-        verify: None,
+        verify: p.recs.iter().filter_map(|r| r.verify.clone()).reduce(|mut a, b| {
+            a.merge(b);
+            a
+        }),
         errors,
         failed,
     }

@@ -10,6 +10,7 @@ mod pace;
 mod record;
 mod supervise;
 mod think;
+mod verifying;
 mod worker;
 
 use crate::engine::{self, Engine, EngineSetup};
@@ -203,11 +204,20 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     devices.sort();
     devices.dedup();
 
+    let run_id = verifying::new_run_id();
+    let verified = jobs
+        .iter()
+        .map(|j| match j.spec.verify {
+            Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt),
+            None => Ok(Vec::new()),
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+
     let m = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(layout.workers());
         for (k, job) in jobs.iter().enumerate() {
-            for (w, args, file) in worker_args(job, layout.first[k], layout.count[k], engines[k].1, &shared, &mailboxes)
-            {
+            let at = (layout.first[k], layout.count[k], engines[k].1);
+            for (w, args, file) in worker_args(job, at, &shared, &mailboxes, &verified[k], run_id) {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
@@ -215,7 +225,9 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                         files: std::slice::from_ref(file),
                         depth: args.depth,
                         buf_size: spec.max_block() as usize,
-                        mixed: spec.read_pct > 0 && spec.read_pct < 100,
+                        // Verification checks what reads bring into the slot's one buffer, and
+                        // stamps each write anew there.
+                        mixed: spec.read_pct > 0 && spec.read_pct < 100 && spec.verify.is_none(),
                     };
                     start_worker(kind, &setup, args, shared)
                 });
@@ -263,11 +275,11 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
 /// One worker per (target × thread) of a job: its global number, its arguments and its file.
 fn worker_args<'a>(
     job: &Job<'a>,
-    first: usize,
-    count: usize,
-    depth: u32,
+    (first, count, depth): (usize, usize, u32),
     shared: &'a Shared,
     mailboxes: &'a [Mailbox],
+    verified: &'a [(verifying::VerifyTarget, u32)],
+    run_id: u64,
 ) -> Vec<(usize, worker::WorkerArgs<'a>, &'a std::fs::File)> {
     let spec = job.spec;
     let mut out = Vec::with_capacity(count);
@@ -285,6 +297,16 @@ fn worker_args<'a>(
                 rank: rank as u32,
                 workers: count as u32,
                 depth,
+                verify: spec.verify.as_ref().zip(verified.get(ti)).map(|(vs, (vt, unit))| verifying::VerifyArgs {
+                    target: vt,
+                    file: &t.file,
+                    spec: vs,
+                    run_id,
+                    page: spec.blocks[0].size as u32,
+                    unit: *unit,
+                    share: (th, spec.threads),
+                    read_back: spec.read_pct == 0 && vs.read_back,
+                }),
             };
             out.push((w, args, &t.file));
         }
@@ -298,11 +320,20 @@ fn start_worker(
     args: worker::WorkerArgs,
     sh: &Shared,
 ) -> Result<worker::WorkerRec, String> {
+    fn traced<E: Engine>(e: E, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
+        match &sh.trace {
+            Some(sink) => worker::run(&mut engine::trace::Traced::new(e, args.index, sink), args),
+            None => worker::run(&mut { e }, args),
+        }
+    }
     fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
+        let seed = args.spec.seed ^ (args.index as u64 + 1).wrapping_mul(0x9e37_79b9);
         match e {
-            Ok(e) => match &sh.trace {
-                Some(sink) => worker::run(&mut engine::trace::Traced::new(e, args.index, sink), args),
-                None => worker::run(&mut { e }, args),
+            Ok(e) => match args.verify.as_ref().and_then(|v| v.injector(seed)) {
+                Some((rates, seed, unit, region)) => {
+                    traced(engine::inject::Injecting::new(e, rates, seed, unit, region), args, sh)
+                }
+                None => traced(e, args, sh),
             },
             Err(msg) => {
                 sh.abort.store(true, Ordering::Relaxed);

@@ -25,6 +25,8 @@ pub struct WorkerRec {
     /// This worker's measured window, ns after the group's start: from the end of its delay
     /// and warm-up to the end of its duration, or before if it stopped early.
     pub window: (u64, u64),
+    /// Pages written, checked and found bad (`--verify`).
+    pub verify: Option<crate::result::verify::Verification>,
 }
 
 impl WorkerRec {

@@ -10,6 +10,7 @@ use super::pace::Pace;
 pub use super::record::WorkerRec;
 use super::record::{describe_error, window_overlap};
 use super::think::Think;
+use super::verifying::{Verifier, VerifyArgs};
 use super::Shared;
 use crate::engine::{Completion, Engine, IoReq, OpKind};
 use crate::spec::{DataPattern, Spec};
@@ -39,6 +40,7 @@ pub struct WorkerArgs<'a> {
     pub rank: u32,
     pub workers: u32,
     pub depth: u32,
+    pub verify: Option<VerifyArgs<'a>>,
 }
 
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
@@ -59,6 +61,16 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             libc::prctl(libc::PR_SET_TIMERSLACK, 1u64);
         }
     }
+    let ver = match a.verify.map(|v| Verifier::new(v, a.index, depth)).transpose() {
+        Ok(v) => v,
+        Err(e) => {
+            // The others wait at the barriers for this worker: pass them, then stop the run.
+            a.shared.abort.store(true, Ordering::Relaxed);
+            a.shared.ready.wait();
+            a.shared.start.wait();
+            return Err(e);
+        }
+    };
     let mut rec = WorkerRec::default();
     rec.prefault();
     let sh = a.shared;
@@ -97,6 +109,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         issued: 0,
         issued_bytes: 0,
         completed: 0,
+        ver,
     };
     w.idle_until(delay);
     let now = w.clock();
@@ -107,6 +120,10 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     let finished = w.clock();
     w.rec.window = (w.m_start, w.m_end.min(finished).max(w.m_start));
     w.rec.notice = w.engine.notice();
+    if let Some(v) = w.ver.take() {
+        let healthy = !w.engine_failed && w.error.is_none();
+        w.rec.verify = Some(v.wrap_up(w.engine, w.file, &mut w.comps, w.t0, healthy));
+    }
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {
         Some(e) => Err(e),
@@ -146,6 +163,7 @@ struct Worker<'a, E> {
     issued: u64,
     issued_bytes: u64,
     completed: u64,
+    ver: Option<Verifier<'a>>,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.
@@ -191,7 +209,9 @@ impl<E: Engine> Worker<'_, E> {
                         break;
                     }
                     let Some(intended) = self.pace.next_intended(now) else { break };
-                    self.queue_one(intended);
+                    if !self.queue_one(intended, now) {
+                        break;
+                    }
                     budget -= 1;
                     // A full batch goes out now, unless this I/O filled the depth: then the
                     // wait below submits it in the same call.
@@ -283,8 +303,9 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
+    /// Queues the next I/O; false when verification found every page it tried held.
     #[inline]
-    fn queue_one(&mut self, intended: u64) {
+    fn queue_one(&mut self, intended: u64, now: u64) -> bool {
         let slot = self.free.pop().expect("a free slot below the depth");
         let every = self.spec.fsync_every;
         let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
@@ -293,16 +314,30 @@ impl<E: Engine> Worker<'_, E> {
             self.pace.give_back();
             (OpKind::Flush, 0, 0)
         } else {
-            let io = self.gen.next_io();
-            self.issued += 1;
-            self.issued_bytes += io.2 as u64;
-            io
+            self.gen.next_io()
         };
+        let (op, offset) = match &mut self.ver {
+            Some(v) if op != OpKind::Flush => {
+                let buf = &mut self.engine.buffer(slot)[..len as usize];
+                match v.prepare(buf, slot, op, offset, now) {
+                    Some(io) => io,
+                    None => {
+                        self.free.push(slot);
+                        return false;
+                    }
+                }
+            }
+            _ => (op, offset),
+        };
+        if op != OpKind::Flush {
+            self.issued += 1;
+            self.issued_bytes += len as u64;
+        }
         self.pace.took(len);
         if op == OpKind::Write {
             self.writes_since_sync += 1;
             self.write_counter += 1;
-            if self.spec.data != DataPattern::Zero {
+            if self.spec.data != DataPattern::Zero && self.ver.is_none() {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
                 data::stamp(buf, self.spec.data, offset, self.write_counter);
             }
@@ -312,6 +347,7 @@ impl<E: Engine> Worker<'_, E> {
         self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
         self.batch.push(slot);
         self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
+        true
     }
 
     /// Gives the queued batch its submission time (and, unpaced, its intended start).
@@ -367,6 +403,14 @@ impl<E: Engine> Worker<'_, E> {
             self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
             let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
+            if let Some(v) = self.ver.as_mut().filter(|_| op != OpKind::Flush) {
+                v.complete(&self.engine.buffer(c.slot)[..s.len as usize], c.slot, op, ok, tc);
+                if v.fatal {
+                    // verify_fatal: the run ends here, as an interruption would end it.
+                    self.sh.measure_end.fetch_min(tc, Ordering::Relaxed);
+                    self.sh.end.fetch_min(tc, Ordering::Relaxed);
+                }
+            }
             if !ok {
                 // A short transfer is an I/O error to whoever issued it.
                 let errno = if c.result < 0 { -c.result as i32 } else { libc::EIO };

@@ -11,6 +11,7 @@ pub mod parse;
 pub mod presets;
 pub mod shaping;
 pub mod size;
+pub mod verify;
 
 pub use shaping::{MinRate, OnError, RateProcess, StartDelay, ThinkTime};
 
@@ -174,6 +175,9 @@ pub struct Spec {
     /// The least each worker must do, checked every cycle; a worker below it fails the test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_rate: Option<MinRate>,
+    /// Stamp every write and check every read (`--verify`, fio's `verify=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<verify::VerifySpec>,
 }
 
 impl Default for Spec {
@@ -215,6 +219,7 @@ impl Default for Spec {
             on_error: OnError::default(),
             rate_process: RateProcess::Linear,
             min_rate: None,
+            verify: None,
         }
     }
 }
@@ -253,8 +258,9 @@ impl Spec {
         }
     }
 
+    /// Whether the targets are written to: by the workload, or by verification's stamps.
     pub fn writes(&self) -> bool {
-        self.read_pct < 100
+        self.read_pct < 100 || self.verify.is_some()
     }
 
     /// The alignment random offsets obey.

@@ -226,7 +226,33 @@ impl Spec {
         if self.rate_iops.is_some() && self.rate_mbps.is_some() {
             return usage("--rate-mbps", "use either --rate-iops or --rate-mbps, not both");
         }
-        self.validate_shaping()
+        self.validate_shaping()?;
+        if self.verify.is_some() {
+            self.validate_verify()?;
+        }
+        Ok(())
+    }
+
+    /// Verification checks pages: one block size (the page), a multiple of the 512-byte unit
+    /// (the target's logical block size is checked when it is opened), and real I/O.
+    fn validate_verify(&self) -> R<()> {
+        let page = self.blocks[0].size;
+        if self.all_blocks().any(|b| b.size != page) {
+            return usage(
+                "--verify",
+                "needs one block size (the page every stamp and check covers); drop --bssplit or the second size",
+            );
+        }
+        if !page.is_multiple_of(crate::verify::stamp::MIN_UNIT as u64) {
+            return usage("--bs", format!("{page} bytes is not a multiple of 512, the unit --verify stamps"));
+        }
+        if self.engine == EngineKind::Null {
+            return usage("--verify", "needs an engine that transfers data (io_uring or psync), not null");
+        }
+        if !self.effective_align().is_multiple_of(page) {
+            return usage("--align", format!("with --verify offsets must be whole pages: use a multiple of {page}"));
+        }
+        Ok(())
     }
 }
 

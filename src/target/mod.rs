@@ -7,6 +7,7 @@ mod claim;
 pub mod content;
 pub mod data;
 pub mod host;
+pub mod stamped;
 
 use crate::error::{usage, UsageError};
 use crate::result::host::TargetInfo;

@@ -6,6 +6,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const HELD: u64 = 1 << 63;
+/// Set on a page found bad: what the medium holds is no longer known generation by
+/// generation, only that it is this page's, until the next acknowledged write. Later reads
+/// still check stamps, checksums and addresses, so one lost write is reported once.
+const UNSURE: u64 = 1 << 62;
 
 pub struct PageMap {
     words: Box<[AtomicU64]>,
@@ -32,19 +36,36 @@ impl PageMap {
         if cur & HELD != 0 {
             return None;
         }
-        w.compare_exchange(cur, cur | HELD, Ordering::AcqRel, Ordering::Relaxed).ok()
+        w.compare_exchange(cur, cur | HELD, Ordering::AcqRel, Ordering::Relaxed).ok().map(|g| g & !UNSURE)
+    }
+
+    /// As `claim`, and whether the page was found bad since its last acknowledged write.
+    pub fn claim_checked(&self, page: usize) -> Option<(u64, bool)> {
+        let w = &self.words[page];
+        let cur = w.load(Ordering::Acquire);
+        if cur & HELD != 0 {
+            return None;
+        }
+        w.compare_exchange(cur, cur | HELD, Ordering::AcqRel, Ordering::Relaxed)
+            .ok()
+            .map(|g| (g & !UNSURE, g & UNSURE != 0))
+    }
+
+    /// Gives a page found bad back: its generation stays, its contents are unsure (see UNSURE).
+    pub fn release_unsure(&self, page: usize, generation: u64) {
+        self.words[page].store((generation & !HELD) | UNSURE, Ordering::Release);
     }
 
     /// Gives the page back with `generation` as its acknowledged one (the same after a read
     /// or a failed write, one more after an acknowledged write).
     pub fn release(&self, page: usize, generation: u64) {
         debug_assert!(self.words[page].load(Ordering::Relaxed) & HELD != 0, "page {page} released unheld");
-        self.words[page].store(generation & !HELD, Ordering::Release);
+        self.words[page].store(generation & !(HELD | UNSURE), Ordering::Release);
     }
 
     /// The acknowledged generation, held or not.
     pub fn generation(&self, page: usize) -> u64 {
-        self.words[page].load(Ordering::Acquire) & !HELD
+        self.words[page].load(Ordering::Acquire) & !(HELD | UNSURE)
     }
 }
 
@@ -62,6 +83,19 @@ mod tests {
         m.release(2, 2);
         assert_eq!(m.claim(2), Some(2));
         assert_eq!(m.claim(3), Some(1));
+    }
+
+    #[test]
+    fn a_page_found_bad_stays_unsure_until_written() {
+        let m = PageMap::new(2, 0);
+        assert_eq!(m.claim_checked(1), Some((0, false)));
+        m.release_unsure(1, 4);
+        assert_eq!(m.generation(1), 4);
+        assert_eq!(m.claim_checked(1), Some((4, true)));
+        m.release_unsure(1, 4);
+        assert_eq!(m.claim(1), Some(4));
+        m.release(1, 5);
+        assert_eq!(m.claim_checked(1), Some((5, false)));
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod names;
 mod noted;
 mod options;
 mod values;
+mod verify;
 
 use super::Spec;
 use crate::error::UsageError;

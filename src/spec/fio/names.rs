@@ -17,6 +17,8 @@ pub(super) const FLAGS: &[&str] = &[
     "fixedbufs",
     "registerfiles",
     "exitall",
+    "do_verify",
+    "verify_fatal",
 ];
 
 const VALUES: &[&str] = &[
@@ -74,6 +76,12 @@ const VALUES: &[&str] = &[
     "continue_on_error",
     "ignore_error",
     "rate_process",
+    "verify",
+    "verify_backlog",
+    "verify_interval",
+    "verify_offset",
+    "verify_pattern",
+    "verify_async",
 ];
 
 /// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.

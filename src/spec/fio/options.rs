@@ -99,6 +99,7 @@ pub(super) struct Job {
     think_blocks: Option<u32>,
     io_size: Option<u64>,
     number_ios: Option<u64>,
+    verify: super::verify::FioVerify,
 }
 
 impl Job {
@@ -121,6 +122,7 @@ impl Job {
                 "new_group" => self.new_group = on,
                 "norandommap" => self.norandommap = on,
                 "exitall" => self.exitall = on,
+                "do_verify" | "verify_fatal" => self.verify.flag(key, on),
                 "zero_buffers" if on => self.spec.data = DataPattern::Zero,
                 "hipri" | "fixedbufs" | "registerfiles" if on => self.note(format!("{key}: accepted, not applied")),
                 _ => {}
@@ -265,6 +267,7 @@ impl Job {
             "loops" if int(v, kb)? <= 1 => {}
             "loops" => self.note(format!("loops={v}: iolens runs once, for the runtime")),
             "nrfiles" => self.nrfiles = int(v, kb)?,
+            k if k.starts_with("verify") => self.notes.extend(self.verify.set(k, v)?),
             _ => return Err("is not supported by iolens".into()),
         }
         Ok(())
@@ -375,6 +378,7 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         self.targets()?;
+        self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;
         if s.pattern == Pattern::Random && !self.norandommap {
             self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());

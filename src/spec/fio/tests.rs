@@ -271,7 +271,7 @@ fn options_that_change_the_run_are_applied() {
         "ioengine=posixaio",
         "random_generator=lfsr",
         "create_on_open=1",
-        "verify=crc32c: data is not checked",
+        "verify=crc32c: iolens checks its own CRC-32C stamps",
         "io_submit_mode=offload",
     ] {
         assert!(jobs[1].notes.iter().any(|n| n.starts_with(word)), "{word}: {:?}", jobs[1].notes);
@@ -352,4 +352,26 @@ fn fio_examples_parse_or_name_the_engine() {
     }
     let unexpected: Vec<_> = other.iter().filter(|(f, _)| !CANNOT.iter().any(|(c, _)| c == f)).collect();
     assert!(unexpected.is_empty(), "local-storage examples that do not parse: {unexpected:?}");
+}
+
+#[test]
+fn verify_options_map_to_the_one_checker() {
+    use crate::spec::verify::VerifySpec;
+    let j = &parse(
+        "[j]\nfilename=f\nsize=1m\nrw=randwrite\nverify=md5\nverify_backlog=16\nverify_fatal\ndo_verify=0\n\
+         verify_interval=512\nverify_async=2\n",
+    )
+    .unwrap()[0];
+    let want = VerifySpec { backlog: 16, fatal: true, read_back: false, ..VerifySpec::default() };
+    assert_eq!(j.spec.verify, Some(want));
+    assert!(j.notes.iter().any(|n| n.starts_with("verify=md5: iolens checks its own CRC-32C")), "{:?}", j.notes);
+    assert!(j.notes.iter().any(|n| n.starts_with("verify_interval=512: ")), "{:?}", j.notes);
+    for off in ["verify=0", "verify=none", "verify_backlog=4"] {
+        let j = &parse(&format!("[j]\nfilename=f\nsize=1m\n{off}\n")).unwrap()[0];
+        assert_eq!(j.spec.verify, None, "{off}");
+    }
+    let on = &parse("[j]\nfilename=f\nsize=1m\nverify=crc32c-intel\n").unwrap()[0];
+    assert_eq!(on.spec.verify, Some(VerifySpec::default()));
+    let e = parse("[j]\nfilename=f\nsize=1m\nverify=crc99\n").unwrap_err().to_string();
+    assert!(e.contains("verify: 'crc99' is not a verify method"), "{e}");
 }

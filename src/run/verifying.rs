@@ -1,0 +1,316 @@
+//! Verification inside a worker: claims the page of each I/O, stamps writes, checks reads
+//! against the page's acknowledged generation, re-reads bad pages and records findings. The
+//! clean path takes no lock (the page map is atomics) and allocates nothing; only a bad page
+//! builds its finding.
+
+use crate::engine::{self, AlignedBuf, Completion, Engine, IoReq, OpKind};
+use crate::result::verify::{Finding, Verification};
+use crate::spec::verify::VerifySpec;
+use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::time::Duration;
+
+/// What the workers of one target share: its pages' generations, and where they lie.
+pub struct VerifyTarget {
+    pub map: PageMap,
+    pub file_id: u32,
+    /// The file as given to iolens, for findings.
+    pub name: String,
+    /// First byte of page 0.
+    pub start: u64,
+}
+
+/// A worker's part in verification.
+pub struct VerifyArgs<'a> {
+    pub target: &'a VerifyTarget,
+    /// The target's handle, for re-reads outside the engine.
+    pub file: &'a File,
+    pub spec: &'a VerifySpec,
+    pub run_id: u64,
+    pub page: u32,
+    pub unit: u32,
+    /// This worker's share of the end-of-run read-back: (its thread, the target's threads).
+    pub share: (u32, u32),
+    /// Pure write workload: read every page back at the end (fio's do_verify).
+    pub read_back: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Held {
+    page: usize,
+    gen: u64,
+    unsure: bool,
+}
+
+pub struct Verifier<'a> {
+    a: VerifyArgs<'a>,
+    writer: u16,
+    /// The page each slot's I/O holds.
+    held: Vec<Held>,
+    /// Written pages still held, waiting to be read back (verify_backlog).
+    backlog: VecDeque<(usize, u64)>,
+    reread: AlignedBuf,
+    pub v: Verification,
+    /// A finding under verify_fatal: the run should stop.
+    pub fatal: bool,
+}
+
+impl<'a> Verifier<'a> {
+    pub fn new(a: VerifyArgs<'a>, writer: u32, depth: usize) -> Result<Self, String> {
+        let reread = AlignedBuf::try_new(a.page as usize).map_err(|e| e.to_string())?;
+        let v = Verification {
+            unit: a.unit,
+            page: a.page,
+            rereads: a.spec.rereads,
+            run_id: a.run_id,
+            ..Verification::default()
+        };
+        Ok(Verifier {
+            backlog: VecDeque::with_capacity(a.spec.backlog as usize + depth + 1),
+            a,
+            writer: writer as u16,
+            held: vec![Held::default(); depth],
+            reread,
+            v,
+            fatal: false,
+        })
+    }
+
+    fn pages(&self) -> usize {
+        self.a.target.map.len()
+    }
+
+    fn offset(&self, page: usize) -> u64 {
+        self.a.target.start + page as u64 * self.a.page as u64
+    }
+
+    /// Readies slot `slot` for the workload's next I/O (`op` at `offset`): a backlogged page
+    /// is read back first; otherwise the page at `offset` is claimed, or the next free one
+    /// after it. Returns the I/O to issue, or None when every page tried is held.
+    pub fn prepare(&mut self, buf: &mut [u8], slot: u32, op: OpKind, offset: u64, now: u64) -> Option<(OpKind, u64)> {
+        let n = self.pages();
+        if self.a.spec.backlog > 0 && self.backlog.len() >= self.a.spec.backlog as usize {
+            let (page, gen) = self.backlog.pop_front().expect("backlog not empty");
+            self.held[slot as usize] = Held { page, gen, unsure: false };
+            mark_unread(buf, self.a.unit as usize);
+            return Some((OpKind::Read, self.offset(page)));
+        }
+        let first = ((offset - self.a.target.start) / self.a.page as u64) as usize;
+        let (page, gen, unsure) = (0..n.min(4096)).find_map(|i| {
+            let p = (first + i) % n;
+            self.a.target.map.claim_checked(p).map(|(g, u)| (p, g, u))
+        })?;
+        if op == OpKind::Write {
+            let s = Stamp {
+                run_id: self.a.run_id,
+                file_id: self.a.target.file_id,
+                writer: self.writer,
+                address: self.offset(page),
+                generation: gen + 1,
+                time_ns: now,
+            };
+            stamp_page(buf, self.a.unit as usize, &s);
+            self.held[slot as usize] = Held { page, gen: gen + 1, unsure: false };
+        } else {
+            mark_unread(buf, self.a.unit as usize);
+            self.held[slot as usize] = Held { page, gen, unsure };
+        }
+        Some((op, self.offset(page)))
+    }
+
+    /// The I/O of `slot` completed (`ok`: whole); `buf` holds what a read returned.
+    pub fn complete(&mut self, buf: &[u8], slot: u32, op: OpKind, ok: bool, at_ns: u64) {
+        let h = self.held[slot as usize];
+        let map = &self.a.target.map;
+        match (op, ok) {
+            (OpKind::Write, true) => {
+                self.v.pages_written += 1;
+                if self.a.spec.backlog > 0 {
+                    self.backlog.push_back((h.page, h.gen));
+                } else {
+                    map.release(h.page, h.gen);
+                }
+            }
+            // What a failed write left is unknown.
+            (OpKind::Write, false) => map.release_unsure(h.page, h.gen),
+            (_, true) => self.check(buf, h, at_ns),
+            (_, false) if h.unsure => map.release_unsure(h.page, h.gen),
+            (_, false) => map.release(h.page, h.gen),
+        }
+    }
+
+    fn expect(&self, h: Held) -> Expect {
+        let (generation, pending) = if h.unsure { (0, h.gen) } else { (h.gen, 0) };
+        Expect {
+            run_id: self.a.run_id,
+            file_id: self.a.target.file_id,
+            address: self.offset(h.page),
+            generation,
+            pending,
+        }
+    }
+
+    /// Checks a page read back and releases it; a bad one is re-read and becomes a finding.
+    fn check(&mut self, buf: &[u8], h: Held, at_ns: u64) {
+        self.v.pages_checked += 1;
+        let e = self.expect(h);
+        let unit = self.a.unit as usize;
+        let Some(bad) = check_page(buf, unit, &e) else {
+            if h.unsure {
+                self.a.target.map.release_unsure(h.page, h.gen);
+            } else {
+                self.a.target.map.release(h.page, h.gen);
+            }
+            return;
+        };
+        let mut bad_rereads = 0;
+        for _ in 0..self.a.spec.rereads {
+            let b = &mut self.reread.as_mut_slice()[..self.a.page as usize];
+            mark_unread(b, unit);
+            let whole = engine::read_at(self.a.file, b, e.address).is_ok_and(|n| n == b.len());
+            if !whole || check_page(b, unit, &e).is_some() {
+                bad_rereads += 1;
+            }
+        }
+        self.record(bad, e, bad_rereads, at_ns);
+        self.a.target.map.release_unsure(h.page, h.gen);
+    }
+
+    fn record(&mut self, bad: Bad, e: Expect, bad_rereads: u32, at_ns: u64) {
+        self.v.add(Finding {
+            file: self.a.target.name.clone(),
+            offset: e.address,
+            len: self.a.page,
+            class: bad.class,
+            // An unsure page expects any generation up to its last acknowledged one.
+            expected_gen: e.generation + e.pending,
+            found_gen: bad.found_gen,
+            found_offset: bad.found_offset,
+            found_file: bad.found_file,
+            diff_at: bad.diff_at,
+            diff: bad.diff,
+            rereads: self.a.spec.rereads,
+            bad_rereads,
+            at_s: at_ns as f64 / 1e9,
+        });
+        self.fatal |= self.a.spec.fatal;
+    }
+
+    /// After the run: reads back the pages still in the backlog and, for a pure write
+    /// workload, this worker's share of every page (all slots are free by now).
+    fn finish<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], now: &dyn Fn() -> u64) {
+        while let Some((page, gen)) = self.backlog.pop_front() {
+            self.read_one(engine, file, comps, Held { page, gen, unsure: false }, now());
+        }
+        if !self.a.read_back || (self.fatal && !self.v.clean()) {
+            return;
+        }
+        let (k, of) = self.a.share;
+        let n = self.pages();
+        for page in n * k as usize / of as usize..n * (k as usize + 1) / of as usize {
+            // Another worker may still be finishing an I/O on this page.
+            let (gen, unsure) = loop {
+                match self.a.target.map.claim_checked(page) {
+                    Some(c) => break c,
+                    None => std::thread::yield_now(),
+                }
+            };
+            self.read_one(engine, file, comps, Held { page, gen, unsure }, now());
+            if self.fatal && !self.v.clean() {
+                return;
+            }
+        }
+    }
+
+    /// The worker's verification once its loop ended: pages still to read back are read when
+    /// the engine is `healthy`, and the faults an injecting engine put in are added.
+    pub fn wrap_up<E: Engine>(
+        mut self,
+        engine: &mut E,
+        file: u32,
+        comps: &mut [Completion],
+        t0: std::time::Instant,
+        healthy: bool,
+    ) -> Verification {
+        if healthy {
+            self.finish(engine, file, comps, &|| t0.elapsed().as_nanos() as u64);
+        }
+        self.v.injected = engine.injected();
+        self.v
+    }
+
+    /// One read through the engine, waited for, then checked.
+    fn read_one<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], h: Held, at: u64) {
+        let len = self.a.page;
+        mark_unread(&mut engine.buffer(0)[..len as usize], self.a.unit as usize);
+        engine.queue(IoReq { slot: 0, file, op: OpKind::Read, offset: self.offset(h.page), len });
+        let result = loop {
+            match engine.submit_and_reap(comps, 1, Some(Duration::from_millis(100))) {
+                Ok(0) => continue,
+                Ok(_) => break comps[0].result,
+                Err(e) => break -(e.raw_os_error().unwrap_or(5) as i64),
+            }
+        };
+        self.held[0] = h;
+        let ok = result == len as i64;
+        self.complete(&engine.buffer(0)[..len as usize], 0, OpKind::Read, ok, at);
+    }
+}
+
+/// A random number per run for the stamps: pages left by earlier runs are told apart from
+/// this one's. (The hasher's keys come from the OS's random source.)
+pub fn new_run_id() -> u64 {
+    use std::hash::BuildHasher;
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    std::collections::hash_map::RandomState::new().hash_one((nanos, std::process::id()))
+}
+
+/// Stamps every target of a verifying job as generation 0 of run `run_id` and maps its pages.
+/// The unit is 512 bytes or the target's logical block size, whichever is larger.
+pub fn prepare_targets(
+    spec: &crate::spec::Spec,
+    targets: &[crate::target::Prepared],
+    run_id: u64,
+    stop: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<Vec<(VerifyTarget, u32)>> {
+    let page = spec.blocks[0].size;
+    let mut out = Vec::with_capacity(targets.len());
+    for (i, t) in targets.iter().enumerate() {
+        let unit = t.info.logical_block_size.unwrap_or(512).max(crate::verify::stamp::MIN_UNIT as u32);
+        if !page.is_multiple_of(unit as u64) {
+            return Err(crate::error::UsageError::new(
+                "--bs",
+                format!(
+                    "{page} bytes is not a multiple of the logical block size of {} ({unit} bytes), the unit --verify stamps",
+                    t.plan.path.display()
+                ),
+            )
+            .into());
+        }
+        let start = spec.offset;
+        let len = spec.range.unwrap_or(t.plan.size - spec.offset);
+        let pages = len / page;
+        let region = crate::target::stamped::Region {
+            start,
+            end: start + pages * page,
+            page,
+            unit: unit as usize,
+            run_id,
+            file_id: i as u32,
+        };
+        crate::target::stamped::prefill(&t.file, &region, stop)?;
+        let map = PageMap::new(pages as usize, 0);
+        out.push((VerifyTarget { map, file_id: i as u32, name: t.plan.path.display().to_string(), start }, unit));
+    }
+    Ok(out)
+}
+
+impl VerifyArgs<'_> {
+    /// The fault injector's settings for this worker, when the run injects faults:
+    /// (rates, seed, unit, tested region).
+    pub fn injector(&self, seed: u64) -> Option<(crate::spec::verify::Inject, u64, u32, (u64, u64))> {
+        let end = self.target.start + self.target.map.len() as u64 * self.page as u64;
+        self.spec.inject.map(|i| (i, seed, self.unit, (self.target.start, end)))
+    }
+}

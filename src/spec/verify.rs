@@ -1,0 +1,138 @@
+//! Data verification as part of a workload (`run --verify`, fio's `verify=`): what is checked
+//! and when, and the faults a self-test injects (`--inject`).
+
+use crate::error::{usage, UsageError};
+use serde::{Deserialize, Serialize};
+
+/// How a workload's data is checked. Every write carries stamps (see `verify::stamp`); every
+/// read is checked against the last acknowledged write of its page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifySpec {
+    /// Re-reads of a bad page, to tell a transient fault from a persistent one.
+    pub rereads: u32,
+    /// Read each written page back after this many further writes of its worker (fio's
+    /// `verify_backlog`); 0 = only the workload's own reads (and, for a pure write workload,
+    /// the read-back pass at its end) check.
+    #[serde(default)]
+    pub backlog: u32,
+    /// Stop at the first finding (fio's `verify_fatal`).
+    #[serde(default)]
+    pub fatal: bool,
+    /// Read every page back at the end of a pure write workload (fio's `do_verify`).
+    #[serde(default = "yes")]
+    pub read_back: bool,
+    /// Faults to inject below the runner (a self-test of detection).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inject: Option<Inject>,
+}
+
+impl Default for VerifySpec {
+    fn default() -> Self {
+        VerifySpec { rereads: 3, backlog: 0, fatal: false, read_back: true, inject: None }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Fractions of the eligible I/Os that get each fault: lost and torn apply to writes;
+/// misdirect, bitflip and unread to reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Inject {
+    /// The write is acknowledged but not done.
+    pub lost: f64,
+    /// Only the first half of the page is written.
+    pub torn: f64,
+    /// The read is done at a neighbouring page's offset.
+    pub misdirect: f64,
+    /// One bit of the data read is flipped.
+    pub bitflip: f64,
+    /// The read is acknowledged without transferring anything.
+    pub unread: f64,
+}
+
+pub const INJECT_KINDS: [&str; 5] = ["lost", "torn", "misdirect", "bitflip", "unread"];
+
+impl Inject {
+    pub fn rate(&self, kind: &str) -> f64 {
+        match kind {
+            "lost" => self.lost,
+            "torn" => self.torn,
+            "misdirect" => self.misdirect,
+            "bitflip" => self.bitflip,
+            "unread" => self.unread,
+            _ => 0.0,
+        }
+    }
+
+    fn rate_mut(&mut self, kind: &str) -> Option<&mut f64> {
+        Some(match kind {
+            "lost" => &mut self.lost,
+            "torn" => &mut self.torn,
+            "misdirect" => &mut self.misdirect,
+            "bitflip" => &mut self.bitflip,
+            "unread" => &mut self.unread,
+            _ => return None,
+        })
+    }
+}
+
+/// `lost:0.01,torn:0.005`: each kind once, each rate a fraction; the rates of one side (writes:
+/// lost + torn; reads: misdirect + bitflip + unread) add up to at most 1.
+pub fn parse_inject(s: &str) -> Result<Inject, UsageError> {
+    const OPT: &str = "--inject";
+    const HELP: &str =
+        "write KIND:RATE,… with KIND lost, torn, misdirect, bitflip or unread and RATE a fraction (0.01 = 1 %)";
+    let mut out = Inject::default();
+    let mut seen = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((kind, rate)) = part.split_once(':') else {
+            return usage(OPT, format!("'{part}' has no rate; {HELP}"));
+        };
+        let kind = kind.trim();
+        if seen.contains(&kind) {
+            return usage(OPT, format!("'{kind}' is given twice"));
+        }
+        let Some(slot) = out.rate_mut(kind) else {
+            return usage(OPT, format!("'{kind}' is not a fault; {HELP}"));
+        };
+        match rate.trim().parse::<f64>() {
+            Ok(r) if (0.0..=1.0).contains(&r) => *slot = r,
+            _ => return usage(OPT, format!("rate '{rate}' of {kind} is not a fraction from 0 to 1")),
+        }
+        seen.push(kind);
+    }
+    if seen.is_empty() {
+        return usage(OPT, format!("'{s}' names no fault; {HELP}"));
+    }
+    if out.lost + out.torn > 1.0 || out.misdirect + out.bitflip + out.unread > 1.0 {
+        return usage(
+            OPT,
+            "the rates of writes (lost, torn) and of reads (misdirect, bitflip, unread) must each add up to at most 1",
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inject_rates_parse_and_bad_ones_name_the_option() {
+        let i = parse_inject("lost:0.01, bitflip:0.5").unwrap();
+        assert_eq!((i.lost, i.bitflip, i.torn), (0.01, 0.5, 0.0));
+        for (bad, says) in [
+            ("lost", "has no rate"),
+            ("lost:2", "not a fraction"),
+            ("gone:0.1", "'gone' is not a fault"),
+            ("lost:0.1,lost:0.2", "given twice"),
+            ("lost:0.6,torn:0.6", "at most 1"),
+            ("", "names no fault"),
+        ] {
+            let e = parse_inject(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--inject: ") && e.contains(says), "{bad}: {e}");
+        }
+    }
+}

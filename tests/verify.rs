@@ -1,0 +1,138 @@
+//! `run --verify` through the binary: a clean run finds nothing, every fault the `--inject`
+//! self-test puts in is found as its own class and counted, and the exit status tells.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+const KINDS: [(&str, &str); 5] = [
+    ("lost", "stale"),
+    ("torn", "torn"),
+    ("misdirect", "misdirected"),
+    ("bitflip", "corrupt"),
+    ("unread", "never_read"),
+];
+
+fn class_count(v: &Value, class: &str) -> u64 {
+    v["findings"].as_array().unwrap().iter().filter(|f| f["class"] == class).count() as u64
+}
+
+fn verify_run(args: &[&str]) -> (i32, Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let mut all = vec!["--verify", "--size", "8M", "-d", "1", "--no-store"];
+    all.extend_from_slice(args);
+    all.push(d);
+    let (code, v, stderr) = run_json(&all);
+    assert!(entries(dir.path()).is_empty(), "test file left behind");
+    (code, test0(&v)["verify"].clone(), stderr)
+}
+
+#[test]
+fn a_clean_run_checks_pages_and_finds_nothing() {
+    let (code, v, stderr) = verify_run(&["--rw", "randrw", "--qd", "4", "--threads", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0);
+    assert!(u(&v["pages_checked"]) > 100 && u(&v["pages_written"]) > 100, "{v}");
+    assert_eq!((u(&v["page"]), u(&v["unit"])), (4096, 512));
+    assert!(v.get("injected").is_none());
+}
+
+#[test]
+fn a_write_only_run_reads_every_page_back_at_its_end() {
+    let (code, v, stderr) = verify_run(&["--rw", "write", "--bs", "8k"]);
+    assert_eq!(code, 0, "{stderr}");
+    // 8 MiB of 8 KiB pages, each read back once.
+    assert_eq!(u(&v["pages_checked"]), 1024);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn each_injected_fault_is_found_as_its_own_class() {
+    let mut rows = Vec::new();
+    for (kind, class) in KINDS {
+        let spec = format!("{kind}:0.01");
+        // Written pages are read back right away (backlog 1), before a later write could hide a
+        // lost or torn one.
+        let (code, v, stderr) =
+            verify_run(&["--rw", "randrw", "--qd", "4", "--verify-backlog", "1", "--inject", &spec, "--seed", "7"]);
+        let injected = u(&v["injected"][kind]);
+        let found = class_count(&v, class);
+        let total = v["findings"].as_array().unwrap().len() as u64;
+        rows.push(format!(
+            "{kind:<10} injected {injected:>5}  found as {class:<12} {found:>5}  other {}",
+            total - found
+        ));
+        assert!(injected >= 20, "{kind}: only {injected} injected; {stderr}");
+        assert_eq!(found, injected, "{kind}: {v}");
+        assert_eq!(total, found, "{kind}: findings of other classes");
+        assert_eq!(code, 3, "{kind}: exit status with findings");
+        // Read faults are one transfer (re-reads are good); write faults stay on the medium.
+        let persistent = matches!(kind, "lost" | "torn");
+        let first = &v["findings"][0];
+        assert_eq!(first["bad_rereads"] == first["rereads"], persistent, "{kind}: {first}");
+        assert_eq!(first["rereads"], 3);
+    }
+    eprintln!("{}", rows.join("\n"));
+}
+
+#[test]
+fn all_kinds_at_once_are_told_apart() {
+    let spec = "lost:0.01,torn:0.01,misdirect:0.01,bitflip:0.01,unread:0.01";
+    let (code, v, _) = verify_run(&["--rw", "randrw", "--verify-backlog", "1", "--inject", spec, "--rereads", "1"]);
+    assert_eq!(code, 3);
+    for (kind, class) in KINDS {
+        // A read fault may land on the read-back of a lost or torn write and mask it (one class
+        // per page), so the write kinds may be found a little less often than injected.
+        let (inj, found) = (u(&v["injected"][kind]), class_count(&v, class));
+        assert!(inj > 5, "{kind}: {inj}");
+        if matches!(kind, "lost" | "torn") {
+            assert!(found <= inj && found * 10 >= inj * 8, "{kind}: injected {inj}, found {found}");
+        } else {
+            assert_eq!(found, inj, "{kind}");
+        }
+    }
+}
+
+#[test]
+fn verify_fatal_stops_at_the_first_finding() {
+    let (code, v, _) = verify_run(&["--rw", "randread", "--inject", "bitflip:0.01", "--verify-fatal"]);
+    assert_eq!(code, 3);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(u(&v["injected"]["bitflip"]), 1);
+}
+
+#[test]
+fn the_text_report_gives_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["run", "--verify", "--size", "4M", "-d", "0.5", "--rw", "randrw", "--no-store", "--quiet"])
+        .args(["--verify-backlog", "1", "--inject", "lost:0.02"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let (code, text, _) = parts(&out);
+    assert_eq!(code, 3);
+    let verdict = text.lines().find(|l| l.starts_with("verify: ")).expect("a verdict line");
+    assert!(verdict.ends_with("stale (lost writes)"), "{verdict}");
+    assert!(text.contains("Self-test: faults injected"), "{text}");
+}
+
+#[test]
+fn bad_verify_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for (args, says) in [
+        (vec!["--verify", "--bssplit", "4k/50:8k/50"], "--verify: needs one block size"),
+        (vec!["--verify", "--bs", "1000", "--buffered"], "--bs: 1000 bytes is not a multiple of 512"),
+        (vec!["--verify", "--engine", "null"], "--verify: needs an engine"),
+        (vec!["--verify", "--inject", "lost:3"], "--inject: rate '3'"),
+        (vec!["--inject", "lost:0.1"], "--inject: checks data, which needs --verify"),
+    ] {
+        let out = bin().arg("run").args(&args).args(["--size", "4M", "-d", "1", d]).output().unwrap();
+        let (code, _, stderr) = parts(&out);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(entries(dir.path()).is_empty());
+    }
+}
