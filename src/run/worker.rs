@@ -11,6 +11,8 @@ pub use super::record::WorkerRec;
 use super::record::{describe_error, window_overlap};
 use super::think::Think;
 use super::verifying::{Verifier, VerifyArgs};
+
+mod waits;
 use super::Shared;
 use crate::engine::{Completion, Engine, IoReq, OpKind};
 use crate::spec::{DataPattern, Spec};
@@ -174,26 +176,6 @@ struct Worker<'a, E> {
 }
 
 impl<E: Engine> Worker<'_, E> {
-    #[inline]
-    fn clock(&self) -> u64 {
-        self.t0.elapsed().as_nanos() as u64
-    }
-
-    /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
-    #[inline]
-    fn refresh_window(&mut self) {
-        let stop = self.sh.stop.load(Ordering::Relaxed);
-        self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop);
-        self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop);
-    }
-
-    /// Whether the worker has issued all the I/O its limits allow (fio's io_size, number_ios).
-    #[inline]
-    fn limit_reached(&self) -> bool {
-        self.spec.number_ios.is_some_and(|n| self.issued >= n)
-            || self.spec.io_limit.is_some_and(|b| self.issued_bytes >= b)
-    }
-
     fn run(&mut self) {
         loop {
             self.refresh_window();
@@ -256,50 +238,6 @@ impl<E: Engine> Worker<'_, E> {
             }
             let min = if wait == 0 && !stopping { 0 } else { 1 };
             self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
-        }
-    }
-
-    /// fio's thinktime with nothing in flight: spin, then sleep out the pause (in steps, so
-    /// that Ctrl-C and the end of the run still stop the worker on time).
-    fn pause(&mut self, now: u64) {
-        let Some(t) = &self.think else { return };
-        let (spun, over) = t.pause(now);
-        while self.clock() < spun.min(self.end) {
-            std::hint::spin_loop();
-        }
-        self.idle_until(over);
-        let now = self.clock();
-        self.resume_at = now;
-        let (issued, done) = (self.issued, self.completed);
-        if let Some(t) = &mut self.think {
-            t.resumed(issued, done, now);
-        }
-    }
-
-    /// Waits until `t` in steps of at most 100 ms, cut short when the run ends (Ctrl-C, a
-    /// failed worker, the end of the phase).
-    fn idle_until(&mut self, t: u64) {
-        loop {
-            self.refresh_window();
-            let until = t.min(self.end);
-            let now = self.clock();
-            if now >= until {
-                return;
-            }
-            self.wait_until(until.min(now + 100_000_000));
-        }
-    }
-
-    /// Sleeps until shortly before `t`, then spins: a plain sleep overshoots by tens of µs,
-    /// which would show up as response latency that is iolens's own.
-    fn wait_until(&self, t: u64) {
-        const SPIN_NS: u64 = 80_000;
-        let now = self.clock();
-        if t > now + SPIN_NS {
-            std::thread::sleep(Duration::from_nanos(t - now - SPIN_NS));
-        }
-        while self.clock() < t {
-            std::hint::spin_loop();
         }
     }
 

@@ -1,0 +1,73 @@
+//! The worker's clock and its waits: the window's ends, fio's limits and thinktime pauses,
+//! and sleeping without overshooting (kept apart from the submit/complete loop).
+
+use super::Worker;
+use crate::engine::Engine;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl<E: Engine> Worker<'_, E> {
+    #[inline]
+    pub(super) fn clock(&self) -> u64 {
+        self.t0.elapsed().as_nanos() as u64
+    }
+
+    /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
+    #[inline]
+    pub(super) fn refresh_window(&mut self) {
+        let stop = self.sh.stop.load(Ordering::Relaxed);
+        self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop);
+        self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop);
+    }
+
+    /// Whether the worker has issued all the I/O its limits allow (fio's io_size, number_ios).
+    #[inline]
+    pub(super) fn limit_reached(&self) -> bool {
+        self.spec.number_ios.is_some_and(|n| self.issued >= n)
+            || self.spec.io_limit.is_some_and(|b| self.issued_bytes >= b)
+    }
+
+    /// fio's thinktime with nothing in flight: spin, then sleep out the pause (in steps, so
+    /// that Ctrl-C and the end of the run still stop the worker on time).
+    pub(super) fn pause(&mut self, now: u64) {
+        let Some(t) = &self.think else { return };
+        let (spun, over) = t.pause(now);
+        while self.clock() < spun.min(self.end) {
+            std::hint::spin_loop();
+        }
+        self.idle_until(over);
+        let now = self.clock();
+        self.resume_at = now;
+        let (issued, done) = (self.issued, self.completed);
+        if let Some(t) = &mut self.think {
+            t.resumed(issued, done, now);
+        }
+    }
+
+    /// Waits until `t` in steps of at most 100 ms, cut short when the run ends (Ctrl-C, a
+    /// failed worker, the end of the phase).
+    pub(super) fn idle_until(&mut self, t: u64) {
+        loop {
+            self.refresh_window();
+            let until = t.min(self.end);
+            let now = self.clock();
+            if now >= until {
+                return;
+            }
+            self.wait_until(until.min(now + 100_000_000));
+        }
+    }
+
+    /// Sleeps until shortly before `t`, then spins: a plain sleep overshoots by tens of µs,
+    /// which would show up as response latency that is iolens's own.
+    pub(super) fn wait_until(&self, t: u64) {
+        const SPIN_NS: u64 = 80_000;
+        let now = self.clock();
+        if t > now + SPIN_NS {
+            std::thread::sleep(Duration::from_nanos(t - now - SPIN_NS));
+        }
+        while self.clock() < t {
+            std::hint::spin_loop();
+        }
+    }
+}
