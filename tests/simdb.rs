@@ -68,7 +68,8 @@ fn strace_counts(trace: &Path) -> HashMap<(String, String), u64> {
         let Some(rest) = line.split_once(' ').map(|(_, r)| r.trim_start()) else { continue };
         let Some((call, args)) = rest.split_once('(') else { continue };
         let Some(path) = args.split_once('<').and_then(|(_, p)| p.split_once('>')).map(|(p, _)| p) else { continue };
-        let name = Path::new(path).file_name().unwrap().to_string_lossy().into_owned();
+        // Descriptors that are no file of iolens's ("/", sockets, pipes) have no name to count.
+        let Some(name) = Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
         *c.entry((name, call.to_string())).or_insert(0) += 1;
     }
     c
