@@ -4,7 +4,7 @@
 //! builds its finding.
 
 use crate::engine::{self, AlignedBuf, Completion, Engine, IoReq, OpKind};
-use crate::result::verify::{Finding, Verification};
+use crate::result::verify::Verification;
 use crate::spec::verify::VerifySpec;
 use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
 use std::collections::VecDeque;
@@ -178,22 +178,15 @@ impl<'a> Verifier<'a> {
     }
 
     fn record(&mut self, bad: Bad, e: Expect, bad_rereads: u32, at_ns: u64) {
-        self.v.add(Finding {
-            file: self.a.target.name.clone(),
-            offset: e.address,
-            len: self.a.page,
-            class: bad.class,
+        self.v.add(bad.finding(
+            self.a.target.name.clone(),
+            e.address,
+            self.a.page,
             // An unsure page expects any generation up to its last acknowledged one.
-            expected_gen: e.generation + e.pending,
-            found_gen: bad.found_gen,
-            found_offset: bad.found_offset,
-            found_file: bad.found_file,
-            diff_at: bad.diff_at,
-            diff: bad.diff,
-            rereads: self.a.spec.rereads,
-            bad_rereads,
-            at_s: at_ns as f64 / 1e9,
-        });
+            e.generation + e.pending,
+            (self.a.spec.rereads, bad_rereads),
+            at_ns as f64 / 1e9,
+        ));
         self.fatal |= self.a.spec.fatal;
     }
 

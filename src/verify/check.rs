@@ -2,7 +2,7 @@
 //! allocates nothing; only a bad page builds its diff.
 
 use super::stamp::{self, Stamp, Unit};
-use crate::result::verify::FindingClass;
+use crate::result::verify::{Finding, FindingClass};
 use std::fmt::Write;
 
 /// What a page should hold.
@@ -86,6 +86,36 @@ pub fn check_page(page: &[u8], unit: usize, e: &Expect) -> Option<Bad> {
     }
     let (class, i, s) = worst?;
     Some(describe(page, unit, e, class, i, s))
+}
+
+impl Bad {
+    /// The finding this bad page makes: `rereads` done after the first bad read, and how many
+    /// of them were bad again.
+    pub fn finding(
+        self,
+        file: String,
+        offset: u64,
+        len: u32,
+        expected_gen: u64,
+        rereads: (u32, u32),
+        at_s: f64,
+    ) -> Finding {
+        Finding {
+            file,
+            offset,
+            len,
+            class: self.class,
+            expected_gen,
+            found_gen: self.found_gen,
+            found_offset: self.found_offset,
+            found_file: self.found_file,
+            diff_at: self.diff_at,
+            diff: self.diff,
+            rereads: rereads.0,
+            bad_rereads: rereads.1,
+            at_s,
+        }
+    }
 }
 
 fn rank(c: FindingClass) -> u8 {

@@ -123,21 +123,14 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
                         bad_rereads += 1;
                     }
                 }
-                v.add(Finding {
-                    file: path.display().to_string(),
-                    offset: e.address,
-                    len: page as u32,
-                    class: bad.class,
-                    expected_gen: e.generation,
-                    found_gen: bad.found_gen,
-                    found_offset: bad.found_offset,
-                    found_file: bad.found_file,
-                    diff_at: bad.diff_at,
-                    diff: bad.diff,
-                    rereads,
-                    bad_rereads,
-                    at_s: ctx.start.elapsed().as_secs_f64(),
-                });
+                v.add(bad.finding(
+                    path.display().to_string(),
+                    e.address,
+                    page as u32,
+                    e.generation,
+                    (rereads, bad_rereads),
+                    ctx.start.elapsed().as_secs_f64(),
+                ));
             }
             p += n;
         }

@@ -171,21 +171,14 @@ impl Sim<'_> {
         }
         self.finding(
             kind,
-            Finding {
-                file: self.data[fi].path.display().to_string(),
-                offset: (page * self.cfg.page) as u64,
-                len: self.cfg.page as u32,
-                class: bad.class,
-                expected_gen: e.generation,
-                found_gen: bad.found_gen,
-                found_offset: bad.found_offset,
-                found_file: bad.found_file,
-                diff_at: bad.diff_at,
-                diff: bad.diff,
-                rereads: self.cfg.rereads,
-                bad_rereads,
-                at_s: self.ctx.start.elapsed().as_secs_f64(),
-            },
+            bad.finding(
+                self.data[fi].path.display().to_string(),
+                (page * self.cfg.page) as u64,
+                self.cfg.page as u32,
+                e.generation,
+                (self.cfg.rereads, bad_rereads),
+                self.ctx.start.elapsed().as_secs_f64(),
+            ),
         );
         false
     }
