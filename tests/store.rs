@@ -94,11 +94,49 @@ fn two_processes_saving_at_once_both_land() {
         .collect();
     for c in children {
         let out = c.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && err.contains("saved as result"), "{err}");
     }
     let (_, list, _) = store_cmd(&store, &["history"]);
     assert!(list.contains("\"proc0\"") && list.contains("\"proc1\""), "{list}");
     assert_eq!(list.lines().count(), 2);
+}
+
+/// The first processes to open a new store race to switch it to WAL; SQLite refuses the loser
+/// at once, without waiting, and that refusal once cost a result.
+#[test]
+fn many_processes_opening_a_new_store_at_once_all_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("t");
+    std::fs::create_dir(&target).unwrap();
+    let json = dir.path().join("r.json");
+    let out = bin()
+        .args(["run", "-d", "0.1", "--size", "8M", "-q", "--no-store", "--format", "json"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    std::fs::write(&json, &out.stdout).unwrap();
+    for round in 0..12 {
+        let store = dir.path().join(format!("s{round}.db"));
+        let children: Vec<_> = (0..8)
+            .map(|_| {
+                bin()
+                    .env("IOLENS_STORE", &store)
+                    .arg("import")
+                    .arg(&json)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert!(out.status.success(), "round {round}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let (_, list, _) = store_cmd(&store, &["history"]);
+        assert_eq!(list.lines().count(), 8, "round {round}: {list}");
+    }
 }
 
 #[test]

@@ -101,6 +101,26 @@ pub fn default_path() -> PathBuf {
     data.join("iolens").join("iolens.db")
 }
 
+/// Turns WAL on. SQLite answers a switch that races another process's with SQLITE_BUSY at
+/// once, without calling the busy handler, so the switch is retried here for as long as the
+/// busy timeout would have waited.
+fn wal(conn: &Connection) -> anyhow::Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        // The answer is the mode now in force; a file system without shared memory keeps the
+        // old one, and the store still works there.
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
+            Ok(_) => return Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
 impl Store {
     pub fn open(path: &Path) -> anyhow::Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -109,7 +129,7 @@ impl Store {
         let conn = Connection::open(path).with_context(|| format!("opening the store {}", path.display()))?;
         // Two iolens processes may save at the same moment: wait for the other's write.
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        wal(&conn).with_context(|| format!("switching the store {} to WAL", path.display()))?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = Store { conn, path: path.to_path_buf() };
         store.migrate()?;
