@@ -12,6 +12,7 @@
 pub mod analyze;
 pub mod cli;
 pub mod compare;
+pub mod dist;
 pub mod engine;
 pub mod error;
 pub mod report;

@@ -40,6 +40,8 @@ pub struct CdmArgs {
     #[arg(long)]
     pub buffered: bool,
     #[command(flatten)]
+    pub dist: super::dist::DistArgs,
+    #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
 
@@ -86,7 +88,8 @@ pub fn main(a: CdmArgs) -> i32 {
                     })?,
                     interval: parse::seconds("--interval", &a.interval)?,
                 };
-            let output = a.common.output(None)?;
+            let mut output = a.common.output(None)?;
+            output.dist = a.dist.check()?;
             execute("cdm", &items, true, &output, &passes)
         };
     go().unwrap_or_else(|e| fail(&e))

@@ -11,6 +11,7 @@ use crate::{run, target};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One test of a command: its name as users write it ("SEQ1M Q8T1 Read") and its spec.
@@ -31,6 +32,8 @@ pub struct Output {
     pub quiet: bool,
     /// The result store, label and tags.
     pub store: super::stored::StoreOpts,
+    /// Run on every MPI rank (`--mpi`); None on one host.
+    pub dist: Option<super::dist::Dist>,
 }
 
 impl Output {
@@ -54,7 +57,7 @@ impl Output {
         if let Some(t) = trace {
             check_dir("--trace", t)?;
         }
-        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store: store.check()? })
+        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store: store.check()?, dist: None })
     }
 }
 
@@ -85,6 +88,9 @@ pub fn execute(
     output: &Output,
     passes: &Passes,
 ) -> anyhow::Result<i32> {
+    if let Some(d) = output.dist {
+        return super::dist::execute(command, items, size_given, output, passes, d);
+    }
     let mut it = items.iter();
     execute_series(command, items, size_given, output, passes, &mut |_| it.next().cloned(), &|_| Ok(()))
 }
@@ -103,8 +109,33 @@ pub fn execute_series(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     annotate: Annotate,
 ) -> anyhow::Result<i32> {
-    let Some(first) = envelope.first() else { return Ok(0) };
-    // The targets are planned once, for everything the series will do to them.
+    if envelope.is_empty() {
+        return Ok(0);
+    }
+    let mut p = prepare(envelope, size_given, output)?;
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let (interrupt, opts) = (&p.interrupt, &p.opts);
+    let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, &mut |spec, targets| {
+        run::run_test(spec, targets, interrupt, opts)
+    });
+    target::cleanup(&p.targets, p.base.keep);
+    done?;
+    let targets = p.targets.iter().map(|t| t.info.clone()).collect();
+    finish(command, started_at, targets, tests, interrupt, output, annotate)
+}
+
+/// The targets of a series, checked and made ready for everything it will do to them.
+pub(super) struct Ready {
+    /// The spec the targets were planned for.
+    pub base: Spec,
+    pub targets: Vec<target::Prepared>,
+    pub interrupt: Arc<AtomicBool>,
+    pub opts: run::RunOptions,
+}
+
+/// Plans the targets once, for every kind of test in `envelope`, and prepares them.
+pub(super) fn prepare(envelope: &[Item], size_given: bool, output: &Output) -> anyhow::Result<Ready> {
+    let first = &envelope[0];
     let mut base = first.spec.clone();
     if envelope.iter().any(|i| i.spec.writes()) {
         base.read_pct = 0;
@@ -122,12 +153,9 @@ pub fn execute_series(
     }
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
-    let mut targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
-    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
     let opts = run::RunOptions { progress, trace: output.trace.clone() };
-    let tests = run_items(next, &mut targets, &interrupt, &opts, passes);
-    target::cleanup(&targets, base.keep);
-    finish(command, started_at, targets.iter().map(|t| t.info.clone()).collect(), tests?, &interrupt, output, annotate)
+    Ok(Ready { base, targets, interrupt, opts })
 }
 
 /// Builds the one result, prints it and saves it; the exit code says whether it was cut short.
@@ -187,33 +215,52 @@ pub(super) fn prefill_progress(progress: bool) -> impl FnMut(&Path, f64) {
     }
 }
 
-fn run_items(
+/// Measures one test on the targets: `run::run_test`, or that with the ranks of an MPI run
+/// started together.
+pub(super) type Measure<'a> = &'a mut dyn FnMut(&Spec, &mut [target::Prepared]) -> anyhow::Result<TestResult>;
+
+/// The series' tests; on an error, the tests completed before it and the error.
+pub(super) fn run_items(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     targets: &mut [target::Prepared],
     interrupt: &AtomicBool,
-    opts: &run::RunOptions,
+    progress: bool,
     passes: &Passes,
-) -> anyhow::Result<Vec<TestResult>> {
+    measure: Measure,
+) -> (Vec<TestResult>, anyhow::Result<()>) {
     let mut tests = Vec::new();
+    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, measure);
+    (tests, r)
+}
+
+fn run_into(
+    tests: &mut Vec<TestResult>,
+    next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
+    targets: &mut [target::Prepared],
+    interrupt: &AtomicBool,
+    progress: bool,
+    passes: &Passes,
+    measure: Measure,
+) -> anyhow::Result<()> {
     for k in 0.. {
         if interrupt.load(Ordering::Relaxed) {
             break;
         }
-        let Some(item) = next(&tests) else { break };
+        let Some(item) = next(tests) else { break };
         check_memory(&item.spec, targets.len())?;
         if k > 0 && passes.interval > 0.0 {
             pause(passes.interval, interrupt);
         }
         target::reopen_for(&item.spec, targets)?;
         if passes.prepare {
-            if opts.progress {
+            if progress {
                 eprintln!("{}: preparing pass (not counted)", item.name);
             }
-            run::run_test(&item.spec, targets, interrupt, opts)?;
+            measure(&item.spec, targets)?;
         }
         let mut runs: Vec<TestResult> = Vec::new();
         while runs.len() < passes.count.max(1) as usize && !interrupt.load(Ordering::Relaxed) {
-            runs.push(run::run_test(&item.spec, targets, interrupt, opts)?);
+            runs.push(measure(&item.spec, targets)?);
         }
         // CrystalDiskMark keeps the best pass: a complete one before an interrupted one, then
         // the most MB/s.
@@ -240,7 +287,7 @@ fn run_items(
         t.notices.extend(lines);
         tests.push(t);
     }
-    Ok(tests)
+    Ok(())
 }
 
 /// CrystalDiskMark's interval between tests, cut short by Ctrl-C.

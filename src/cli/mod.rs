@@ -6,6 +6,9 @@ mod check;
 mod common;
 mod compare;
 mod diskspd;
+mod dist;
+#[cfg(feature = "mpi")]
+mod dist_run;
 mod exec;
 mod explain;
 mod fio;

@@ -31,6 +31,8 @@ pub struct PatternArgs {
     #[arg(long)]
     pub buffered: bool,
     #[command(flatten)]
+    pub dist: super::dist::DistArgs,
+    #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
 
@@ -54,7 +56,8 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
 pub fn main(a: PatternArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let item = item(&a)?;
-        let output = a.common.output(None)?;
+        let mut output = a.common.output(None)?;
+        output.dist = a.dist.check()?;
         execute("pattern", &[item], true, &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

@@ -133,6 +133,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "KIND:RATE,…")]
     pub inject: Option<String>,
     #[command(flatten)]
+    pub dist: super::dist::DistArgs,
+    #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
 
@@ -269,7 +271,8 @@ pub fn main(a: RunArgs) -> i32 {
 
 fn go(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
-    let output = a.common.output(a.trace.as_deref())?;
+    let mut output = a.common.output(a.trace.as_deref())?;
+    output.dist = a.dist.check()?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
     execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
 }

@@ -90,7 +90,8 @@ pub fn main(a: SweepArgs) -> i32 {
     let go = || -> anyhow::Result<i32> {
         let items = items(&a.run)?;
         let r = &a.run;
-        let output = r.common.output(r.trace.as_deref())?;
+        let mut output = r.common.output(r.trace.as_deref())?;
+        output.dist = r.dist.check()?;
         execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE)
     };
     go().unwrap_or_else(|e| fail(&e))

@@ -106,6 +106,9 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     for n in &t.notices {
         let _ = writeln!(o, "notice: {n}");
     }
+    if let Some(f) = &t.failed {
+        let _ = writeln!(o, "FAILED: {f}");
+    }
     let _ = writeln!(
         o,
         "\n{:<6}{:>12}{:>10}{:>10}{:>11}{:>10}{:>10}{:>11}{:>11}",
@@ -115,6 +118,7 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
         summary_row(o, name, op);
     }
     let _ = writeln!(o, "(MB/s = 10^6 B/s, MiB/s = 2^20 B/s; latency from submission to completion)");
+    rank_table(o, t);
     if s.rate_iops.is_some() || s.rate_mbps.is_some() {
         let r = &t.response.total;
         let _ = writeln!(
@@ -148,6 +152,43 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     if let Some(v) = &t.verify {
         super::verify::section(o, v);
     }
+}
+
+/// A multi-host run's rows: what each rank measured, and how far its start and clock were
+/// from rank 0's.
+fn rank_table(o: &mut String, t: &TestResult) {
+    if t.ranks.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "\n{:>4}  {:<16}{:>12}{:>10}{:>10}{:>10}{:>11}{:>11}{:>11}",
+        "rank", "host", "IOPS", "MB/s", "p99 µs", "secs", "start ms", "end ms", "clock ms"
+    );
+    for r in &t.ranks {
+        let _ = writeln!(
+            o,
+            "{:>4}  {:<16}{:>12.1}{:>10.2}{:>10}{:>10.2}{:>11.3}{:>11.3}{:>11.3}",
+            r.rank,
+            r.host,
+            r.iops,
+            r.mbps,
+            us(r.p99_us),
+            r.duration_s,
+            r.start_offset_ms,
+            r.end_offset_ms,
+            r.clock_offset_ms
+        );
+    }
+    let starts = t.ranks.iter().map(|r| r.start_offset_ms);
+    let spread = starts.clone().fold(f64::MIN, f64::max) - starts.fold(f64::MAX, f64::min);
+    let rtt = t.ranks.iter().map(|r| r.clock_rtt_ms).fold(0.0, f64::max);
+    let _ = writeln!(
+        o,
+        "(start and end: ms after the common start on rank 0's clock, start spread {spread:.3} ms; \
+         clock: the host's clock minus rank 0's, within ±{:.3} ms)",
+        rtt / 2.0
+    );
 }
 
 fn summary_row(o: &mut String, name: &str, op: &OpStats) {

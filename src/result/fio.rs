@@ -323,6 +323,7 @@ fn test(
         spec,
         errors: Default::default(),
         failed: None,
+        ranks: Vec::new(),
     })
 }
 

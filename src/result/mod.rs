@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod fio;
 pub mod host;
+pub mod ranks;
 pub mod simdb;
 pub mod verify;
 
@@ -102,6 +103,10 @@ pub struct TestResult {
     /// its rate cycles); absent when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// A multi-host run (`--mpi`): one row per rank, in rank order; this test is their
+    /// combination (sums, and the exact merge of their histograms). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<ranks::RankStats>,
 }
 
 /// Failed I/Os passed over in the measured window.

@@ -176,6 +176,7 @@ pub fn test_result(p: Parts) -> TestResult {
         }),
         errors,
         failed,
+        ranks: Vec::new(),
     }
 }
 

@@ -251,6 +251,7 @@ pub fn test(
         verify,
         errors: Default::default(),
         failed: None,
+        ranks: Vec::new(),
         spec,
     }
 }

@@ -1,0 +1,71 @@
+//! `--mpi`: the command on every MPI rank (launched by mpirun or srun), each rank on its own
+//! target, started together, and one combined result printed and saved by rank 0. Without the
+//! `mpi` cargo feature the option is refused in one line.
+
+use crate::error::{usage, UsageError};
+use clap::Args;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct DistArgs {
+    /// Run on every MPI rank (launch with mpirun or srun): each rank runs the same test on its
+    /// own target, `{rank}` in a target becoming the rank (/dev/loop{rank}, dir/file.{rank});
+    /// rank 0 prints and saves one result with a row per rank
+    #[arg(long)]
+    pub mpi: bool,
+    /// With --mpi, when ranks stop: none (each runs its own course), first-done (all stop when
+    /// the first rank is done, as IOR's stonewalling)
+    #[arg(long, value_name = "MODE", requires = "mpi")]
+    pub stonewall: Option<String>,
+}
+
+/// When the ranks of a run stop measuring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stonewall {
+    None,
+    /// Every rank stops when the first one is done: all measure the same window.
+    FirstDone,
+}
+
+/// How a command runs across ranks.
+#[derive(Debug, Clone, Copy)]
+pub struct Dist {
+    pub stonewall: Stonewall,
+}
+
+impl DistArgs {
+    /// None for a single-host run; refused when this build has no MPI.
+    pub fn check(&self) -> Result<Option<Dist>, UsageError> {
+        if !self.mpi {
+            return Ok(None);
+        }
+        if !cfg!(feature = "mpi") {
+            return usage(
+                "--mpi",
+                "this build of iolens lacks MPI; build it with `cargo build --release --features mpi`",
+            );
+        }
+        let stonewall = match self.stonewall.as_deref().unwrap_or("none") {
+            "none" => Stonewall::None,
+            "first-done" => Stonewall::FirstDone,
+            v => return usage("--stonewall", format!("'{v}' is not allowed; use none or first-done")),
+        };
+        Ok(Some(Dist { stonewall }))
+    }
+}
+
+/// Runs `items` on every rank and reports on rank 0. Returns the exit code, the same on
+/// every rank.
+#[cfg(not(feature = "mpi"))]
+pub fn execute(
+    _: &str,
+    _: &[super::exec::Item],
+    _: bool,
+    _: &super::exec::Output,
+    _: &super::exec::Passes,
+    _: Dist,
+) -> anyhow::Result<i32> {
+    unreachable!("DistArgs::check refuses --mpi without the mpi feature")
+}
+
+#[cfg(feature = "mpi")]
+pub use super::dist_run::execute;

@@ -1,0 +1,170 @@
+//! The ranks' tests into one: throughput is summed, latency histograms are merged bucket for
+//! bucket (so the combined percentiles are those of one histogram of every rank's I/Os, not an
+//! average of percentiles), and each rank keeps its row. Pure: no MPI, so it is tested in every
+//! build.
+
+use crate::result::ranks::RankStats;
+use crate::result::{FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult};
+use crate::stats::{HistDump, LatRec};
+
+/// What a rank knows about itself when its test ends: the row it contributes.
+pub struct RankMeta {
+    pub rank: u32,
+    pub host: String,
+    pub start_offset_ms: f64,
+    pub end_offset_ms: f64,
+    pub clock_offset_ms: f64,
+    pub clock_rtt_ms: f64,
+}
+
+/// The rank's row for one of its tests (stored in the test's `ranks`, alone, until combined).
+pub fn rank_row(t: &TestResult, m: &RankMeta) -> RankStats {
+    RankStats {
+        rank: m.rank,
+        host: m.host.clone(),
+        targets: t.spec.targets.clone(),
+        ios: t.total.ios,
+        bytes: t.total.bytes,
+        iops: t.total.iops,
+        mbps: t.total.mbps,
+        mean_us: t.total.lat_us.mean,
+        p99_us: t.total.lat_us.percentiles.get("99"),
+        duration_s: t.duration_s,
+        start_offset_ms: m.start_offset_ms,
+        end_offset_ms: m.end_offset_ms,
+        clock_offset_ms: m.clock_offset_ms,
+        clock_rtt_ms: m.clock_rtt_ms,
+        histograms: t.histograms.clone(),
+    }
+}
+
+fn merged(dumps: impl Iterator<Item = HistDump>) -> LatRec {
+    let mut all = LatRec::default();
+    for d in dumps {
+        all += &LatRec::from_dump(&d);
+    }
+    all
+}
+
+fn sum_op(parts: &[&OpStats], lat: &LatRec) -> OpStats {
+    let sum = |f: &dyn Fn(&OpStats) -> f64| parts.iter().map(|o| f(o)).sum::<f64>();
+    OpStats {
+        ios: parts.iter().map(|o| o.ios).sum(),
+        bytes: parts.iter().map(|o| o.bytes).sum(),
+        iops: sum(&|o| o.iops),
+        mbps: sum(&|o| o.mbps),
+        mibps: sum(&|o| o.mibps),
+        lat_us: lat.summary(),
+    }
+}
+
+/// One test per rank (rank order, each carrying its own row) into the combined test.
+pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
+    let first = per_rank.first()?;
+    let read = merged(per_rank.iter().map(|t| t.histograms.read.clone()));
+    let write = merged(per_rank.iter().map(|t| t.histograms.write.clone()));
+    let mut total = read.clone();
+    total += &write;
+    let ops = |f: fn(&TestResult) -> &OpStats| per_rank.iter().map(f).collect::<Vec<_>>();
+    let paced = first.spec.rate_iops.is_some() || first.spec.rate_mbps.is_some();
+    let mut notices = first.notices.clone();
+    for t in &per_rank[1..] {
+        for n in &t.notices {
+            if !notices.contains(n) {
+                notices.push(format!("rank {}: {n}", rank_of(t)));
+            }
+        }
+    }
+    let response = if paced {
+        // Response times are summarised, not kept as histograms: they cannot be merged exactly.
+        notices.push("response latency is rank 0's; service latency is every rank's".into());
+        first.response.clone()
+    } else {
+        // Unpaced, an I/O's response time is its service time.
+        ResponseLat { read: read.summary(), write: write.summary(), total: total.summary() }
+    };
+    let mut spec = first.spec.clone();
+    spec.targets = per_rank.iter().flat_map(|t| t.spec.targets.iter().cloned()).collect();
+    let mut threads = Vec::new();
+    let mut base = 0u32;
+    for t in per_rank {
+        let n = threads.len() as u32;
+        threads.extend(t.threads.iter().cloned().map(|mut th| {
+            th.thread += n;
+            th.target += base;
+            th
+        }));
+        base += t.spec.targets.len() as u32;
+    }
+    let mut errors = IoErrors::default();
+    for t in per_rank {
+        errors.read += t.errors.read;
+        errors.write += t.errors.write;
+        if errors.first.is_none() && t.errors.first.is_some() {
+            errors.first = t.errors.first.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)));
+            errors.first_errno = t.errors.first_errno;
+        }
+    }
+    Some(TestResult {
+        name: first.name.clone(),
+        spec,
+        engine: first.engine.clone(),
+        depth: first.depth,
+        notices,
+        options: first.options.clone(),
+        group: first.group,
+        started_at: first.started_at.clone(),
+        duration_s: per_rank.iter().map(|t| t.duration_s).fold(0.0, f64::max),
+        interrupted: per_rank.iter().any(|t| t.interrupted),
+        read: sum_op(&ops(|t| &t.read), &read),
+        write: sum_op(&ops(|t| &t.write), &write),
+        total: sum_op(&ops(|t| &t.total), &total),
+        response,
+        fsync: FsyncStats {
+            count: per_rank.iter().map(|t| t.fsync.count).sum(),
+            // Not kept as a histogram either: the rank with the most fsyncs stands for all.
+            lat_us: per_rank.iter().max_by_key(|t| t.fsync.count).map(|t| t.fsync.lat_us.clone()).unwrap(),
+        },
+        threads,
+        seconds: seconds(per_rank),
+        cpu: first.cpu.clone(),
+        disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
+        mean_qd: per_rank.iter().map(|t| t.mean_qd).sum(),
+        histograms: Histograms { read: read.dump(), write: write.dump() },
+        verify: per_rank.iter().find_map(|t| t.verify.clone()),
+        errors,
+        failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),
+        ranks: per_rank.iter().flat_map(|t| t.ranks.iter().cloned()).collect(),
+    })
+}
+
+fn rank_of(t: &TestResult) -> u32 {
+    t.ranks.first().map_or(0, |r| r.rank)
+}
+
+/// Second by second, the ranks' throughput summed; per-second histograms are not kept, so the
+/// percentiles are the highest any rank saw in that second.
+fn seconds(per_rank: &[TestResult]) -> Vec<SecondStats> {
+    let n = per_rank.iter().map(|t| t.seconds.len()).max().unwrap_or(0);
+    (0..n)
+        .map(|i| {
+            let at: Vec<&SecondStats> = per_rank.iter().filter_map(|t| t.seconds.get(i)).collect();
+            let sum = |f: fn(&SecondStats) -> f64| at.iter().map(|s| f(s)).sum::<f64>();
+            let max = |f: fn(&SecondStats) -> Option<f64>| at.iter().filter_map(|s| f(s)).reduce(f64::max);
+            SecondStats {
+                second: i as u32 + 1,
+                read_iops: sum(|s| s.read_iops),
+                write_iops: sum(|s| s.write_iops),
+                iops: sum(|s| s.iops),
+                mbps: sum(|s| s.mbps),
+                mibps: sum(|s| s.mibps),
+                p50_us: max(|s| s.p50_us),
+                p99_us: max(|s| s.p99_us),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "combine_tests.rs"]
+mod tests;

@@ -1,0 +1,75 @@
+use super::*;
+use crate::result::RunResult;
+
+fn template() -> TestResult {
+    let r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    r.tests.into_iter().next().expect("one test")
+}
+
+/// A rank's test whose I/Os are `lat_ns` (reads) over `secs` seconds, with its own row.
+fn rank_test(rank: u32, lat_ns: &[u64], secs: f64) -> TestResult {
+    let mut t = template();
+    let (mut read, write) = (LatRec::default(), LatRec::default());
+    for &ns in lat_ns {
+        read.record(ns);
+    }
+    let bytes = lat_ns.len() as u64 * 4096;
+    t.spec.targets = vec![format!("/data/file.{rank}")];
+    t.spec.rate_iops = None;
+    t.spec.rate_mbps = None;
+    t.duration_s = secs;
+    t.read = OpStats::new(&read, bytes, secs);
+    t.write = OpStats::new(&write, 0, secs);
+    t.total = OpStats::new(&read, bytes, secs);
+    t.histograms = Histograms { read: read.dump(), write: write.dump() };
+    let meta = RankMeta {
+        rank,
+        host: format!("node{rank}"),
+        start_offset_ms: rank as f64,
+        end_offset_ms: secs * 1000.0,
+        clock_offset_ms: 0.5,
+        clock_rtt_ms: 0.1,
+    };
+    t.ranks = vec![rank_row(&t, &meta)];
+    t
+}
+
+#[test]
+fn sums_throughput_and_merges_latency_exactly() {
+    // Rank 1 is ten times slower: an average of the ranks' p99s would be far from the p99 of
+    // all I/Os together.
+    let fast: Vec<u64> = (0..9000).map(|i| 100_000 + i * 7 % 5000).collect();
+    let slow: Vec<u64> = (0..1000).map(|i| 1_000_000 + i * 13 % 90_000).collect();
+    let tests = [rank_test(0, &fast, 10.0), rank_test(1, &slow, 9.5)];
+    let c = combine(&tests).unwrap();
+    assert_eq!(c.total.ios, 10_000);
+    assert!((c.total.iops - (900.0 + 1000.0 / 9.5)).abs() < 1e-9, "{}", c.total.iops);
+    assert_eq!(c.total.bytes, 10_000 * 4096);
+    let mut all = LatRec::default();
+    for &ns in fast.iter().chain(&slow) {
+        all.record(ns);
+    }
+    assert_eq!(c.total.lat_us, all.summary());
+    assert_eq!(c.histograms.read, all.dump());
+    let p99 = c.total.lat_us.percentiles.get("99").unwrap();
+    let avg = (tests[0].ranks[0].p99_us.unwrap() + tests[1].ranks[0].p99_us.unwrap()) / 2.0;
+    assert!(p99 > 1000.0 && (p99 - avg).abs() > 100.0, "p99 {p99} µs, average of p99s {avg} µs");
+    assert_eq!(c.response.total, all.summary());
+    assert_eq!(c.ranks.iter().map(|r| (r.rank, r.host.as_str())).collect::<Vec<_>>(), [(0, "node0"), (1, "node1")]);
+    assert_eq!(c.spec.targets, ["/data/file.0", "/data/file.1"]);
+    assert_eq!(c.duration_s, 10.0);
+}
+
+#[test]
+fn threads_point_at_their_rank_targets_and_seconds_add_up() {
+    let a = rank_test(0, &[200_000; 50], 1.0);
+    let b = rank_test(1, &[300_000; 70], 1.0);
+    let c = combine(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!(c.threads.len(), a.threads.len() + b.threads.len());
+    let last = c.threads.last().unwrap();
+    assert_eq!(last.target, 1 + b.threads.last().unwrap().target);
+    assert_eq!(c.seconds.len(), a.seconds.len().max(b.seconds.len()));
+    assert!((c.seconds[0].iops - (a.seconds[0].iops + b.seconds[0].iops)).abs() < 1e-9);
+    assert!(combine(&[]).is_none());
+}

@@ -1,0 +1,36 @@
+//! One row per MPI rank of a multi-host run (`--mpi`): who ran it, what it measured, and how
+//! far its start and its clock were from rank 0's. The combined test beside these rows is the
+//! exact merge of their histograms; the rows keep the histograms so anyone can check it.
+
+use super::Histograms;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankStats {
+    /// MPI rank (0 gathered and reported).
+    pub rank: u32,
+    /// Host name of the machine the rank ran on.
+    pub host: String,
+    /// The rank's targets, `{rank}` expanded.
+    pub targets: Vec<String>,
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mbps: f64,
+    pub mean_us: Option<f64>,
+    pub p99_us: Option<f64>,
+    /// Measured seconds of this rank.
+    pub duration_s: f64,
+    /// When the rank began its test relative to the common start time, ms on rank 0's clock
+    /// (positive: late). The spread of these is the run's start spread.
+    pub start_offset_ms: f64,
+    /// The rank's wall clock minus rank 0's, ms, from the fastest of several round trips.
+    pub clock_offset_ms: f64,
+    /// That round trip, ms: the offset is known to within half of it.
+    pub clock_rtt_ms: f64,
+    /// When the rank stopped measuring relative to the common start, ms on rank 0's clock.
+    pub end_offset_ms: f64,
+    /// The rank's service-latency histograms: the combined test's are their exact merge.
+    pub histograms: Histograms,
+}
