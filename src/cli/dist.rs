@@ -29,6 +29,8 @@ pub enum Stonewall {
 /// How a command runs across ranks.
 #[derive(Debug, Clone, Copy)]
 pub struct Dist {
+    // Read by the MPI runner only, which a build without the feature lacks.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub stonewall: Stonewall,
 }
 
@@ -69,3 +71,34 @@ pub fn execute(
 
 #[cfg(feature = "mpi")]
 pub use super::dist_run::execute;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(mpi: bool, stonewall: Option<&str>) -> DistArgs {
+        DistArgs { mpi, stonewall: stonewall.map(str::to_string) }
+    }
+
+    #[test]
+    fn single_host_without_mpi() {
+        assert!(args(false, None).check().unwrap().is_none());
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    #[test]
+    fn refused_by_a_build_without_mpi() {
+        let e = args(true, None).check().unwrap_err();
+        assert_eq!(e.option, "--mpi");
+        assert!(e.message.contains("lacks MPI") && e.message.contains("--features mpi"), "{e}");
+    }
+
+    #[cfg(feature = "mpi")]
+    #[test]
+    fn stonewall_modes() {
+        assert_eq!(args(true, None).check().unwrap().unwrap().stonewall, Stonewall::None);
+        assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap().stonewall, Stonewall::FirstDone);
+        let e = args(true, Some("last")).check().unwrap_err();
+        assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none or first-done");
+    }
+}

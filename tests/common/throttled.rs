@@ -63,6 +63,14 @@ impl Throttled {
             .unwrap_or_else(|e| panic!("writing '{} {value}' to {}: {e}", self.majmin, path.display()));
     }
 
+    /// A throttle on another device, for the processes of this cgroup: one cgroup can cap
+    /// several devices, each differently.
+    pub fn set_on(&self, other: &Throttled, knob: &str, value: u64) {
+        let path = self.cgroup.join(format!("blkio.throttle.{knob}"));
+        std::fs::write(&path, format!("{} {value}", other.majmin))
+            .unwrap_or_else(|e| panic!("writing '{} {value}' to {}: {e}", other.majmin, path.display()));
+    }
+
     /// Runs a command line inside the cgroup.
     pub fn run(&self, cmd: &str) -> std::process::Output {
         let procs = self.cgroup.join("cgroup.procs");

@@ -1,0 +1,189 @@
+//! `--mpi` under a real MPI launcher: three ranks on one machine (`mpirun --oversubscribe`),
+//! each on its own target. The combined result must be the ranks' sum, its latency the exact
+//! merge of their histograms (recomputed here from the rows' own histograms), a failing rank
+//! must be named within seconds, and three devices capped differently must add up. Needs the
+//! `mpi` feature and OpenMPI's mpirun; skipped with the reason without mpirun, failed under
+//! IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(feature = "mpi")]
+
+mod common;
+use common::throttled::Throttled;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const MPIRUN: &str = "mpirun --allow-run-as-root --oversubscribe -np 3";
+
+fn mpirun(p: &Privileged) -> Option<()> {
+    p.need("mpirun (OpenMPI: apt-get install openmpi-bin)", program("mpirun"))
+}
+
+/// `mpirun … iolens ARGS` in a shell; (exit code, stdout, stderr).
+fn launch(args: &str) -> (i32, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{MPIRUN} {} {args}", env!("CARGO_BIN_EXE_iolens")))
+        .env("IOLENS_STORE", test_store())
+        .output()
+        .expect("running mpirun");
+    parts(&out)
+}
+
+/// One histogram of every rank's I/Os, reads and writes: bucket value → count, and the exact
+/// count, min and max. The ranks' histograms share their bucket boundaries (same precision).
+fn merge(ranks: &[Value]) -> (BTreeMap<u64, u64>, u64, u64, u64) {
+    let (mut buckets, mut count, mut min, mut max) = (BTreeMap::new(), 0, u64::MAX, 0);
+    for h in ranks.iter().flat_map(|r| [&r["histograms"]["read"], &r["histograms"]["write"]]) {
+        assert_eq!(h["significant_digits"], 3, "{h}");
+        for b in h["buckets"].as_array().unwrap() {
+            *buckets.entry(u(&b[0])).or_insert(0) += u(&b[1]);
+        }
+        let n = u(&h["count"]);
+        if n > 0 {
+            count += n;
+            min = min.min(u(&h["min_ns"]));
+            max = max.max(u(&h["max_ns"]));
+        }
+    }
+    (buckets, count, min, max)
+}
+
+/// The percentile of a merged histogram: the first bucket where the running count reaches
+/// ceil(p × count), within the exact min and max.
+fn percentile_us(h: &(BTreeMap<u64, u64>, u64, u64, u64), pct: f64) -> f64 {
+    let (buckets, count, min, max) = h;
+    let want = ((pct / 100.0 * *count as f64).ceil() as u64).max(1);
+    let mut seen = 0;
+    let v = buckets.iter().find(|(_, c)| {
+        seen += **c;
+        seen >= want
+    });
+    *v.unwrap().0.clamp(min, max) as f64 / 1000.0
+}
+
+#[test]
+fn three_ranks_combine_into_one_result() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = dir.path().join("file.{rank}");
+    let (code, stdout, stderr) =
+        launch(&format!("run --mpi --duration 2 --size 8M --qd 2 --format json --no-store '{}'", target.display()));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not one JSON result ({e}): {stdout}"));
+    let t = test0(&v);
+    let ranks = t["ranks"].as_array().expect("ranks");
+    assert_eq!(ranks.iter().map(|r| u(&r["rank"])).collect::<Vec<_>>(), [0, 1, 2]);
+    for (k, r) in ranks.iter().enumerate() {
+        let want = dir.path().join(format!("file.{k}"));
+        assert_eq!(r["targets"][0], want.display().to_string(), "rank {k}");
+        assert!(!r["host"].as_str().unwrap().is_empty());
+        assert!(f(&r["start_offset_ms"]).abs() < 1000.0, "{r}");
+        assert!(u(&r["ios"]) > 0);
+    }
+    // The test files are the ranks' own, and gone afterwards.
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+    let sum: f64 = ranks.iter().map(|r| f(&r["iops"])).sum();
+    let iops = f(&t["total"]["iops"]);
+    assert!((iops / sum - 1.0).abs() <= 0.01, "combined {iops:.1} IOPS, ranks' sum {sum:.1}");
+    assert_eq!(u(&t["total"]["ios"]), ranks.iter().map(|r| u(&r["ios"])).sum::<u64>());
+    let merged = merge(ranks);
+    assert_eq!(merged.1, u(&t["total"]["ios"]));
+    for pct in ["50", "99", "99.9"] {
+        let want = percentile_us(&merged, pct.parse().unwrap());
+        let got = f(&t["total"]["lat_us"]["percentiles"][pct]);
+        assert!((got - want).abs() < 1e-6, "p{pct}: reported {got} µs, merged histograms say {want} µs");
+    }
+    assert_eq!(v["host"]["targets"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_rank_without_its_target_fails_the_run_naming_it() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    for k in [0, 2] {
+        std::fs::create_dir(dir.path().join(format!("d{k}"))).unwrap();
+    }
+    let target = dir.path().join("d{rank}").join("f");
+    let t0 = Instant::now();
+    let (code, stdout, stderr) =
+        launch(&format!("run --mpi --duration 5 --size 8M --format json --no-store '{}'", target.display()));
+    let took = t0.elapsed();
+    assert_ne!(code, 0, "{stdout}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let missing = dir.path().join("d1");
+    let line = stderr.lines().find(|l| l.starts_with("error: rank 1 ")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains(&format!("{} does not exist", missing.display())), "{line}");
+    assert!(!stderr.contains("rank 0 (") && !stderr.contains("rank 2 ("), "{stderr}");
+    for k in [0, 2] {
+        assert!(entries(&dir.path().join(format!("d{k}"))).is_empty(), "rank {k} left its file");
+    }
+}
+
+#[test]
+fn first_done_stops_every_rank_in_one_window() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = dir.path().join("file.{rank}");
+    // Rank by rank the I/O limit is reached at different times; without a stonewall each runs
+    // to its own limit.
+    let args =
+        format!("run --mpi --number-ios 3000 --duration 20 --size 8M --format json --no-store '{}'", target.display());
+    let (code, stdout, stderr) = launch(&format!("{args} --stonewall first-done"));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let ranks = test0(&v)["ranks"].as_array().unwrap().clone();
+    let ios: Vec<u64> = ranks.iter().map(|r| u(&r["ios"])).collect();
+    assert!(ios.contains(&3000), "one rank reached its limit: {ios:?}");
+    let ends: Vec<f64> = ranks.iter().map(|r| f(&r["end_offset_ms"])).collect();
+    let first = ends.iter().cloned().fold(f64::MAX, f64::min);
+    let last = ends.iter().cloned().fold(f64::MIN, f64::max);
+    assert!(last - first < 500.0, "ends {ends:?} ms");
+    assert_eq!(test0(&v)["interrupted"], false);
+    let (code, stdout, stderr) = launch(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let ios: Vec<u64> = test0(&v)["ranks"].as_array().unwrap().iter().map(|r| u(&r["ios"])).collect();
+    assert_eq!(ios, [3000, 3000, 3000]);
+}
+
+#[test]
+fn three_capped_devices_add_up() {
+    let devs: Vec<Throttled> = match (0..3).map(|k| Throttled::new(&format!("mpi{k}"))).collect::<Option<Vec<_>>>() {
+        Some(d) => d,
+        None => return,
+    };
+    let Some(()) = devs[0].need("mpirun (OpenMPI: apt-get install openmpi-bin)", program("mpirun")) else { return };
+    let caps = [300u64, 500, 800];
+    // One cgroup holds every rank (mpirun's children) and caps each device differently.
+    for (d, cap) in devs.iter().zip(caps) {
+        devs[0].set_on(d, "read_iops_device", cap);
+    }
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    for (k, d) in devs.iter().enumerate() {
+        std::os::unix::fs::symlink(&d.dev, dir.path().join(format!("dev.{k}"))).unwrap();
+    }
+    let target = Path::new(dir.path()).join("dev.{rank}");
+    let out = devs[0].run(&format!(
+        "{MPIRUN} {} run --mpi --rw randread --bs 4k --qd 16 --warmup 1 -d 4 --format json --no-store '{}'",
+        env!("CARGO_BIN_EXE_iolens"),
+        target.display()
+    ));
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let t = test0(&v);
+    for (r, cap) in t["ranks"].as_array().unwrap().iter().zip(caps) {
+        let iops = f(&r["iops"]);
+        eprintln!("rank {} capped at {cap} IOPS: {iops:.1}", r["rank"]);
+        assert!((iops / cap as f64 - 1.0).abs() <= 0.03, "rank {}: cap {cap}, measured {iops:.1}", r["rank"]);
+    }
+    let total = f(&t["total"]["iops"]);
+    let sum: u64 = caps.iter().sum();
+    assert!((total / sum as f64 - 1.0).abs() <= 0.03, "combined {total:.1} IOPS, caps add up to {sum}");
+}
