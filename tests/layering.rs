@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const MODULES: [&str; 14] = [
-    "analyze", "cli", "compare", "engine", "error", "report", "result", "run", "spec", "stats", "store", "target",
-    "testing", "verify",
+const MODULES: [&str; 15] = [
+    "analyze", "cli", "compare", "dist", "engine", "error", "report", "result", "run", "spec", "stats", "store",
+    "target", "testing", "verify",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -115,6 +115,26 @@ fn front_ends_and_formats_do_not_drive_io() {
         assert!(bad.is_empty(), "{m}: {bad:#?}");
     }
     let bad = offending("spec", &["target", "report", "store", "analyze"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn mpi_is_named_only_in_dist() {
+    // A build without the `mpi` feature must compile every other file: MPI's types and calls
+    // stay in src/dist/, and the front end reaches them through it.
+    let (src, all) = sources();
+    let mut bad = Vec::new();
+    let mut seen = false;
+    for f in all {
+        let Some(code) = code(&f) else { continue };
+        let names = code.contains("use mpi::") || code.contains(" mpi::") || code.contains("(mpi::");
+        if module_of(&src, &f) == "dist" {
+            seen |= names;
+        } else if names {
+            bad.push(f.strip_prefix(&src).unwrap().display().to_string());
+        }
+    }
+    assert!(seen, "no use of the mpi crate found in src/dist/");
     assert!(bad.is_empty(), "{bad:#?}");
 }
 

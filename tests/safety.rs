@@ -63,6 +63,15 @@ fn bad_values_exit_2_with_one_line_and_no_file() {
         &["--size", "4M", "--threads", "4", "--offset-increment", "2M"],
         "--offset-increment: the last thread's region",
     );
+    if cfg!(feature = "mpi") {
+        refused(d, &["--mpi", "--stonewall", "last"], "--stonewall: 'last' is not allowed; use none or first-done");
+    } else {
+        refused(
+            d,
+            &["--mpi"],
+            "--mpi: this build of iolens lacks MPI; build it with `cargo build --release --features mpi`",
+        );
+    }
     let target = d.join("t.dat");
     refused(d, &["--out", target.to_str().unwrap()], "--out: ");
     refused(d, &["--trace", target.to_str().unwrap()], "--trace: ");
