@@ -70,8 +70,13 @@ fn three_ranks_combine_into_one_result() {
     let Some(()) = mpirun(&p) else { return };
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let target = dir.path().join("file.{rank}");
-    let (code, stdout, stderr) =
-        launch(&format!("run --mpi --duration 2 --size 8M --qd 2 --format json --no-store '{}'", target.display()));
+    let traces = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let trace = traces.path().join("t.csv");
+    let (code, stdout, stderr) = launch(&format!(
+        "run --mpi --duration 2 --size 8M --qd 2 --format json --no-store --trace {} '{}'",
+        trace.display(),
+        target.display()
+    ));
     assert_eq!(code, 0, "{stderr}");
     let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not one JSON result ({e}): {stdout}"));
     let t = test0(&v);
@@ -98,6 +103,14 @@ fn three_ranks_combine_into_one_result() {
         assert!((got - want).abs() < 1e-6, "p{pct}: reported {got} µs, merged histograms say {want} µs");
     }
     assert_eq!(v["host"]["targets"].as_array().unwrap().len(), 3);
+    // Each rank traced its own I/Os into its own file.
+    let mut names = entries(traces.path());
+    names.sort();
+    assert_eq!(names, ["t.csv.0", "t.csv.1", "t.csv.2"]);
+    for (k, r) in ranks.iter().enumerate() {
+        let lines = std::fs::read_to_string(traces.path().join(format!("t.csv.{k}"))).unwrap().lines().count() as u64;
+        assert!(lines > u(&r["ios"]), "rank {k}: {lines} trace lines, {} I/Os", r["ios"]);
+    }
 }
 
 #[test]

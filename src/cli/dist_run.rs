@@ -9,7 +9,7 @@ use super::exec::{finish, prepare, run_items, Item, Output, Passes};
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
 use crate::dist::comm::{now_ns, wait_until, Comm};
-use crate::dist::expand_rank;
+use crate::dist::{expand_rank, rank_file};
 use crate::result::{TargetInfo, TestResult};
 use crate::{run, target};
 use serde::{Deserialize, Serialize};
@@ -132,6 +132,8 @@ pub fn execute(
     match prepare(&items, size_given, output) {
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => {
+            let size = group.comm.size();
+            p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), rank, size).into());
             let result = if group.ready()? {
                 let clock = group.comm.clock_offset();
                 let mut it = items.iter();

@@ -11,6 +11,16 @@ pub fn expand_rank(target: &str, rank: u32) -> String {
     target.replace("{rank}", &rank.to_string())
 }
 
+/// A file each rank writes for itself (`--trace`): `{rank}` expanded, or `.RANK` appended when
+/// the name has none and there are several ranks, so ranks never write over each other.
+pub fn rank_file(path: &str, rank: u32, size: u32) -> String {
+    if path.contains("{rank}") || size <= 1 {
+        expand_rank(path, rank)
+    } else {
+        format!("{path}.{rank}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -18,5 +28,8 @@ mod tests {
         assert_eq!(super::expand_rank("/dev/loop{rank}", 2), "/dev/loop2");
         assert_eq!(super::expand_rank("d{rank}/f.{rank}", 11), "d11/f.11");
         assert_eq!(super::expand_rank("/data", 3), "/data");
+        assert_eq!(super::rank_file("t.{rank}.csv", 1, 3), "t.1.csv");
+        assert_eq!(super::rank_file("t.csv", 2, 3), "t.csv.2");
+        assert_eq!(super::rank_file("t.csv", 0, 1), "t.csv");
     }
 }
