@@ -75,6 +75,7 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
             }
         }
     }
+    notices.extend(outlier(per_rank));
     let response = if paced {
         // Response times are summarised, not kept as histograms: they cannot be merged exactly.
         notices.push("response latency is rank 0's; service latency is every rank's".into());
@@ -135,6 +136,22 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         errors,
         failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),
         ranks: per_rank.iter().flat_map(|t| t.ranks.iter().cloned()).collect(),
+    })
+}
+
+/// The rank whose p99 is more than twice any other's: in a combined figure one slow host hides
+/// behind the others' I/Os, so it is named.
+fn outlier(per_rank: &[TestResult]) -> Option<String> {
+    let mut p99: Vec<(f64, &TestResult)> =
+        per_rank.iter().filter_map(|t| Some((t.total.lat_us.percentiles.get("99")?, t))).collect();
+    if p99.len() < 2 {
+        return None;
+    }
+    p99.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let ((worst, t), next) = (p99[0], p99[1].0);
+    let host = t.ranks.first().map_or(String::new(), |r| format!(" ({})", r.host));
+    (worst > 2.0 * next).then(|| {
+        format!("rank {}{host} is an outlier: p99 {worst:.1} µs, the next highest rank's {next:.1} µs", rank_of(t))
     })
 }
 

@@ -59,6 +59,9 @@ fn sums_throughput_and_merges_latency_exactly() {
     assert_eq!(c.ranks.iter().map(|r| (r.rank, r.host.as_str())).collect::<Vec<_>>(), [(0, "node0"), (1, "node1")]);
     assert_eq!(c.spec.targets, ["/data/file.0", "/data/file.1"]);
     assert_eq!(c.duration_s, 10.0);
+    let named: Vec<&String> = c.notices.iter().filter(|n| n.contains("outlier")).collect();
+    assert_eq!(named.len(), 1, "{:?}", c.notices);
+    assert!(named[0].starts_with("rank 1 (node1) is an outlier: p99 1"), "{}", named[0]);
 }
 
 #[test]
@@ -72,4 +75,24 @@ fn threads_point_at_their_rank_targets_and_seconds_add_up() {
     assert_eq!(c.seconds.len(), a.seconds.len().max(b.seconds.len()));
     assert!((c.seconds[0].iops - (a.seconds[0].iops + b.seconds[0].iops)).abs() < 1e-9);
     assert!(combine(&[]).is_none());
+    // Within twice of each other: no rank is singled out.
+    assert!(!c.notices.iter().any(|n| n.contains("outlier")), "{:?}", c.notices);
+}
+
+#[test]
+fn text_report_has_a_row_per_rank_and_the_spread() {
+    let tests =
+        [rank_test(0, &[200_000; 50], 1.0), rank_test(1, &[300_000; 70], 1.0), rank_test(2, &[250_000; 60], 1.0)];
+    let mut r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    r.tests = vec![combine(&tests).unwrap()];
+    let text = crate::report::render(&r, crate::report::Format::Text);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" node")).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let cells: Vec<&str> = rows[1].split_whitespace().collect();
+    // rank, host, IOPS, MB/s, p99 µs, secs, start ms, end ms, clock ms
+    assert_eq!(&cells[..4], ["1", "node1", "70.0", "0.29"], "{}", rows[1]);
+    assert_eq!(cells[6], "1.000");
+    assert!(text.contains("start spread 2.000 ms, first done 1000.0 ms, last done 1000.0 ms"), "{text}");
+    assert!(text.contains("within ±0.050 ms"), "{text}");
 }
