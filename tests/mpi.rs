@@ -200,3 +200,39 @@ fn three_capped_devices_add_up() {
     let sum: u64 = caps.iter().sum();
     assert!((total / sum as f64 - 1.0).abs() <= 0.03, "combined {total:.1} IOPS, caps add up to {sum}");
 }
+
+#[test]
+fn cdm_keeps_one_pass_for_every_rank() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = dir.path().join("c.{rank}");
+    let (code, stdout, stderr) = launch(&format!(
+        "cdm --mpi --tests 'RND4K Q1T1' --passes 3 --time 1 --interval 0 --no-prepare --size 8M --format json --no-store '{}'",
+        target.display()
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    for t in v["tests"].as_array().unwrap() {
+        // "pass 2: 42.48 MB/s, 10372 IOPS (kept)", rank 0's plain, the others' prefixed.
+        let mut mbps = [[0.0f64; 3]; 3];
+        let mut kept = Vec::new();
+        for n in t["notices"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()) {
+            let (rank, rest) = match n.strip_prefix("rank ") {
+                Some(r) => (r[..1].parse::<usize>().unwrap(), &r[3..]),
+                None => (0, n),
+            };
+            let Some(rest) = rest.strip_prefix("pass ") else { continue };
+            let pass = rest[..1].parse::<usize>().unwrap() - 1;
+            mbps[rank][pass] = rest[3..].split(' ').next().unwrap().parse().unwrap();
+            if rest.ends_with("(kept)") {
+                kept.push((rank, pass));
+            }
+        }
+        let sums: Vec<f64> = (0..3).map(|k| mbps.iter().map(|r| r[k]).sum()).collect();
+        let best = (0..3).max_by(|&a, &b| sums[a].total_cmp(&sums[b])).unwrap();
+        assert_eq!(kept, [(0, best), (1, best), (2, best)], "{}: summed MB/s per pass {sums:?}", t["name"]);
+        let total = f(&t["total"]["mbps"]);
+        assert!((total - sums[best]).abs() < 0.02, "{}: {total} MB/s, pass {best} sums to {}", t["name"], sums[best]);
+    }
+}

@@ -5,7 +5,7 @@
 //! names it; what the others measured is still reported, marked partial.
 
 use super::dist::{Dist, Stonewall};
-use super::exec::{finish, prepare, run_items, Item, Output, Passes};
+use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes};
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
 use crate::dist::comm::{now_ns, wait_until, Comm};
@@ -22,6 +22,8 @@ const LEAD: Duration = Duration::from_millis(100);
 #[derive(Serialize, Deserialize)]
 enum Msg {
     Ready,
+    /// (complete, MB/s) of each pass of a test, to keep the pass that was best for all ranks.
+    Passes(Vec<(bool, f64)>),
     Done(Box<Final>),
 }
 
@@ -57,19 +59,19 @@ impl Group {
         self.comm.send(to, &serde_json::to_vec(m).expect("serialisable"));
     }
 
-    /// Rank 0: the next message of every rank not yet done; the ranks that said "ready".
-    fn collect(&mut self) -> anyhow::Result<Vec<u32>> {
-        let mut ready = Vec::new();
+    /// Rank 0: the next message of every rank not yet done, but for "done".
+    fn collect(&mut self) -> anyhow::Result<Vec<(u32, Msg)>> {
+        let mut live = Vec::new();
         for r in 1..self.comm.size() {
             if self.finals[r as usize].is_some() {
                 continue;
             }
             match serde_json::from_slice(&self.comm.receive(r))? {
-                Msg::Ready => ready.push(r),
                 Msg::Done(f) => self.finals[r as usize] = Some(*f),
+                m => live.push((r, m)),
             }
         }
-        Ok(ready)
+        Ok(live)
     }
 
     /// Every rank is ready: true, and the run goes on; false once any rank is done.
@@ -80,10 +82,43 @@ impl Group {
         }
         let ready = self.collect()?;
         let go = self.finals.iter().all(Option::is_none);
-        for r in ready {
+        for (r, _) in ready {
             self.comm.send(r, &[go as u8]);
         }
         Ok(go)
+    }
+
+    /// The pass every rank keeps of a test run several times (CrystalDiskMark's best of N): the
+    /// best of the ranks' summed MB/s, so the combined figures come from one common window.
+    fn agree_pass(&mut self, runs: &[TestResult]) -> anyhow::Result<usize> {
+        let mine = pass_keys(runs);
+        if self.comm.rank() != 0 {
+            self.post(0, &Msg::Passes(mine));
+            return match self.comm.receive(0).as_slice() {
+                [1, rest @ ..] => Ok(u32::from_le_bytes(rest.try_into()?) as usize),
+                _ => Err(Stopped.into()),
+            };
+        }
+        let live = self.collect()?;
+        let go = self.finals.iter().all(Option::is_none);
+        let mut sum = mine;
+        for (_, m) in &live {
+            if let Msg::Passes(p) = m {
+                for (s, o) in sum.iter_mut().zip(p) {
+                    *s = (s.0 && o.0, s.1 + o.1);
+                }
+            }
+        }
+        let best = best_pass(&sum);
+        let verdict: Vec<u8> = if go { [&[1u8][..], &(best as u32).to_le_bytes()].concat() } else { vec![0] };
+        for (r, _) in live {
+            self.comm.send(r, &verdict);
+        }
+        if go {
+            Ok(best)
+        } else {
+            Err(Stopped.into())
+        }
     }
 
     /// This rank is done. Rank 0 then tells the ranks still running to stop, and returns
@@ -95,7 +130,7 @@ impl Group {
         }
         self.finals[0] = Some(f);
         while self.finals.iter().any(Option::is_none) {
-            for r in self.collect()? {
+            for (r, _) in self.collect()? {
                 self.comm.send(r, &[0]);
             }
         }
@@ -138,7 +173,10 @@ pub fn execute(
                 let clock = group.comm.clock_offset();
                 let mut it = items.iter();
                 let (interrupt, opts) = (&p.interrupt, &p.opts);
+                // Both closures below talk to the other ranks, one at a time.
+                let shared = std::cell::RefCell::new(&mut group);
                 let mut measure = |spec: &crate::spec::Spec, targets: &mut [target::Prepared]| {
+                    let mut group = shared.borrow_mut();
                     if !group.ready()? {
                         return Err(Stopped.into());
                     }
@@ -158,8 +196,10 @@ pub fn execute(
                     t.ranks = vec![rank_row(&t, &meta)];
                     Ok(t)
                 };
+                let mut choose = |runs: &[TestResult]| shared.borrow_mut().agree_pass(runs);
+                let mut next = |_: &[TestResult]| it.next().cloned();
                 let (tests, r) =
-                    run_items(&mut |_| it.next().cloned(), &mut p.targets, interrupt, false, passes, &mut measure);
+                    run_items(&mut next, &mut p.targets, interrupt, false, passes, &mut measure, &mut choose);
                 fin.tests = tests;
                 r
             } else {

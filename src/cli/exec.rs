@@ -115,9 +115,9 @@ pub fn execute_series(
     let mut p = prepare(envelope, size_given, output)?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let (interrupt, opts) = (&p.interrupt, &p.opts);
-    let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, &mut |spec, targets| {
-        run::run_test(spec, targets, interrupt, opts)
-    });
+    let mut measure = |spec: &Spec, targets: &mut [target::Prepared]| run::run_test(spec, targets, interrupt, opts);
+    let mut choose = |runs: &[TestResult]| Ok(best_pass(&pass_keys(runs)));
+    let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, &mut measure, &mut choose);
     target::cleanup(&p.targets, p.base.keep);
     done?;
     let targets = p.targets.iter().map(|t| t.info.clone()).collect();
@@ -219,6 +219,22 @@ pub(super) fn prefill_progress(progress: bool) -> impl FnMut(&Path, f64) {
 /// started together.
 pub(super) type Measure<'a> = &'a mut dyn FnMut(&Spec, &mut [target::Prepared]) -> anyhow::Result<TestResult>;
 
+/// Which of a test's passes to keep (an index into them).
+pub(super) type Choose<'a> = &'a mut dyn FnMut(&[TestResult]) -> anyhow::Result<usize>;
+
+/// CrystalDiskMark keeps the best pass: a complete one before an interrupted one, then the
+/// most MB/s. `passes`: (complete, MB/s) of each.
+pub(super) fn best_pass(passes: &[(bool, f64)]) -> usize {
+    (0..passes.len())
+        .max_by(|&a, &b| passes[a].partial_cmp(&passes[b]).unwrap_or(std::cmp::Ordering::Equal))
+        .unwrap_or(0)
+}
+
+/// (complete, MB/s) of each pass, as `best_pass` takes them.
+pub(super) fn pass_keys(runs: &[TestResult]) -> Vec<(bool, f64)> {
+    runs.iter().map(|t| (!t.interrupted, t.total.mbps)).collect()
+}
+
 /// The series' tests; on an error, the tests completed before it and the error.
 pub(super) fn run_items(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
@@ -227,9 +243,10 @@ pub(super) fn run_items(
     progress: bool,
     passes: &Passes,
     measure: Measure,
+    choose: Choose,
 ) -> (Vec<TestResult>, anyhow::Result<()>) {
     let mut tests = Vec::new();
-    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, measure);
+    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, measure, choose);
     (tests, r)
 }
 
@@ -241,6 +258,7 @@ fn run_into(
     progress: bool,
     passes: &Passes,
     measure: Measure,
+    choose: Choose,
 ) -> anyhow::Result<()> {
     for k in 0.. {
         if interrupt.load(Ordering::Relaxed) {
@@ -262,14 +280,10 @@ fn run_into(
         while runs.len() < passes.count.max(1) as usize && !interrupt.load(Ordering::Relaxed) {
             runs.push(measure(&item.spec, targets)?);
         }
-        // CrystalDiskMark keeps the best pass: a complete one before an interrupted one, then
-        // the most MB/s.
-        let Some(best) = (0..runs.len()).max_by(|&a, &b| {
-            let key = |t: &TestResult| (!t.interrupted, t.total.mbps);
-            key(&runs[a]).partial_cmp(&key(&runs[b])).unwrap_or(std::cmp::Ordering::Equal)
-        }) else {
+        if runs.is_empty() {
             continue;
-        };
+        }
+        let best = choose(&runs)?;
         let lines: Vec<String> = if runs.len() > 1 {
             runs.iter()
                 .enumerate()
