@@ -5,7 +5,7 @@
 //! names it; what the others measured is still reported, marked partial.
 
 use super::dist::{Dist, Stonewall};
-use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes};
+use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes, Runner};
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
 use crate::dist::comm::{now_ns, wait_until, Comm};
@@ -198,8 +198,8 @@ pub fn execute(
                 };
                 let mut choose = |runs: &[TestResult]| shared.borrow_mut().agree_pass(runs);
                 let mut next = |_: &[TestResult]| it.next().cloned();
-                let (tests, r) =
-                    run_items(&mut next, &mut p.targets, interrupt, false, passes, &mut measure, &mut choose);
+                let runner = Runner { measure: &mut measure, choose: &mut choose };
+                let (tests, r) = run_items(&mut next, &mut p.targets, interrupt, false, passes, runner);
                 fin.tests = tests;
                 r
             } else {

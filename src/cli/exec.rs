@@ -117,7 +117,8 @@ pub fn execute_series(
     let (interrupt, opts) = (&p.interrupt, &p.opts);
     let mut measure = |spec: &Spec, targets: &mut [target::Prepared]| run::run_test(spec, targets, interrupt, opts);
     let mut choose = |runs: &[TestResult]| Ok(best_pass(&pass_keys(runs)));
-    let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, &mut measure, &mut choose);
+    let runner = Runner { measure: &mut measure, choose: &mut choose };
+    let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, runner);
     target::cleanup(&p.targets, p.base.keep);
     done?;
     let targets = p.targets.iter().map(|t| t.info.clone()).collect();
@@ -235,6 +236,12 @@ pub(super) fn pass_keys(runs: &[TestResult]) -> Vec<(bool, f64)> {
     runs.iter().map(|t| (!t.interrupted, t.total.mbps)).collect()
 }
 
+/// How a series measures each test and picks among its passes.
+pub(super) struct Runner<'a> {
+    pub measure: Measure<'a>,
+    pub choose: Choose<'a>,
+}
+
 /// The series' tests; on an error, the tests completed before it and the error.
 pub(super) fn run_items(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
@@ -242,11 +249,10 @@ pub(super) fn run_items(
     interrupt: &AtomicBool,
     progress: bool,
     passes: &Passes,
-    measure: Measure,
-    choose: Choose,
+    runner: Runner,
 ) -> (Vec<TestResult>, anyhow::Result<()>) {
     let mut tests = Vec::new();
-    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, measure, choose);
+    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, runner);
     (tests, r)
 }
 
@@ -257,9 +263,9 @@ fn run_into(
     interrupt: &AtomicBool,
     progress: bool,
     passes: &Passes,
-    measure: Measure,
-    choose: Choose,
+    runner: Runner,
 ) -> anyhow::Result<()> {
+    let Runner { measure, choose } = runner;
     for k in 0.. {
         if interrupt.load(Ordering::Relaxed) {
             break;
