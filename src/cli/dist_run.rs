@@ -216,7 +216,8 @@ pub fn execute(
     }
     let code = match group.done(fin)? {
         None => 0,
-        Some(finals) => report(command, started_at, finals, output)?,
+        // Whatever happens to the report, the other ranks wait for this exit code.
+        Some(finals) => report(command, started_at, finals, output).unwrap_or_else(|e| super::fail(&e)),
     };
     Ok(group.exit_code(code))
 }
@@ -234,8 +235,10 @@ fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output
         let per: Vec<TestResult> = finals.iter().filter_map(|f| f.tests.get(k).cloned()).collect();
         let Some(mut t) = combine(&per) else { continue };
         if per.len() < finals.len() {
-            let why =
-                format!("partial: {} of {} ranks measured this test; {}", per.len(), finals.len(), failed.join("; "));
+            let mut why = format!("partial: {} of {} ranks measured this test", per.len(), finals.len());
+            if !failed.is_empty() {
+                why = format!("{why}; {}", failed.join("; "));
+            }
             t.failed = Some(t.failed.map_or(why.clone(), |f| format!("{why}; {f}")));
         }
         tests.push(t);
