@@ -13,7 +13,7 @@ pub mod shaping;
 pub mod size;
 pub mod verify;
 
-pub use shaping::{MinRate, OnError, RateProcess, StartDelay, ThinkTime};
+pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, ThinkTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -178,6 +178,9 @@ pub struct Spec {
     /// Stamp every write and check every read (`--verify`, fio's `verify=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<verify::VerifySpec>,
+    /// Held in proportion to the other jobs of its flow group (fio's `flow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow: Option<Flow>,
 }
 
 impl Default for Spec {
@@ -220,6 +223,7 @@ impl Default for Spec {
             rate_process: RateProcess::Linear,
             min_rate: None,
             verify: None,
+            flow: None,
         }
     }
 }

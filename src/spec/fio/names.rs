@@ -82,6 +82,9 @@ const VALUES: &[&str] = &[
     "verify_offset",
     "verify_pattern",
     "verify_async",
+    "flow",
+    "flow_id",
+    "flow_sleep",
 ];
 
 /// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
