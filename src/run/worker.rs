@@ -298,7 +298,7 @@ impl<E: Engine> Worker<'_, E> {
             self.free.push(c.slot);
             self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
-            let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
+            let ok = if matches!(op, OpKind::Flush | OpKind::Trim) { c.result >= 0 } else { c.result == s.len as i64 };
             if let Some(v) = self.ver.as_mut().filter(|_| op != OpKind::Flush) {
                 v.complete(&self.engine.buffer(c.slot)[..s.len as usize], c.slot, op, ok, tc);
                 if v.fatal {
@@ -333,7 +333,9 @@ impl<E: Engine> Worker<'_, E> {
             let resp = tc.saturating_sub(s.intended);
             let (r, k) = match op {
                 OpKind::Read => (&mut self.rec.read, 0),
-                OpKind::Write => (&mut self.rec.write, 1),
+                // A trim test has no writes: its trims take their place, and the result calls
+                // them trims.
+                OpKind::Write | OpKind::Trim => (&mut self.rec.write, 1),
                 OpKind::Flush => {
                     self.rec.fsync.record(svc);
                     continue;

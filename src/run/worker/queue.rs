@@ -17,6 +17,9 @@ impl<E: Engine> Worker<'_, E> {
             // An fsync is not one of the paced I/Os: give its place in the schedule back.
             self.pace.give_back();
             (OpKind::Flush, 0, 0)
+        } else if self.spec.trim {
+            let (_, offset, len) = self.gen.next_io();
+            (OpKind::Trim, offset, len)
         } else {
             self.gen.next_io()
         };

@@ -126,6 +126,7 @@ pub(super) fn fio_name(option: &str) -> &str {
         "--rate-iops" => "rate_iops",
         "--rate-mbps" => "rate",
         "--read-pct" => "rwmixread",
+        "--rw" => "rw",
         "--align" => "ba",
         "--thinktime" => "thinktime",
         "--thinktime-spin" => "thinktime_spin",

@@ -156,6 +156,7 @@ impl Job {
                     self.spec.seq_skip =
                         sign * i64::try_from(int(n, kb)?).map_err(|_| format!("'{v}' is too large"))?;
                 }
+                self.spec.trim = matches!(word, "trim" | "randtrim");
                 let (pattern, pct, mixed) = match word {
                     "read" => (Pattern::Sequential, 100, false),
                     "write" => (Pattern::Sequential, 0, false),
@@ -163,7 +164,12 @@ impl Job {
                     "randwrite" => (Pattern::Random, 0, false),
                     "rw" | "readwrite" => (Pattern::Sequential, 50, true),
                     "randrw" => (Pattern::Random, 50, true),
-                    _ => return Err(format!("'{v}' is not supported by iolens (trims are not)")),
+                    "trim" => (Pattern::Sequential, 0, false),
+                    "randtrim" => (Pattern::Random, 0, false),
+                    "trimwrite" | "randtrimwrite" => {
+                        return Err(format!("'{v}' is not supported by iolens (trims alone are: trim, randtrim)"))
+                    }
+                    _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim and their rand forms")),
                 };
                 (self.spec.pattern, self.spec.read_pct, self.mixed) = (pattern, pct, mixed);
             }
