@@ -220,8 +220,9 @@ fn verdict(o: &mut String, r: &RunResult, s: &Simdb) {
     if throttled > 0 || !s.stalls.is_empty() {
         let _ = writeln!(
             o,
-            "I/O: throttled {throttled} time(s) above the target I/O time, {} stall(s) over 15 s",
-            s.stalls.len()
+            "I/O: throttled {throttled} time(s) above the target I/O time, {} stall(s) over {} ms",
+            s.stalls.len(),
+            s.stall_ms
         );
     }
     if !s.errors.is_empty() {
