@@ -8,7 +8,7 @@ mod common;
 mod faultfs;
 
 use common::*;
-use faultfs::{FaultFs, Fate, KINDS};
+use faultfs::{Fate, FaultFs, KINDS};
 use serde_json::Value;
 
 const PAGE: u32 = 8192;
@@ -161,7 +161,7 @@ struct Tally {
 /// is of the kind's class at a page the file system broke and handed to a reader, and every
 /// fault handed over is found (a read fault as a finding or a bad re-read of one).
 fn simdb_with(fs: &FaultFs, kind: &'static str, seed: u64, t: &mut Tally) {
-    fs.arm(faultfs::Faults { rate: 0.02, page: PAGE, file: Some(DATA_FILES.into()), ..faultfs::Faults::of(kind) });
+    fs.arm(faultfs::Faults { rate: 0.05, page: PAGE, file: Some(DATA_FILES.into()), ..faultfs::Faults::of(kind) });
     let (code, v, stderr) = simdb(fs, seed, "2", &[]);
     let faults = fs.take();
     let found = all_findings(&v);
@@ -183,7 +183,12 @@ fn simdb_with(fs: &FaultFs, kind: &'static str, seed: u64, t: &mut Tally) {
         assert!(found.iter().all(|f| f["bad_rereads"] == f["rereads"]), "{kind}");
     } else {
         assert_eq!(seen.len() as u64, n);
-        assert_eq!(found.len() as u64 + bad, n, "{kind}: run {seed}: {n} injected, {} found + {bad} bad re-reads", found.len());
+        assert_eq!(
+            found.len() as u64 + bad,
+            n,
+            "{kind}: run {seed}: {n} injected, {} found + {bad} bad re-reads",
+            found.len()
+        );
     }
     t.runs += 1;
     t.injected += n;
@@ -202,7 +207,7 @@ fn simdb_mount(p: &Privileged, dir: &std::path::Path) -> Option<FaultFs> {
 }
 
 /// Faults wanted per kind for simdb, over as many 2-second runs as it takes.
-const SIMDB_WANT: u64 = 300;
+const SIMDB_WANT: u64 = 1000;
 
 #[test]
 fn simdb_names_every_fault_below_the_vfs_by_its_class_file_and_offset() {
@@ -261,7 +266,10 @@ fn simdb_names_a_lost_or_torn_log_record_as_a_break_in_the_lsn_chain() {
         assert_eq!(code, 3, "{stderr}");
         assert_eq!(found.len(), 1, "{kind}: {found:?}");
         let f = &found[0];
-        assert_eq!((f["class"].as_str().unwrap(), name_of(f), u(&f["offset"])), ("log", fault.file.clone(), fault.offset));
+        assert_eq!(
+            (f["class"].as_str().unwrap(), name_of(f), u(&f["offset"])),
+            ("log", fault.file.clone(), fault.offset)
+        );
         assert_eq!((u(&f["expected_gen"]), u(&f["bad_rereads"])), (nth, 3), "{kind}: LSN {nth} is the one broken: {f}");
         eprintln!("log {kind}: record {nth} at {} ({} B): {}", fault.offset, fault.len, f["diff"]);
         if kind == "torn" && fault.len > 1024 {
@@ -298,6 +306,7 @@ fn simdb_reports_a_delayed_read_as_a_stall_with_its_file_offset_and_duration() {
     assert_eq!((name_of(st), u(&st["offset"]), st["op"].as_str().unwrap()), (fault.file.clone(), fault.offset, "read"));
     let ms = f(&st["ms"]);
     assert!((2000.0..3000.0).contains(&ms), "{st}");
+    eprintln!("delayed read of {} at {}: stall {st}", fault.file, fault.offset);
     // Said as it happened too, while the read was outstanding.
     assert!(stderr.contains("warning: stall: an I/O of the"), "{stderr}");
 }

@@ -458,7 +458,12 @@ fn create(dir: &Path, state: &Mutex<State>, name: &str) -> std::io::Result<(u64,
         return Ok((ino, n.size));
     }
     let ino = st.next_ino;
-    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(dir.join(ino.to_string()))?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(dir.join(ino.to_string()))?;
     st.next_ino += 1;
     st.nodes.insert(ino, Node { name: name.to_string(), file: Arc::new(file), size: 0 });
     Ok((ino, 0))
@@ -490,7 +495,8 @@ impl FaultFs {
             n.file.set_len(size)?;
             n.size = size;
         }
-        let fs = Fs { dir: backing.to_path_buf(), capacity: 1 << 30, state: Arc::clone(&state), io: Default::default() };
+        let fs =
+            Fs { dir: backing.to_path_buf(), capacity: 1 << 30, state: Arc::clone(&state), io: Default::default() };
         let mut config = Config::default();
         config.mount_options = vec![MountOption::FSName("iolens-faultfs".into()), MountOption::RW];
         config.n_threads = Some(4);
@@ -511,7 +517,8 @@ impl FaultFs {
     pub fn arm(&self, f: Faults) {
         let mut st = self.state.lock().unwrap();
         let keep = std::mem::take(&mut st.faults);
-        st.faults = Faults { eligible: 0, injected: keep.injected, reads: keep.reads, writes: keep.writes, log: keep.log, ..f };
+        st.faults =
+            Faults { eligible: 0, injected: keep.injected, reads: keep.reads, writes: keep.writes, log: keep.log, ..f };
     }
 
     /// The counts and the log so far, and starts them afresh (write faults still pending
