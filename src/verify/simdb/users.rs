@@ -77,8 +77,10 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
         }
         handles.into_iter().map(|h| h.join().expect("a simulator user panicked")).collect()
     });
-    let halted = interrupt.load(Ordering::Relaxed)
-        || (cfg.stop_on_error && !(sim.findings.lock().unwrap_or_else(|e| e.into_inner()).is_empty()));
+    // Not after Ctrl-C, nor when --stop-on-error ended the run: its first fault is the answer.
+    let found = !sim.findings.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+    let failed = !sim.ctx.errors.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+    let halted = interrupt.load(Ordering::Relaxed) || (cfg.stop_on_error && (found || failed));
     if !halted {
         if let Some((_, m)) = meters.iter_mut().find(|(k, _)| *k == Kind::Audit) {
             let idx = m.user as u16;
