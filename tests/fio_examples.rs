@@ -1,7 +1,8 @@
 //! fio's own example job files, run end to end with their sizes and runtimes cut down: each
 //! must run and do I/O in every direction it asks for. Needs Debian's fio-examples (or
 //! $FIO_EXAMPLES); skipped with the reason elsewhere. Also fio's rate_min and
-//! allow_file_create, which decide the exit code.
+//! allow_file_create, which decide the exit code. flow.fio and enospc-pressure.fio (trims
+//! racing direct writes) run among them.
 
 mod common;
 use common::*;
@@ -47,7 +48,7 @@ fn fio_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value, String) {
 #[test]
 fn local_examples_run_cut_down() {
     let Some(ex) = examples() else { return };
-    // (example, job count, directions every job must have done: r, w or rw)
+    // (example, job count, directions every job must have done: r, w or rw; t: some job trimmed)
     let cases = [
         ("fio-rand-RW.fio", 1, "rw"),
         ("iometer-file-access-server.fio", 1, "rw"),
@@ -58,6 +59,8 @@ fn local_examples_run_cut_down() {
         ("tiobench-example.fio", 4, ""),
         ("exitwhat.fio", 5, ""),
         ("waitfor.fio", 4, ""),
+        ("flow.fio", 2, ""),
+        ("enospc-pressure.fio", 3, "t"),
     ];
     for (name, jobs, dirs) in cases {
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
@@ -68,10 +71,12 @@ fn local_examples_run_cut_down() {
         assert_eq!(list.len(), jobs, "{name}");
         for j in list {
             let did = |d: &str| f(&j[d]["iops"]) > 0.0;
-            assert!(did("read") || did("write"), "{name}: {} did no I/O", j["jobname"]);
+            assert!(did("read") || did("write") || did("trim"), "{name}: {} did no I/O", j["jobname"]);
             assert!(!dirs.contains('r') || did("read"), "{name}: {} did not read", j["jobname"]);
             assert!(!dirs.contains('w') || did("write"), "{name}: {} did not write", j["jobname"]);
         }
+        let trimmed = list.iter().any(|j| f(&j["trim"]["iops"]) > 0.0);
+        assert_eq!(trimmed, dirs.contains('t'), "{name}: trims");
         eprintln!("{name}: {} jobs ran; notes: {}", list.len(), stderr.lines().filter(|l| l.contains("note")).count());
     }
 }

@@ -1,6 +1,6 @@
 //! fio options that shape the workload, carried out and checked through the binary with job
 //! files: continue_on_error (against real kernel errors), thinktime, startdelay,
-//! offset_increment, io_size/number_ios, rate_process and rate_min per rate_cycle.
+//! offset_increment, io_size/number_ios, rate_process, rate_min per rate_cycle and flow.
 
 mod common;
 use common::*;
@@ -294,4 +294,50 @@ fn rate_min_is_checked_every_rate_cycle() {
     let (code, v, err) = fio(dir.path(), &job("rate_cycle=4000\n"), &[]);
     assert_eq!(code, 0, "{err}");
     assert!(test0(&v).get("failed").is_none());
+}
+
+/// The I/Os of each job of a fio job file, by name.
+fn ios_of(v: &Value, names: &[&str]) -> Vec<f64> {
+    names.iter().map(|n| f(&named(v, n)["read"]["ios"]) + f(&named(v, n)["write"]["ios"])).collect()
+}
+
+#[test]
+fn flow_keeps_jobs_in_the_ratio_of_their_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = |a: &str, b: &str, c: &str| {
+        format!(
+            "[global]\nioengine=null\nsize=64m\nbs=4k\nruntime=1\ntime_based\n\
+             [a]\nrw=randread\n{a}\n[b]\nrw=write\n{b}\n[c]\nrw=read\n{c}\n"
+        )
+    };
+    // Equally fast on their own: flow alone sets the ratio.
+    let (code, v, err) = fio(dir.path(), &job("flow=3", "flow=2", "flow=1"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let n = ios_of(&v, &["a", "b", "c"]);
+    assert!(n[2] > 10_000.0, "{n:?}");
+    assert!((n[0] / n[2] / 3.0 - 1.0).abs() < 0.03 && (n[1] / n[2] / 2.0 - 1.0).abs() < 0.03, "3:2:1 gave {n:?}");
+    // Separate groups do not hold each other back; flow=0 (fio's default) leaves a job out.
+    let (code, v, err) = fio(dir.path(), &job("flow=8", "flow=1\nflow_id=1", "flow=0"), &[]);
+    assert_eq!(code, 0, "{err}");
+    let n = ios_of(&v, &["a", "b", "c"]);
+    let (lo, hi) = n.iter().fold((f64::MAX, 0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    assert!(hi / lo < 3.0, "independent jobs, not 8:1: {n:?}");
+    let (code, _, err) = fio(dir.path(), &job("flow=1001", "", ""), &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("flow: '1001' is not a weight from 0 to 1000"), "{err}");
+}
+
+/// fio's own flow example: random reads against sequential writes on a real file, 8:1 with a
+/// 1 ms sleep for the one held back, at a queue depth of 16 (scaled down from fio's 256).
+#[test]
+fn flow_holds_a_faster_job_to_its_weight_on_a_real_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = "[global]\nnorandommap\nthread\ntime_based\nruntime=2\ndirect=1\nioengine=libaio\niodepth=16\n\
+               size=16m\nbs=8k\nfilename=flowfile\nflow_sleep=1000\n\
+               [job2]\nnumjobs=1\nrw=write\nflow=1\n[job1]\nnumjobs=1\nrw=randread\nflow=8\n";
+    let (code, v, err) = fio(dir.path(), job, &["--allow-write"]);
+    assert_eq!(code, 0, "{err}");
+    let n = ios_of(&v, &["job1", "job2"]);
+    assert!(n[1] > 500.0, "{n:?}");
+    assert!((n[0] / n[1] / 8.0 - 1.0).abs() < 0.05, "8:1 gave {n:?}");
 }

@@ -302,3 +302,31 @@ fn with_write_through_the_journal_follows_acknowledgements() {
     assert!(found.iter().all(|f| f["class"] == "stale"));
     assert!(found.iter().any(|f| u(&f["expected_gen"]) > 0), "some lost page had been rewritten");
 }
+
+#[test]
+fn every_second_with_io_has_its_p50_and_p99_in_order() {
+    let dir = tmpdir();
+    let (code, v, stderr) =
+        simdb(dir.path(), &["--data-size", "4m", "--log-size", "1m", "--users", "2", "-d", "3", "--no-store"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut with_io = 0;
+    for t in v["tests"].as_array().unwrap() {
+        let max = f(&t["response"]["total"]["max"]);
+        let seconds = t["seconds"].as_array().unwrap();
+        assert!(seconds.len() >= 3, "{}: {} seconds", t["name"], seconds.len());
+        for s in seconds {
+            if f(&s["iops"]) == 0.0 {
+                assert!(s["p50_us"].is_null() && s["p99_us"].is_null(), "{}: {s}", t["name"]);
+                continue;
+            }
+            with_io += 1;
+            let (p50, p99) = (f(&s["p50_us"]), f(&s["p99_us"]));
+            assert!(0.0 < p50 && p50 <= p99 && p99 <= max, "{}: second {s}, max {max} µs", t["name"]);
+        }
+        // A user that ran all the time has figures in every full second.
+        if t["name"] == "simdb random access" {
+            assert!(seconds.iter().take(3).all(|s| !s["p50_us"].is_null()), "{seconds:?}");
+        }
+    }
+    assert!(with_io >= 3 * 5, "{with_io} seconds with I/O across the user kinds");
+}

@@ -225,6 +225,9 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         },
         min_rate: None,
         verify: verify_spec(a)?,
+        trim: false,
+        // One job: flow control only weighs jobs against each other (fio job files).
+        flow: None,
     };
     spec.validate()?;
     Ok(spec)

@@ -46,6 +46,9 @@ pub struct SimdbArgs {
     /// I/O time users aim for: above it (as a running average) they cut their outstanding I/O
     #[arg(long, default_value = "100", value_name = "MS")]
     pub target_io_ms: String,
+    /// An I/O taking longer than this is a stall, reported with its file, offset and duration (SQLIOSim: 15 s)
+    #[arg(long, default_value = "15000", value_name = "MS")]
+    pub stall_ms: String,
     /// End the run at the first finding or I/O error
     #[arg(long)]
     pub stop_on_error: bool,
@@ -134,6 +137,7 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
         write_through: a.write_through,
         buffered: a.buffered,
         target_io_ms,
+        stall_ms: number("--stall-ms", &a.stall_ms, 1.0, 3_600_000.0)?,
         stop_on_error: a.stop_on_error,
         journal,
         rereads: number("--rereads", &a.rereads, 0, 100)?,

@@ -25,7 +25,7 @@ impl Engine for Mem {
         match r.op {
             OpKind::Write => self.disk[at..at + len].copy_from_slice(&self.buf[..len]),
             OpKind::Read => self.buf[..len].copy_from_slice(&self.disk[at..at + len]),
-            OpKind::Flush => {}
+            OpKind::Flush | OpKind::Trim => {}
         }
         out[0] = Completion { slot: r.slot, result: len as i64 };
         Ok(1)

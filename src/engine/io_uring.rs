@@ -65,6 +65,10 @@ impl UringEngine {
             // Drain: the fsync starts once the writes queued before it have completed, so it
             // covers them, as a synchronous fsync after N writes does.
             (OpKind::Flush, _) => opcode::Fsync::new(fd).build().flags(squeue::Flags::IO_DRAIN),
+            (OpKind::Trim, _) => opcode::Fallocate::new(fd, req.len as u64)
+                .offset(req.offset)
+                .mode(libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE)
+                .build(),
         };
         e.user_data(req.slot as u64)
     }

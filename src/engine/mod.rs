@@ -25,6 +25,9 @@ pub enum OpKind {
     Write,
     /// Flush the file's data to stable storage (fsync).
     Flush,
+    /// Free the range (fio's trim): a file's blocks are deallocated, a device's range is
+    /// zeroed by unmapping it (fallocate PUNCH_HOLE | KEEP_SIZE). Succeeds with result 0.
+    Trim,
 }
 
 /// One I/O to issue. `slot` names the buffer and comes back in the completion.

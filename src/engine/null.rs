@@ -31,7 +31,7 @@ impl Engine for NullEngine {
     }
 
     fn queue(&mut self, req: IoReq) {
-        let result = if req.op == super::OpKind::Flush { 0 } else { req.len as i64 };
+        let result = if matches!(req.op, super::OpKind::Flush | super::OpKind::Trim) { 0 } else { req.len as i64 };
         self.done.push(Completion { slot: req.slot, result });
     }
 

@@ -55,6 +55,7 @@ impl<E> Traced<'_, E> {
                 OpKind::Read => "read",
                 OpKind::Write => "write",
                 OpKind::Flush => "fsync",
+                OpKind::Trim => "trim",
             };
             let _ = writeln!(text, "{},{},{op},{},{}", self.worker, r.file, r.offset, r.len);
         }

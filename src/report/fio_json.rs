@@ -204,14 +204,15 @@ fn lat(l: &LatStats, n: u64, hist: Option<&HistDump>) -> V {
     obj(kv)
 }
 
-/// One of fio's read / write / trim blocks; `None` is trim, which iolens never issues.
+/// One of fio's read / write / trim blocks; `None` is trim.
 fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>) -> V {
     let none = LatStats { min: None, mean: None, stddev: None, max: None, percentiles: Percentiles::default() };
     let zero = OpStats { ios: 0, bytes: 0, iops: 0.0, mbps: 0.0, mibps: 0.0, lat_us: none };
     let (op, resp, hist) = match read {
         Some(true) => (&t.read, &t.response.read, Some(&t.histograms.read)),
         Some(false) => (&t.write, &t.response.write, Some(&t.histograms.write)),
-        None => (&zero, &zero.lat_us, None),
+        // A test that trims does nothing else: its seconds are its trims'.
+        None => t.trim.as_ref().map_or((&zero, &zero.lat_us, None), |op| (op, &op.lat_us, t.histograms.trim.as_ref())),
     };
     let active = op.ios > 0 && t.duration_s > 0.0;
     let ms = if active { (t.duration_s * 1000.0).round() as u64 } else { 0 };
@@ -221,6 +222,7 @@ fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>) -> V {
     let per_io_kib = if active { op.bytes as f64 / op.ios as f64 / 1024.0 } else { 0.0 };
     let iops: Vec<f64> = match read {
         Some(rd) if active => t.seconds.iter().map(|s| if rd { s.read_iops } else { s.write_iops }).collect(),
+        None if active => t.seconds.iter().map(|s| s.iops).collect(),
         _ => Vec::new(),
     };
     let bw: Vec<f64> = iops.iter().map(|x| x * per_io_kib).collect();
@@ -229,7 +231,11 @@ fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>) -> V {
     // fio's bw_agg: this job's share (%) of its group's total bandwidth; jobs of one group run
     // together, so the group's rate is its bytes over its longest test.
     let group = r.tests.iter().filter(|x| x.group == t.group);
-    let pick = |x: &TestResult| if read == Some(true) { x.read.bytes } else { x.write.bytes };
+    let pick = |x: &TestResult| match read {
+        Some(true) => x.read.bytes,
+        Some(false) => x.write.bytes,
+        None => x.trim.as_ref().map_or(0, |t| t.bytes),
+    };
     let g_secs = group.clone().map(|x| x.duration_s).fold(0.0, f64::max);
     let g_kib = if g_secs > 0.0 { group.map(pick).sum::<u64>() as f64 / g_secs / 1024.0 } else { 0.0 };
     let agg = if active && g_kib > 0.0 { (bw_mean * 100.0 / g_kib).min(100.0) } else { 0.0 };

@@ -129,13 +129,19 @@ fn seconds(o: &mut String, tests: &[TestResult]) {
     if n == 0 || tests.iter().all(|t| t.spec.duration == 0.0) {
         return;
     }
-    let _ = writeln!(o, "\nPer second, all users (read IOPS, write IOPS, MB/s)");
+    let _ = writeln!(o, "\nPer second, all users (read IOPS, write IOPS, MB/s; the highest p99 of a user kind, µs)");
     for k in 0..n {
         let (r, w, mb) = tests
             .iter()
             .filter_map(|t| t.seconds.get(k))
             .fold((0.0, 0.0, 0.0), |a, s| (a.0 + s.read_iops, a.1 + s.write_iops, a.2 + s.mbps));
-        let _ = writeln!(o, "{:>4} s {:>10.0} {:>10.0} {:>9.2}", k + 1, r, w, mb);
+        // Percentiles of different users do not add up; the slowest kind's is the one to watch.
+        let p99 = tests
+            .iter()
+            .filter_map(|t| t.seconds.get(k)?.p99_us)
+            .fold(None, |a: Option<f64>, v| Some(a.map_or(v, |a| a.max(v))));
+        let p99 = p99.map_or("-".into(), |v| format!("{v:.0}"));
+        let _ = writeln!(o, "{:>4} s {:>10.0} {:>10.0} {:>9.2} {:>10}", k + 1, r, w, mb, p99);
     }
 }
 
@@ -220,8 +226,9 @@ fn verdict(o: &mut String, r: &RunResult, s: &Simdb) {
     if throttled > 0 || !s.stalls.is_empty() {
         let _ = writeln!(
             o,
-            "I/O: throttled {throttled} time(s) above the target I/O time, {} stall(s) over 15 s",
-            s.stalls.len()
+            "I/O: throttled {throttled} time(s) above the target I/O time, {} stall(s) over {} ms",
+            s.stalls.len(),
+            s.stall_ms
         );
     }
     if !s.errors.is_empty() {

@@ -114,8 +114,12 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
         "\n{:<6}{:>12}{:>10}{:>10}{:>11}{:>10}{:>10}{:>11}{:>11}",
         "", "IOPS", "MB/s", "MiB/s", "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"
     );
-    for (name, op) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {
-        summary_row(o, name, op);
+    for (name, op) in
+        [("read", Some(&t.read)), ("write", Some(&t.write)), ("trim", t.trim.as_ref()), ("total", Some(&t.total))]
+    {
+        if let Some(op) = op {
+            summary_row(o, name, op);
+        }
     }
     let _ = writeln!(o, "(MB/s = 10^6 B/s, MiB/s = 2^20 B/s; latency from submission to completion)");
     rank_table(o, t);

@@ -249,12 +249,15 @@ fn test(
         .any(|e| e["read"]["lat_ns"].get("percentile").is_some() || e["write"]["lat_ns"].get("percentile").is_some());
     let reads: Vec<Dir> = entries.iter().map(|e| dir(&e["read"], use_lat)).collect();
     let writes: Vec<Dir> = entries.iter().map(|e| dir(&e["write"], use_lat)).collect();
+    let trims: Vec<Dir> = entries.iter().map(|e| dir(&e["trim"], use_lat)).collect();
     let secs =
-        entries.iter().flat_map(|e| [num(&e["read"], "runtime"), num(&e["write"], "runtime")]).fold(0f64, f64::max)
+        entries.iter().flat_map(|e| ["read", "write", "trim"].map(|d| num(&e[d], "runtime"))).fold(0f64, f64::max)
             / 1000.0;
     let (read, rrec, rx) = op_stats(&reads.iter().collect::<Vec<_>>());
     let (write, wrec, wx) = op_stats(&writes.iter().collect::<Vec<_>>());
-    let (total, _, tx) = op_stats(&reads.iter().chain(&writes).collect::<Vec<_>>());
+    let (trim, trec, trx) = op_stats(&trims.iter().collect::<Vec<_>>());
+    let trim = (trim.ios > 0).then_some((trim, trec, trx));
+    let (total, _, tx) = op_stats(&reads.iter().chain(&writes).chain(&trims).collect::<Vec<_>>());
     notices.push(format!(
         "from {version}: latency is fio's {}; no per-second figures",
         if use_lat { "total latency (lat)" } else { "completion latency (clat, from submission to completion)" }
@@ -276,7 +279,7 @@ fn test(
             target: 0,
             read: thread_op(&[&reads[i]]),
             write: thread_op(&[&writes[i]]),
-            total: thread_op(&[&reads[i], &writes[i]]),
+            total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
         })
         .collect();
     let cpu_s: f64 =
@@ -302,7 +305,12 @@ fn test(
         interrupted: false,
         response: ResponseLat { read: read.lat_us.clone(), write: write.lat_us.clone(), total: total.lat_us.clone() },
         fsync: FsyncStats { count: sync.iter().map(|l| l.rec.count()).sum(), lat_us: fsync_lat },
-        histograms: Histograms { read: dump(&rrec, rx), write: dump(&wrec, wx) },
+        histograms: Histograms {
+            read: dump(&rrec, rx),
+            write: dump(&wrec, wx),
+            trim: trim.as_ref().map(|(_, r, x)| dump(r, *x)),
+        },
+        trim: trim.map(|t| t.0),
         verify: None,
         read,
         write,

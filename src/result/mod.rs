@@ -74,6 +74,9 @@ pub struct TestResult {
     /// Service latency (submission → completion) and throughput of reads.
     pub read: OpStats,
     pub write: OpStats,
+    /// Trims (fio's rw=trim, randtrim); absent from tests that do not trim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<OpStats>,
     pub total: OpStats,
     /// Response latency (intended start → completion). Equals service latency unless a rate
     /// limit paced the I/Os; under one it includes the time an I/O waited behind slow ones.
@@ -216,4 +219,6 @@ pub struct SecondStats {
 pub struct Histograms {
     pub read: HistDump,
     pub write: HistDump,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<HistDump>,
 }

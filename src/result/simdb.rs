@@ -24,7 +24,10 @@ pub struct Simdb {
     pub verify_only: bool,
     /// One row per data file, then the log file.
     pub files: Vec<SimdbFile>,
-    /// I/Os that took longer than `STALL_MS`, the first `MAX_STALLS` of them.
+    /// An I/O slower than this is a stall, ms (`--stall-ms`; `STALL_MS` unless told).
+    #[serde(default = "default_stall_ms")]
+    pub stall_ms: f64,
+    /// I/Os that took longer than `stall_ms`, the first `MAX_STALLS` of them.
     #[serde(default)]
     pub stalls: Vec<Stall>,
     /// I/Os that failed (an error from the system, or a short transfer inside the file).
@@ -39,6 +42,10 @@ pub struct Simdb {
 
 /// An I/O slower than this is a stall (SQLIOSim's "IO request … has been outstanding").
 pub const STALL_MS: f64 = 15_000.0;
+
+fn default_stall_ms() -> f64 {
+    STALL_MS
+}
 pub const MAX_STALLS: usize = 100;
 
 /// SQLIOSim's summary of one file.

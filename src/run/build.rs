@@ -49,13 +49,17 @@ pub fn test_result(p: Parts) -> TestResult {
     let span = p.recs.iter().map(|w| w.window.1.saturating_sub(p.m_start)).max().unwrap_or(0) as f64 / 1e9;
     let delay = p.recs.iter().map(|w| w.window.0.saturating_sub(p.m_start)).min().unwrap_or(0);
     let read = merged(p.recs, |r| &r.read);
-    let write = merged(p.recs, |r| &r.write);
-    let total = both(&read, &write);
+    // A trim test's workers record its trims where writes go: here they become its trims.
+    let trims = p.spec.trim;
+    let none = LatRec::default();
+    let written = merged(p.recs, |r| &r.write);
+    let total = both(&read, &written);
     let rb: u64 = p.recs.iter().map(|r| r.read_bytes).sum();
     let wb: u64 = p.recs.iter().map(|r| r.write_bytes).sum();
     let paced = p.spec.rate_iops.is_some() || p.spec.rate_mbps.is_some();
     let resp_r = if paced { merged(p.recs, |r| &r.resp_read) } else { read.clone() };
-    let resp_w = if paced { merged(p.recs, |r| &r.resp_write) } else { write.clone() };
+    let resp_w = if paced { merged(p.recs, |r| &r.resp_write) } else { written.clone() };
+    let (write, wb, trim) = if trims { (&none, 0, Some((&written, wb))) } else { (&written, wb, None) };
     let fsync = merged(p.recs, |r| &r.fsync);
     let (cs, ce, wall) = &p.cpu;
 
@@ -92,7 +96,7 @@ pub fn test_result(p: Parts) -> TestResult {
                 thread: w as u32,
                 target: (w as u32) / p.threads,
                 read: op(&r.read, r.read_bytes, Some(0)),
-                write: op(&r.write, r.write_bytes, Some(1)),
+                write: if trims { op(&none, 0, Some(1)) } else { op(&r.write, r.write_bytes, Some(1)) },
                 total: op(&both(&r.read, &r.write), r.read_bytes + r.write_bytes, None),
             }
         })
@@ -106,7 +110,7 @@ pub fn test_result(p: Parts) -> TestResult {
             (len > 0.0).then(|| SecondStats {
                 second: k as u32 + 1,
                 read_iops: a.ios[0] as f64 / len,
-                write_iops: a.ios[1] as f64 / len,
+                write_iops: if trims { 0.0 } else { a.ios[1] as f64 / len },
                 iops: (a.ios[0] + a.ios[1]) as f64 / len,
                 mbps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1e6,
                 mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
@@ -156,11 +160,12 @@ pub fn test_result(p: Parts) -> TestResult {
         duration_s: secs,
         interrupted: p.interrupted,
         read: OpStats::new(&read, rb, secs),
-        write: OpStats::new(&write, wb, secs),
-        total: OpStats::new(&total, rb + wb, secs),
+        write: OpStats::new(write, wb, secs),
+        trim: trim.map(|(t, b)| OpStats::new(t, b, secs)),
+        total: OpStats::new(&total, rb + trim.map_or(wb, |t| t.1), secs),
         response: ResponseLat {
             read: resp_r.summary(),
-            write: resp_w.summary(),
+            write: if trims { none.summary() } else { resp_w.summary() },
             total: both(&resp_r, &resp_w).summary(),
         },
         fsync: FsyncStats { count: fsync.count(), lat_us: fsync.summary() },
@@ -169,7 +174,7 @@ pub fn test_result(p: Parts) -> TestResult {
         cpu: ce.since(cs, *wall, total.count()),
         disks: p.disks,
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
-        histograms: Histograms { read: read.dump(), write: write.dump() },
+        histograms: Histograms { read: read.dump(), write: write.dump(), trim: trim.map(|t| t.0.dump()) },
         verify: p.recs.iter().filter_map(|r| r.verify.clone()).reduce(|mut a, b| {
             a.merge(b);
             a

@@ -3,6 +3,7 @@
 //! recorded into a `TestResult`.
 
 mod build;
+mod flow;
 mod live;
 pub mod offsets;
 mod onerror;
@@ -39,6 +40,7 @@ pub struct Shared {
     max_delay: u64,
     abort: AtomicBool,
     trace: Option<Mutex<Box<dyn Write + Send>>>,
+    flows: flow::Flows,
 }
 
 /// How to run, beyond what to run.
@@ -146,7 +148,7 @@ impl Layout {
 }
 
 impl Shared {
-    fn new(w: &Window, workers: usize, trace: Option<&std::path::Path>) -> anyhow::Result<Shared> {
+    fn new(w: &Window, workers: usize, flows: flow::Flows, trace: Option<&std::path::Path>) -> anyhow::Result<Shared> {
         let (m_start, m_end, end) = w.edges();
         let max_delay = (w.max_delay * 1e9) as u64;
         Ok(Shared {
@@ -159,6 +161,7 @@ impl Shared {
             stop: AtomicU64::new(u64::MAX),
             max_delay,
             abort: AtomicBool::new(false),
+            flows,
             trace: match trace {
                 Some(p) => {
                     let f =
@@ -194,7 +197,8 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let (engines, mut notices) = engines(jobs);
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
-    let shared = Shared::new(&window, layout.workers(), opts.trace.as_deref())?;
+    let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
+    let shared = Shared::new(&window, layout.workers(), flows, opts.trace.as_deref())?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let started_at = std::time::SystemTime::now();
@@ -297,6 +301,7 @@ fn worker_args<'a>(
                 rank: rank as u32,
                 workers: count as u32,
                 depth,
+                flow: shared.flows.member(spec),
                 verify: spec.verify.as_ref().zip(verified.get(ti)).map(|(vs, (vt, unit))| verifying::VerifyArgs {
                     target: vt,
                     file: &t.file,

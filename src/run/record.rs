@@ -56,6 +56,7 @@ pub(super) fn describe_error(op: OpKind, result: i64, len: u32) -> String {
         OpKind::Read => "read",
         OpKind::Write => "write",
         OpKind::Flush => "fsync",
+        OpKind::Trim => "trim",
     };
     if result < 0 {
         format!("{what} failed: {}", std::io::Error::from_raw_os_error(-result as i32))

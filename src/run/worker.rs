@@ -3,6 +3,7 @@
 //! each one at once), then submits the rest and waits for completions with a single call, and
 //! records them — with no allocation and no lock except a once-a-second hand-off.
 
+use super::flow::Member;
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
 use super::onerror::ErrorPolicy;
@@ -12,10 +13,11 @@ use super::record::{describe_error, window_overlap};
 use super::think::Think;
 use super::verifying::{Verifier, VerifyArgs};
 
+mod queue;
 mod waits;
 use super::Shared;
-use crate::engine::{Completion, Engine, IoReq, OpKind};
-use crate::spec::{DataPattern, Spec};
+use crate::engine::{Completion, Engine, OpKind};
+use crate::spec::Spec;
 use crate::target::data;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -42,6 +44,7 @@ pub struct WorkerArgs<'a> {
     pub rank: u32,
     pub workers: u32,
     pub depth: u32,
+    pub flow: Option<Member<'a>>,
     pub verify: Option<VerifyArgs<'a>>,
 }
 
@@ -111,6 +114,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         issued: 0,
         issued_bytes: 0,
         completed: 0,
+        flow: a.flow,
         ver,
     };
     w.idle_until(delay);
@@ -119,6 +123,9 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         t.resumed(0, 0, now);
     }
     w.run();
+    if let Some(f) = &mut w.flow {
+        f.leave();
+    }
     let finished = w.clock();
     w.rec.window = (w.m_start, w.m_end.min(finished).max(w.m_start));
     w.rec.notice = w.engine.notice();
@@ -165,6 +172,7 @@ struct Worker<'a, E> {
     issued: u64,
     issued_bytes: u64,
     completed: u64,
+    flow: Option<Member<'a>>,
     ver: Option<Verifier<'a>>,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
@@ -183,6 +191,7 @@ impl<E: Engine> Worker<'_, E> {
             let now = self.clock();
             let stopping = now >= end || self.error.is_some() || self.limit_reached();
             let thinking = self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now));
+            let mut held = false;
             if !stopping && !thinking {
                 // Bounded, so that an engine completing at once (null) still comes back here.
                 let mut budget = self.depth;
@@ -190,9 +199,16 @@ impl<E: Engine> Worker<'_, E> {
                     if self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now)) {
                         break;
                     }
+                    held = self.flow.as_ref().is_some_and(|f| f.held());
+                    if held {
+                        break;
+                    }
                     let Some(intended) = self.pace.next_intended(now) else { break };
                     if !self.queue_one(intended, now) {
                         break;
+                    }
+                    if let Some(f) = &mut self.flow {
+                        f.took();
                     }
                     budget -= 1;
                     // A full batch goes out now, unless this I/O filled the depth: then the
@@ -220,6 +236,12 @@ impl<E: Engine> Worker<'_, E> {
                 self.pause(ts);
                 continue;
             }
+            if held && self.inflight == 0 && !stopping {
+                // Held back by its flow group with nothing in flight (fio's io_u_quiesce): let
+                // the partners issue.
+                self.flow_pause();
+                continue;
+            }
             // Wait for a completion, but no longer than the next paced start, the end of the
             // phase or 100 ms (to notice Ctrl-C); draining waits in 100 ms steps.
             let mut wait = if stopping { 100_000_000 } else { end.saturating_sub(ts).min(100_000_000) };
@@ -239,70 +261,6 @@ impl<E: Engine> Worker<'_, E> {
             let min = if wait == 0 && !stopping { 0 } else { 1 };
             self.reap(min, Some(Duration::from_nanos(wait.max(1000))));
         }
-    }
-
-    /// Queues the next I/O; false when verification found every page it tried held.
-    #[inline]
-    fn queue_one(&mut self, intended: u64, now: u64) -> bool {
-        let slot = self.free.pop().expect("a free slot below the depth");
-        let every = self.spec.fsync_every;
-        let (op, offset, len) = if every > 0 && self.writes_since_sync >= every {
-            self.writes_since_sync = 0;
-            // An fsync is not one of the paced I/Os: give its place in the schedule back.
-            self.pace.give_back();
-            (OpKind::Flush, 0, 0)
-        } else {
-            self.gen.next_io()
-        };
-        let (op, offset) = match &mut self.ver {
-            Some(v) if op != OpKind::Flush => {
-                let buf = &mut self.engine.buffer(slot)[..len as usize];
-                match v.prepare(buf, slot, op, offset, now) {
-                    Some(io) => io,
-                    None => {
-                        self.free.push(slot);
-                        return false;
-                    }
-                }
-            }
-            _ => (op, offset),
-        };
-        if op != OpKind::Flush {
-            self.issued += 1;
-            self.issued_bytes += len as u64;
-        }
-        self.pace.took(len);
-        if op == OpKind::Write {
-            self.writes_since_sync += 1;
-            self.write_counter += 1;
-            if self.spec.data != DataPattern::Zero && self.ver.is_none() {
-                let buf = &mut self.engine.buffer(slot)[..len as usize];
-                data::stamp(buf, self.spec.data, offset, self.write_counter);
-            }
-        }
-        // A paced I/O due while the worker paused counts from the pause's end.
-        let intended = intended.max(self.resume_at);
-        self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
-        self.batch.push(slot);
-        self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
-        true
-    }
-
-    /// Gives the queued batch its submission time (and, unpaced, its intended start).
-    #[inline]
-    fn stamp_batch(&mut self, ts: u64) {
-        self.rec.qd_area += window_overlap(self.last_t, ts, self.m_start, self.m_end) * self.inflight as f64;
-        self.last_t = ts;
-        let free_pace = self.pace.is_free();
-        for &b in &self.batch {
-            let c = &mut self.slots[b as usize];
-            c.submit = ts;
-            if free_pace {
-                c.intended = ts;
-            }
-        }
-        self.inflight += self.batch.len();
-        self.batch.clear();
     }
 
     /// Submits what is queued, takes the completions that are ready (waiting for `min`), and
@@ -340,7 +298,7 @@ impl<E: Engine> Worker<'_, E> {
             self.free.push(c.slot);
             self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
-            let ok = if op == OpKind::Flush { c.result >= 0 } else { c.result == s.len as i64 };
+            let ok = if matches!(op, OpKind::Flush | OpKind::Trim) { c.result >= 0 } else { c.result == s.len as i64 };
             if let Some(v) = self.ver.as_mut().filter(|_| op != OpKind::Flush) {
                 v.complete(&self.engine.buffer(c.slot)[..s.len as usize], c.slot, op, ok, tc);
                 if v.fatal {
@@ -375,7 +333,9 @@ impl<E: Engine> Worker<'_, E> {
             let resp = tc.saturating_sub(s.intended);
             let (r, k) = match op {
                 OpKind::Read => (&mut self.rec.read, 0),
-                OpKind::Write => (&mut self.rec.write, 1),
+                // A trim test has no writes: its trims take their place, and the result calls
+                // them trims.
+                OpKind::Write | OpKind::Trim => (&mut self.rec.write, 1),
                 OpKind::Flush => {
                     self.rec.fsync.record(svc);
                     continue;

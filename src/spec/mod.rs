@@ -13,7 +13,7 @@ pub mod shaping;
 pub mod size;
 pub mod verify;
 
-pub use shaping::{MinRate, OnError, RateProcess, StartDelay, ThinkTime};
+pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, ThinkTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -110,6 +110,10 @@ pub struct Spec {
     pub seq_skip: i64,
     /// Percentage of I/Os that read (100 = read only, 0 = write only).
     pub read_pct: u32,
+    /// The I/Os free their range instead of writing it (fio's rw=trim, randtrim); `read_pct`
+    /// is 0, so everything that guards writes guards trims.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trim: bool,
     /// Worker threads per target (DiskSpd `-t`).
     pub threads: u32,
     /// Outstanding I/Os per thread (DiskSpd `-o`, fio `iodepth`).
@@ -178,6 +182,9 @@ pub struct Spec {
     /// Stamp every write and check every read (`--verify`, fio's `verify=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<verify::VerifySpec>,
+    /// Held in proportion to the other jobs of its flow group (fio's `flow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flow: Option<Flow>,
 }
 
 impl Default for Spec {
@@ -189,6 +196,7 @@ impl Default for Spec {
             pattern: Pattern::Random,
             seq_skip: 0,
             read_pct: 100,
+            trim: false,
             threads: 1,
             qd: 1,
             batch: 1,
@@ -220,6 +228,7 @@ impl Default for Spec {
             rate_process: RateProcess::Linear,
             min_rate: None,
             verify: None,
+            flow: None,
         }
     }
 }
@@ -276,9 +285,12 @@ impl Spec {
         }
     }
 
-    /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw.
+    /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw, trim,
+    /// randtrim.
     pub fn rw_name(&self) -> &'static str {
         match (self.pattern, self.read_pct) {
+            (Pattern::Sequential, _) if self.trim => "trim",
+            (Pattern::Random, _) if self.trim => "randtrim",
             (Pattern::Sequential, 100) => "read",
             (Pattern::Sequential, 0) => "write",
             (Pattern::Sequential, _) => "rw",

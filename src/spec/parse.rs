@@ -227,6 +227,9 @@ impl Spec {
             return usage("--rate-mbps", "use either --rate-iops or --rate-mbps, not both");
         }
         self.validate_shaping()?;
+        if self.trim && (self.read_pct != 0 || self.fsync_every > 0) {
+            return usage("--rw", "a trim test only trims: no reads, writes or fsyncs with it");
+        }
         if self.verify.is_some() {
             self.validate_verify()?;
         }
@@ -245,6 +248,9 @@ impl Spec {
         }
         if !page.is_multiple_of(crate::verify::stamp::MIN_UNIT as u64) {
             return usage("--bs", format!("{page} bytes is not a multiple of 512, the unit --verify stamps"));
+        }
+        if self.trim {
+            return usage("--verify", "trims leave no data to check");
         }
         if self.engine == EngineKind::Null {
             return usage("--verify", "needs an engine that transfers data (io_uring or psync), not null");

@@ -118,6 +118,20 @@ pub const ERROR_NAMES: &[&str] = &[
     "ECANCELED",
 ];
 
+/// fio's token-based flow control: the jobs of one flow group issue I/Os in proportion to their
+/// weights (weights 3, 2 and 1 run 3:2:1), each worker of a job holding back while its share
+/// of the group's I/Os is above its share of the group's weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Flow {
+    /// The group (fio's `flow_id`).
+    pub id: u32,
+    /// This job's weight in it, per worker (fio's `flow`), 1 to 1000.
+    pub weight: u32,
+    /// Held back, a worker waits for its I/Os in flight and sleeps this long before trying
+    /// again; 0 retries at once (fio's `flow_sleep`), µs.
+    pub sleep_us: u64,
+}
+
 /// How paced I/Os are spaced (fio's `rate_process`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -174,6 +174,9 @@ impl SecondHist {
     pub fn clear(&mut self) {
         self.0.reset();
     }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
     pub fn percentile_us(&self, pct: f64) -> Option<f64> {
         (!self.0.is_empty()).then(|| self.0.value_at_quantile(pct / 100.0) as f64 / 1000.0)
     }

@@ -44,6 +44,20 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
+    /// Held back by the flow group: sleep `flow_sleep`, or with none only give the partners
+    /// the CPU, as fio retries at once. Paced I/Os due meanwhile count from the end, as after
+    /// a thinktime pause.
+    pub(super) fn flow_pause(&mut self) {
+        match self.flow.as_ref().map_or(0, |f| f.sleep_us) {
+            0 => std::thread::yield_now(),
+            us => {
+                let now = self.clock();
+                self.idle_until(now + us * 1000);
+            }
+        }
+        self.resume_at = self.clock();
+    }
+
     /// Waits until `t` in steps of at most 100 ms, cut short when the run ends (Ctrl-C, a
     /// failed worker, the end of the phase).
     pub(super) fn idle_until(&mut self, t: u64) {

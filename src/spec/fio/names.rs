@@ -82,6 +82,9 @@ const VALUES: &[&str] = &[
     "verify_offset",
     "verify_pattern",
     "verify_async",
+    "flow",
+    "flow_id",
+    "flow_sleep",
 ];
 
 /// The fio name of an option iolens maps, aliases folded (`readwrite` → `rw`); `None` otherwise.
@@ -123,6 +126,7 @@ pub(super) fn fio_name(option: &str) -> &str {
         "--rate-iops" => "rate_iops",
         "--rate-mbps" => "rate",
         "--read-pct" => "rwmixread",
+        "--rw" => "rw",
         "--align" => "ba",
         "--thinktime" => "thinktime",
         "--thinktime-spin" => "thinktime_spin",

@@ -83,9 +83,7 @@ const NOTED: &[(&str, &str)] = &[
     // Verification is applied (see verify.rs); this one is not.
     ("verify_only", "iolens writes and checks in one run; nothing is checked without writing first"),
     // Workload shaping iolens does not do: said in the note, the run goes ahead without it.
-    ("flow", "fio balances jobs by their I/O counts; iolens runs them independently"),
-    ("flow_sleep", ""),
-    ("flow_id", ""),
+    ("flow_watermark", "fio itself has stopped using it"),
     ("latency_target", "fio searches for the queue depth meeting it; iolens runs at the iodepth given"),
     ("latency_window", ""),
     ("latency_percentile", ""),

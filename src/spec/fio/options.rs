@@ -11,7 +11,7 @@ use crate::spec::{StartDelay, ThinkTime};
 
 use super::values::u32v;
 use super::values::{
-    block, boolean, buffer_pattern, distribution, fixed_range, int, micros, names, pct, per_dir, time,
+    block, boolean, bssplit, buffer_pattern, distribution, fixed_range, int, micros, names, pct, per_dir, time,
 };
 
 type R<T> = Result<T, String>;
@@ -100,6 +100,7 @@ pub(super) struct Job {
     io_size: Option<u64>,
     number_ios: Option<u64>,
     verify: super::verify::FioVerify,
+    flow: crate::spec::Flow,
 }
 
 impl Job {
@@ -155,6 +156,7 @@ impl Job {
                     self.spec.seq_skip =
                         sign * i64::try_from(int(n, kb)?).map_err(|_| format!("'{v}' is too large"))?;
                 }
+                self.spec.trim = matches!(word, "trim" | "randtrim");
                 let (pattern, pct, mixed) = match word {
                     "read" => (Pattern::Sequential, 100, false),
                     "write" => (Pattern::Sequential, 0, false),
@@ -162,7 +164,12 @@ impl Job {
                     "randwrite" => (Pattern::Random, 0, false),
                     "rw" | "readwrite" => (Pattern::Sequential, 50, true),
                     "randrw" => (Pattern::Random, 50, true),
-                    _ => return Err(format!("'{v}' is not supported by iolens (trims are not)")),
+                    "trim" => (Pattern::Sequential, 0, false),
+                    "randtrim" => (Pattern::Random, 0, false),
+                    "trimwrite" | "randtrimwrite" => {
+                        return Err(format!("'{v}' is not supported by iolens (trims alone are: trim, randtrim)"))
+                    }
+                    _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim and their rand forms")),
                 };
                 (self.spec.pattern, self.spec.read_pct, self.mixed) = (pattern, pct, mixed);
             }
@@ -171,7 +178,10 @@ impl Job {
             "bs" => self.bs = per_dir(v, 4096, |s| block(s, kb))?,
             "bssplit" => {
                 let (r, w) = v.split_once(',').unwrap_or((v, v));
-                self.split = [self.bssplit(r)?, self.bssplit(w.split(',').next().unwrap_or(""))?];
+                let w = w.split(',').next().unwrap_or("");
+                let (r, w) = (bssplit(r, kb)?, bssplit(w, kb)?);
+                self.split = [r.0, w.0];
+                self.notes.extend([r.1, w.1].into_iter().flatten());
             }
             "bsrange" => {
                 let (r, w) = v.split_once(',').unwrap_or((v, v));
@@ -222,6 +232,14 @@ impl Job {
                     _ => return Err(format!("'{v}' is not complete or issue")),
                 }
             }
+            // fio's FLOW_MAX_WEIGHT; 0 (its default) leaves the job out of flow control.
+            "flow" => {
+                self.flow.weight = u32v(v, kb)
+                    .and_then(|w| if w <= 1000 { Ok(w) } else { Err(String::new()) })
+                    .map_err(|_| format!("'{v}' is not a weight from 0 to 1000"))?
+            }
+            "flow_id" => self.flow.id = u32v(v, kb)?,
+            "flow_sleep" => self.flow.sleep_us = micros(v)?,
             "startdelay" => {
                 let (a, b) = v.split_once('-').unwrap_or((v, v));
                 self.spec.start_delay = StartDelay { min: time(a.trim())?, max: time(b.trim())? };
@@ -275,40 +293,6 @@ impl Job {
 
     fn note(&mut self, s: impl Into<String>) {
         self.notes.push(s.into());
-    }
-
-    /// One direction of fio's bssplit (options.c `bssplit_ddir`): blank or 0 shares split what
-    /// is left evenly; fio then sorts by share and the largest share takes any shortfall.
-    fn bssplit(&mut self, s: &str) -> R<Option<Vec<BlockShare>>> {
-        let mut e: Vec<(u64, Option<u32>)> = Vec::new();
-        for part in s.trim().split(':').take_while(|p| !p.is_empty()) {
-            let (b, p) = part.split_once('/').unwrap_or((part, ""));
-            let p = match p.trim() {
-                "" => 0,
-                p => p.parse::<u32>().map_err(|_| format!("share '{p}' in '{part}' is not a whole percentage"))?,
-            };
-            e.push((block(b, self.kb)?, (p > 0).then_some(p.min(100))));
-        }
-        let set: u32 = e.iter().filter_map(|x| x.1).sum();
-        let missing = e.iter().filter(|x| x.1.is_none()).count() as u32;
-        if set > 100 && missing > 1 {
-            return Err(format!("shares in '{s}' add up to more than 100%"));
-        }
-        let fill = if missing == 1 && e.len() == 1 { 100 } else { 100u32.saturating_sub(set) / missing.max(1) };
-        let mut shares: Vec<BlockShare> =
-            e.iter().map(|&(size, p)| BlockShare { size, pct: p.unwrap_or(fill) }).collect();
-        shares.sort_by_key(|b| b.pct);
-        let total: u32 = shares.iter().map(|b| b.pct).sum();
-        let (mut cum, last) = (0, shares.len().saturating_sub(1));
-        for (i, b) in shares.iter_mut().enumerate() {
-            b.pct = if i == last { 100 - cum } else { b.pct.min(100 - cum) };
-            cum += b.pct;
-        }
-        shares.retain(|b| b.pct > 0);
-        if total != 100 && !shares.is_empty() {
-            self.note(format!("bssplit: shares add up to {total}%; as in fio, the largest share makes up the rest"));
-        }
-        Ok((!shares.is_empty()).then_some(shares))
     }
 
     fn finish(mut self) -> R<Built> {
@@ -377,6 +361,7 @@ impl Job {
             let blocks = self.think_blocks.unwrap_or(if self.think.iotime_us > 0 { 0 } else { 1 });
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
+        s.flow = (self.flow.weight > 0).then_some(self.flow);
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;

@@ -2,7 +2,7 @@
 //! base, times defaulting to seconds, per-direction `read,write` lists, booleans, distributions,
 //! and `${VAR}` / keyword substitution in job files.
 
-use crate::spec::{DataPattern, RandomDist};
+use crate::spec::{BlockShare, DataPattern, RandomDist};
 
 type R<T> = Result<T, String>;
 
@@ -322,4 +322,36 @@ pub(super) fn eval(s: &str) -> Option<i64> {
     let mut i = 0;
     let v = expr(&t, &mut i)?;
     (i == t.len()).then_some(v)
+}
+
+/// One direction of fio's bssplit (options.c `bssplit_ddir`): blank or 0 shares split what
+/// is left evenly; fio then sorts by share and the largest share takes any shortfall.
+pub(super) fn bssplit(s: &str, kb: u64) -> R<(Option<Vec<BlockShare>>, Option<String>)> {
+    let mut e: Vec<(u64, Option<u32>)> = Vec::new();
+    for part in s.trim().split(':').take_while(|p| !p.is_empty()) {
+        let (b, p) = part.split_once('/').unwrap_or((part, ""));
+        let p = match p.trim() {
+            "" => 0,
+            p => p.parse::<u32>().map_err(|_| format!("share '{p}' in '{part}' is not a whole percentage"))?,
+        };
+        e.push((block(b, kb)?, (p > 0).then_some(p.min(100))));
+    }
+    let set: u32 = e.iter().filter_map(|x| x.1).sum();
+    let missing = e.iter().filter(|x| x.1.is_none()).count() as u32;
+    if set > 100 && missing > 1 {
+        return Err(format!("shares in '{s}' add up to more than 100%"));
+    }
+    let fill = if missing == 1 && e.len() == 1 { 100 } else { 100u32.saturating_sub(set) / missing.max(1) };
+    let mut shares: Vec<BlockShare> = e.iter().map(|&(size, p)| BlockShare { size, pct: p.unwrap_or(fill) }).collect();
+    shares.sort_by_key(|b| b.pct);
+    let total: u32 = shares.iter().map(|b| b.pct).sum();
+    let (mut cum, last) = (0, shares.len().saturating_sub(1));
+    for (i, b) in shares.iter_mut().enumerate() {
+        b.pct = if i == last { 100 - cum } else { b.pct.min(100 - cum) };
+        cum += b.pct;
+    }
+    shares.retain(|b| b.pct > 0);
+    let note = (total != 100 && !shares.is_empty())
+        .then(|| format!("bssplit: shares add up to {total}%; as in fio, the largest share makes up the rest"));
+    Ok(((!shares.is_empty()).then_some(shares), note))
 }

@@ -9,7 +9,7 @@ use crate::result::verify::Verification;
 use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
 use crate::spec::{BlockShare, EngineKind, Pattern, Spec};
 use crate::stats::cpu::CpuSnapshot;
-use crate::stats::LatRec;
+use crate::stats::{LatRec, SecondHist};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -53,7 +53,9 @@ pub fn outcome(
         }
         let name = format!("simdb {}", kind.name());
         let spec = spec_for(sim, kind, mine.len() as u32, targets);
-        tests.push(test(name, spec, &mine, secs, &cpu, interrupted, Some(v)));
+        let slot = Kind::ALL.iter().position(|k| *k == kind).expect("a kind of ALL");
+        let hists = std::mem::take(&mut *sim.ctx.per_second[slot].lock().unwrap_or_else(|e| e.into_inner()));
+        tests.push(test(name, spec, &mine, &hists, secs, &cpu, interrupted, Some(v)));
     }
     let mut files: Vec<SimdbFile> = sim
         .data
@@ -95,6 +97,7 @@ pub fn outcome(
         journal: sim.journal.path.display().to_string(),
         verify_only: false,
         files,
+        stall_ms: sim.cfg.stall_ms,
         stalls: std::mem::take(&mut *sim.ctx.stalls.lock().unwrap_or_else(|e| e.into_inner())),
         errors: std::mem::take(&mut *sim.ctx.errors.lock().unwrap_or_else(|e| e.into_inner())),
         log_records: sim.log_records.load(Ordering::Relaxed),
@@ -159,10 +162,13 @@ fn merged(mine: &[&Meter], f: impl Fn(&Meter) -> &LatRec) -> LatRec {
     all
 }
 
+/// One user kind as a test: `hists` are its per-second latency histograms (`Ctx::per_second`).
+#[allow(clippy::too_many_arguments)]
 pub fn test(
     name: String,
     spec: Spec,
     mine: &[&Meter],
+    hists: &[SecondHist],
     secs: f64,
     cpu: &(CpuSnapshot, CpuSnapshot, Duration),
     interrupted: bool,
@@ -206,14 +212,17 @@ pub fn test(
     let seconds = (0..secs.ceil() as usize)
         .map(|k| {
             let len = (secs - k as f64).clamp(1e-9, 1.0);
-            let s = mine.iter().fold([0u64; 4], |mut a, m| {
+            let s = mine.iter().fold([0u64; 5], |mut a, m| {
                 if let Some(x) = m.seconds.get(k) {
                     for j in 0..4 {
                         a[j] += x[j];
                     }
+                    a[4] = a[4].max(x[4]);
                 }
                 a
             });
+            // A histogram bucket's upper edge can lie past the slowest I/O it holds.
+            let pct = |p: f64| hists.get(k).and_then(|h| h.percentile_us(p)).map(|v| v.min(s[4] as f64 / 1000.0));
             SecondStats {
                 second: k as u32 + 1,
                 read_iops: s[0] as f64 / len,
@@ -221,8 +230,8 @@ pub fn test(
                 iops: (s[0] + s[1]) as f64 / len,
                 mbps: (s[2] + s[3]) as f64 / len / 1e6,
                 mibps: (s[2] + s[3]) as f64 / len / 1048576.0,
-                p50_us: None,
-                p99_us: None,
+                p50_us: pct(50.0),
+                p99_us: pct(99.0),
             }
         })
         .collect();
@@ -247,7 +256,8 @@ pub fn test(
         cpu: cpu.1.since(&cpu.0, cpu.2, total.count()),
         disks: Vec::new(),
         mean_qd: if secs > 0.0 { io_ns as f64 / (secs * 1e9) } else { 0.0 },
-        histograms: Histograms { read: read.dump(), write: write.dump() },
+        histograms: Histograms { read: read.dump(), write: write.dump(), trim: None },
+        trim: None,
         verify,
         errors: Default::default(),
         failed: None,

@@ -49,6 +49,7 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
         write_through: h.write_through,
         buffered,
         target_io_ms: 0.0,
+        stall_ms: crate::result::simdb::STALL_MS,
         stop_on_error: false,
         journal: journal_path.to_path_buf(),
         rereads,
@@ -61,14 +62,17 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
         start: Instant::now(),
         stop: &stop,
         target_ns: u64::MAX,
+        stall_ns: u64::MAX,
         stop_on_error: false,
         stalls: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
         gauges: (0..names.len()).map(|_| Gauge::default()).collect(),
         names,
         busy: vec![Default::default()],
+        per_second: vec![Mutex::new(Vec::new())],
     };
     let mut m = Meter::new(data_paths.len() + 1, 1);
+    m.slot = Some(0);
     let mut v = Verification { unit: h.unit, page: h.page, rereads, ..Default::default() };
     let mut buf = AlignedBuf::try_new(CHUNK_PAGES.max(super::logwriter::BUF / page + 1) * page)?;
     let mut scratch = AlignedBuf::try_new(page)?;
@@ -177,7 +181,10 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
     targets.push(log_path.display().to_string());
     let block = (CHUNK_PAGES * page) as u64;
     let spec = assemble::base_spec(&cfg, Kind::Audit, block, Pattern::Sequential, 100, 1, targets);
-    let test = assemble::test("simdb verify-only".into(), spec, &[&m], wall.as_secs_f64(), &cpu, false, Some(v));
+    m.hand_over(&ctx);
+    let hists = std::mem::take(&mut *ctx.per_second[0].lock().unwrap_or_else(|e| e.into_inner()));
+    let test =
+        assemble::test("simdb verify-only".into(), spec, &[&m], &hists, wall.as_secs_f64(), &cpu, false, Some(v));
     let summary = Simdb {
         page: h.page,
         unit: h.unit,
@@ -187,6 +194,7 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
         journal: journal_path.display().to_string(),
         verify_only: true,
         files,
+        stall_ms: cfg.stall_ms,
         stalls: Vec::new(),
         errors: std::mem::take(&mut *ctx.errors.lock().unwrap_or_else(|e| e.into_inner())),
         log_records: j.log.map(|l| l.0).unwrap_or(0),

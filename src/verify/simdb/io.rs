@@ -3,8 +3,8 @@
 //! stalls. A user's counters are its own; only the throttle gauge is shared, in atomics.
 
 use crate::engine::vectored;
-use crate::result::simdb::{SimdbFile, Stall, MAX_STALLS, STALL_MS};
-use crate::stats::LatRec;
+use crate::result::simdb::{SimdbFile, Stall, MAX_STALLS};
+use crate::stats::{LatRec, SecondHist};
 use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -86,6 +86,8 @@ pub struct Ctx<'a> {
     pub start: Instant,
     pub stop: &'a AtomicBool,
     pub target_ns: u64,
+    /// An I/O slower than this is a stall (`--stall-ms`).
+    pub stall_ns: u64,
     pub stop_on_error: bool,
     pub stalls: Mutex<Vec<Stall>>,
     pub errors: Mutex<Vec<String>>,
@@ -93,6 +95,9 @@ pub struct Ctx<'a> {
     pub names: Vec<String>,
     /// One per user (`Meter::user`).
     pub busy: Vec<Busy>,
+    /// Per user kind (`Meter::slot`), per second: the latency of its reads and writes. Each
+    /// user hands its second over once it is past, so the lock is taken once a second.
+    pub per_second: Vec<Mutex<Vec<SecondHist>>>,
 }
 
 impl Ctx<'_> {
@@ -153,8 +158,14 @@ pub struct Meter {
     pub write_bytes: u64,
     /// Index: data files, then the log.
     pub files: Vec<FileCount>,
-    /// Per second since the start: read I/Os, write I/Os, bytes read, bytes written.
-    pub seconds: Vec<[u64; 4]>,
+    /// Per second since the start: read I/Os, write I/Os, bytes read, bytes written, and the
+    /// slowest read or write (ns).
+    pub seconds: Vec<[u64; 5]>,
+    /// Latency of this second's reads and writes, until handed over to `Ctx::per_second`.
+    sec_hist: SecondHist,
+    sec_now: usize,
+    /// This user's kind's slot in `Ctx::per_second` (None: not kept).
+    pub slot: Option<usize>,
     pub io_ns: u64,
     pub pages_written: u64,
     pub pages_checked: u64,
@@ -171,7 +182,10 @@ impl Meter {
             read_bytes: 0,
             write_bytes: 0,
             files: vec![FileCount::default(); files],
-            seconds: vec![[0; 4]; secs.max(1)],
+            seconds: vec![[0; 5]; secs.max(1)],
+            sec_hist: SecondHist::default(),
+            sec_now: 0,
+            slot: None,
             io_ns: 0,
             pages_written: 0,
             pages_checked: 0,
@@ -203,9 +217,17 @@ impl Meter {
         busy.store(0, Ordering::Relaxed);
         g.exit(ns);
         self.io_ns += ns;
+        let sec = ((t0 - ctx.start).as_secs() as usize).min(self.seconds.len() - 1);
+        if op != Op::Flush {
+            if sec != self.sec_now {
+                self.hand_over(ctx);
+                self.sec_now = sec;
+            }
+            self.sec_hist.record(ns);
+            self.seconds[sec][4] = self.seconds[sec][4].max(ns);
+        }
         let c = &mut self.files[fi];
         c.io_ns += ns;
-        let sec = ((t0 - ctx.start).as_secs() as usize).min(self.seconds.len() - 1);
         let done = *r.as_ref().unwrap_or(&0) as u64;
         match op {
             Op::Read | Op::ScatterRead => {
@@ -237,7 +259,7 @@ impl Meter {
                 self.flush.record(ns);
             }
         }
-        if ns as f64 / 1e6 > STALL_MS {
+        if ns > ctx.stall_ns {
             let mut s = ctx.stalls.lock().unwrap_or_else(|e| e.into_inner());
             if s.len() < MAX_STALLS {
                 s.push(Stall {
@@ -257,6 +279,18 @@ impl Meter {
             _ => {}
         }
         r
+    }
+
+    /// Gives the current second's latencies to the user kind's per-second histograms.
+    pub fn hand_over(&mut self, ctx: &Ctx) {
+        let Some(slot) = self.slot.filter(|_| !self.sec_hist.is_empty()) else { return };
+        let mut all = ctx.per_second[slot].lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() <= self.sec_now {
+            all.resize_with(self.sec_now + 1, SecondHist::default);
+        }
+        all[self.sec_now].add(&self.sec_hist);
+        drop(all);
+        self.sec_hist.clear();
     }
 
     pub fn read(&mut self, ctx: &Ctx, fi: usize, file: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {

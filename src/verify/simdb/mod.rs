@@ -5,8 +5,8 @@
 //! `--verify-only` tell pages lost in a crash from pages whose writes were never acknowledged.
 //!
 //! - `setup`: the files, their initial stamping, the journal header;
-//! - `users`: the users' loops; `upkeep`: checkpoint and grow/shrink; `logwriter`: the log
-//!   writer and the log's chain check;
+//! - `users`: the users' loops; `upkeep`: checkpoint, grow/shrink and the audit's last pass
+//!   over every page; `logwriter`: the log writer and the log's chain check;
 //! - `io`: timing, counting and throttling of every I/O; `journal`, `log`: on-disk formats;
 //! - `crash`: `--verify-only`; `assemble`: the measurements as tests and a per-file summary.
 
@@ -50,6 +50,8 @@ pub struct Config {
     pub write_through: bool,
     pub buffered: bool,
     pub target_io_ms: f64,
+    /// An I/O slower than this is a stall, reported (15 s, as SQLIOSim).
+    pub stall_ms: f64,
     pub stop_on_error: bool,
     pub journal: PathBuf,
     pub rereads: u32,
@@ -175,7 +177,8 @@ impl Sim<'_> {
                 self.data[fi].path.display().to_string(),
                 (page * self.cfg.page) as u64,
                 self.cfg.page as u32,
-                e.generation,
+                // A page found bad before expects any generation up to its last acknowledged one.
+                e.generation + e.pending,
                 (self.cfg.rereads, bad_rereads),
                 self.ctx.start.elapsed().as_secs_f64(),
             ),

@@ -81,12 +81,14 @@ pub fn create(cfg: &Config, progress: bool) -> anyhow::Result<Prepared> {
         start: std::time::Instant::now(),
         stop: &stop,
         target_ns: u64::MAX,
+        stall_ns: u64::MAX,
         stop_on_error: true,
         stalls: Default::default(),
         errors: Default::default(),
         gauges: (0..=cfg.data_files).map(|_| Gauge::default()).collect(),
         names,
         busy: vec![Default::default()],
+        per_second: Vec::new(),
     };
     let mut init = Meter::new(cfg.data_files as usize + 1, 1);
     let chunk_pages = (1 << 20) / cfg.page;

@@ -1,9 +1,9 @@
 //! The users that keep the files in shape: the checkpoint (bursts of pages, a flush, the
-//! journal) and grow/shrink.
+//! journal) and grow/shrink; and the audit's last pass over every page once the others end.
 
 use super::io::Meter;
 use super::journal::{self, Entry};
-use super::users::{pause, run_io, Hands, CHECKPOINT_RUN};
+use super::users::{claim, io_on, pause, run_io, Hands, CHECKPOINT_RUN, MAX_RUN_BYTES};
 use super::{Kind, Sim};
 use crate::engine::vectored;
 use crate::verify::{stamp_page, Stamp};
@@ -173,6 +173,26 @@ pub fn resize(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
         let live = sim.data[fi].live.load(Ordering::Acquire);
         for (k, &g) in hs.iter().enumerate() {
             sim.data[fi].map.release(live + k, g);
+        }
+    }
+}
+
+/// After the other users ended: every live page of every data file read once more and
+/// checked, so that a write lost (or torn) after the last read of its page is still found, not
+/// left on the medium unreported. Runs on the audit user's meter.
+pub fn final_check(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
+    let per = (MAX_RUN_BYTES / sim.cfg.page).max(1);
+    for (fi, d) in sim.data.iter().enumerate() {
+        let live = d.live.load(Ordering::Acquire);
+        let mut first = 0;
+        while first < live {
+            let n = claim(sim, h, fi, first, (first + per).min(live));
+            // Every user has ended, so no page is held.
+            debug_assert!(n > 0, "page {first} of data file {} still held after the run", fi + 1);
+            if n > 0 {
+                io_on(sim, Kind::Audit, idx, m, h, (fi, first, n), true, false);
+            }
+            first += n.max(1);
         }
     }
 }

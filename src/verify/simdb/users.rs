@@ -8,7 +8,7 @@ use super::setup::Prepared;
 use super::{assemble, logwriter, upkeep, Config, Kind, Sim};
 use crate::engine::vectored::Vectored;
 use crate::engine::AlignedBuf;
-use crate::result::simdb::{Simdb, STALL_MS};
+use crate::result::simdb::Simdb;
 use crate::result::TestResult;
 use crate::verify::{mark_unread, stamp_page, Stamp};
 use rand::rngs::SmallRng;
@@ -33,12 +33,14 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
             start: Instant::now(),
             stop: &stop,
             target_ns: (cfg.target_io_ms * 1e6) as u64,
+            stall_ns: (cfg.stall_ms * 1e6) as u64,
             stop_on_error: cfg.stop_on_error,
             stalls: Mutex::new(Vec::new()),
             errors: Mutex::new(Vec::new()),
             gauges: p.gauges,
             names,
             busy: (0..cfg.users as usize + Kind::ALL.len()).map(|_| Default::default()).collect(),
+            per_second: Kind::ALL.iter().map(|_| Mutex::new(Vec::new())).collect(),
         },
         data: p.data,
         log: p.log,
@@ -50,7 +52,7 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
     let mut roster: Vec<Kind> = (0..cfg.users).map(|_| Kind::Random).collect();
     roster.extend(Kind::ALL.iter().copied().filter(|k| *k != Kind::Random));
     let cpu0 = crate::stats::cpu::CpuSnapshot::take();
-    let meters: Vec<(Kind, Meter)> = std::thread::scope(|s| {
+    let mut meters: Vec<(Kind, Meter)> = std::thread::scope(|s| {
         let handles: Vec<_> = roster
             .iter()
             .enumerate()
@@ -75,6 +77,17 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
         }
         handles.into_iter().map(|h| h.join().expect("a simulator user panicked")).collect()
     });
+    // Not after Ctrl-C, nor when --stop-on-error ended the run: its first fault is the answer.
+    let found = !sim.findings.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+    let failed = !sim.ctx.errors.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+    let halted = interrupt.load(Ordering::Relaxed) || (cfg.stop_on_error && (found || failed));
+    if !halted {
+        if let Some((_, m)) = meters.iter_mut().find(|(k, _)| *k == Kind::Audit) {
+            let idx = m.user as u16;
+            upkeep::final_check(&sim, idx, m, &mut Hands::new(&sim, idx));
+            m.hand_over(&sim.ctx);
+        }
+    }
     let wall = sim.ctx.start.elapsed();
     let cpu1 = crate::stats::cpu::CpuSnapshot::take();
     Ok(assemble::outcome(&sim, p.init, meters, (cpu0, cpu1, wall), interrupt.load(Ordering::Relaxed)))
@@ -86,10 +99,10 @@ fn outstanding(sim: &Sim, roster: &[Kind], told: &mut [u64]) {
     let now = sim.ctx.now_ns();
     for (i, b) in sim.ctx.busy.iter().enumerate().take(roster.len()) {
         let since = b.0.load(Ordering::Relaxed);
-        if since != 0 && since != told[i] && now.saturating_sub(since) as f64 / 1e6 > STALL_MS {
+        if since != 0 && since != told[i] && now.saturating_sub(since) > sim.ctx.stall_ns {
             told[i] = since;
             eprintln!(
-                "warning: stall: an I/O of the {} user has been outstanding for {:.0} s",
+                "warning: stall: an I/O of the {} user has been outstanding for {:.1} s",
                 roster[i].name(),
                 (now - since) as f64 / 1e9
             );
@@ -98,32 +111,43 @@ fn outstanding(sim: &Sim, roster: &[Kind], told: &mut [u64]) {
 }
 
 /// One user's buffers: a page-slotted buffer for scatter/gather, a scratch page for re-reads,
-/// the generations of the pages it holds, and journal records to append.
+/// the generations of the pages it holds (and whether each was found bad since its last
+/// write), and journal records to append.
 pub struct Hands {
     pub buf: AlignedBuf,
     pub scratch: AlignedBuf,
     pub slots: Vec<u32>,
     pub gens: Vec<u64>,
+    pub unsure: Vec<bool>,
     pub jbuf: Vec<u8>,
     pub vec: Vectored,
     pub rng: SmallRng,
+}
+
+impl Hands {
+    pub fn new(sim: &Sim, idx: u16) -> Hands {
+        let max_pages = (MAX_RUN_BYTES / sim.cfg.page).max(1);
+        Hands {
+            buf: AlignedBuf::try_new(max_pages.max(logwriter::BUF / sim.cfg.page + 1) * sim.cfg.page)
+                .expect("simulator buffers"),
+            scratch: AlignedBuf::try_new(sim.cfg.page).expect("simulator buffers"),
+            slots: Vec::with_capacity(max_pages),
+            gens: Vec::with_capacity(max_pages),
+            unsure: Vec::with_capacity(max_pages),
+            jbuf: Vec::with_capacity(max_pages * journal::RECORD),
+            vec: Vectored::new(max_pages),
+            rng: SmallRng::seed_from_u64(sim.cfg.seed ^ (u64::from(idx) << 40) ^ 0x5eed),
+        }
+    }
 }
 
 fn user(sim: &Sim, kind: Kind, idx: u16) -> Meter {
     let secs = sim.cfg.duration.ceil() as usize + 2;
     let mut m = Meter::new(sim.data.len() + 1, secs);
     m.user = idx as usize;
+    m.slot = Kind::ALL.iter().position(|k| *k == kind);
     let max_pages = (MAX_RUN_BYTES / sim.cfg.page).max(1);
-    let mut h = Hands {
-        buf: AlignedBuf::try_new(max_pages.max(logwriter::BUF / sim.cfg.page + 1) * sim.cfg.page)
-            .expect("simulator buffers"),
-        scratch: AlignedBuf::try_new(sim.cfg.page).expect("simulator buffers"),
-        slots: Vec::with_capacity(max_pages),
-        gens: Vec::with_capacity(max_pages),
-        jbuf: Vec::with_capacity(max_pages * journal::RECORD),
-        vec: Vectored::new(max_pages),
-        rng: SmallRng::seed_from_u64(sim.cfg.seed ^ (u64::from(idx) << 40) ^ 0x5eed),
-    };
+    let mut h = Hands::new(sim, idx);
     let page = sim.cfg.page;
     let pages = |bytes: usize| (bytes / page).max(1);
     match kind {
@@ -162,6 +186,7 @@ fn user(sim: &Sim, kind: Kind, idx: u16) -> Meter {
         Kind::Log => logwriter::run(sim, &mut m, &mut h),
         Kind::Resize => upkeep::resize(sim, idx, &mut m, &mut h),
     }
+    m.hand_over(&sim.ctx);
     m
 }
 
@@ -181,29 +206,54 @@ pub fn pause(sim: &Sim, d: Duration) {
 /// file, first page and count (0 when the first page was held by another user).
 fn claim_run(sim: &Sim, h: &mut Hands, want: usize) -> (usize, usize, usize) {
     let fi = h.rng.random_range(0..sim.data.len());
-    let d = &sim.data[fi];
-    let live = d.live.load(Ordering::Acquire);
+    let live = sim.data[fi].live.load(Ordering::Acquire);
     let first = h.rng.random_range(0..live);
+    (fi, first, claim(sim, h, fi, first, (first + want).min(live)))
+}
+
+/// Claims pages `first..end` of file `fi` into `h` until one is held by another user;
+/// returns how many it got.
+pub fn claim(sim: &Sim, h: &mut Hands, fi: usize, first: usize, end: usize) -> usize {
     h.gens.clear();
-    for p in first..(first + want).min(live) {
-        match d.map.claim(p) {
-            Some(g) => h.gens.push(g),
+    h.unsure.clear();
+    for p in first..end {
+        match sim.data[fi].map.claim_checked(p) {
+            Some((g, u)) => {
+                h.gens.push(g);
+                h.unsure.push(u);
+            }
             None => break,
         }
     }
-    (fi, first, h.gens.len())
+    h.gens.len()
 }
 
-/// One I/O of a run of pages: claim, optionally read and check (scatter-read into shuffled
-/// slots when there are several), optionally write the next generation (gather-write), release.
+/// One I/O of a run of pages: claim, then `io_on`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_io(sim: &Sim, kind: Kind, idx: u16, m: &mut Meter, h: &mut Hands, want: usize, read: bool, write: bool) {
-    let page = sim.cfg.page;
     let (fi, first, n) = claim_run(sim, h, want);
     if n == 0 {
         std::hint::spin_loop();
         return;
     }
+    io_on(sim, kind, idx, m, h, (fi, first, n), read, write);
+}
+
+/// One I/O on the `n` pages from `first` of file `fi`, claimed in `h`: optionally read and
+/// check (scatter-read into shuffled slots when there are several), optionally write the next
+/// generation (gather-write), release.
+#[allow(clippy::too_many_arguments)]
+pub fn io_on(
+    sim: &Sim,
+    kind: Kind,
+    idx: u16,
+    m: &mut Meter,
+    h: &mut Hands,
+    (fi, first, n): (usize, usize, usize),
+    read: bool,
+    write: bool,
+) {
+    let page = sim.cfg.page;
     let d = &sim.data[fi];
     let off = (first * page) as u64;
     h.slots.clear();
@@ -228,10 +278,18 @@ pub fn run_io(sim: &Sim, kind: Kind, idx: u16, m: &mut Meter, h: &mut Hands, wan
         ok = r.is_ok();
         for k in (0..n).filter(|_| ok) {
             let s = h.slots[k] as usize * page;
-            let e = sim.expect(fi, first + k, h.gens[k], 0);
-            sim.check(kind, m, fi, first + k, &h.buf.as_slice()[s..s + page], &e, &mut h.scratch);
+            // A page found bad before holds any of its generations: only its stamps, checksums
+            // and address are checked, so one lost write is reported once.
+            let e = match h.unsure[k] {
+                false => sim.expect(fi, first + k, h.gens[k], 0),
+                true => sim.expect(fi, first + k, 0, h.gens[k]),
+            };
+            if !sim.check(kind, m, fi, first + k, &h.buf.as_slice()[s..s + page], &e, &mut h.scratch) {
+                h.unsure[k] = true;
+            }
         }
     }
+    let mut written = false;
     if write && ok && !sim.ctx.stopped() {
         let t = sim.ctx.now_ns();
         for k in 0..n {
@@ -254,6 +312,7 @@ pub fn run_io(sim: &Sim, kind: Kind, idx: u16, m: &mut Meter, h: &mut Hands, wan
             m.io(&sim.ctx, fi, Op::GatherWrite, off, n * page, || v.write(&d.file, buf, page, slots, off))
         };
         if matches!(r, Ok(w) if w == n * page) {
+            written = true;
             for g in h.gens.iter_mut() {
                 *g += 1;
             }
@@ -264,7 +323,11 @@ pub fn run_io(sim: &Sim, kind: Kind, idx: u16, m: &mut Meter, h: &mut Hands, wan
         }
     }
     for k in 0..n {
-        d.map.release(first + k, h.gens[k]);
+        if h.unsure[k] && !written {
+            d.map.release_unsure(first + k, h.gens[k]);
+        } else {
+            d.map.release(first + k, h.gens[k]);
+        }
     }
 }
 
