@@ -63,8 +63,13 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
     let first = per_rank.first()?;
     let read = merged(per_rank.iter().map(|t| t.histograms.read.clone()));
     let write = merged(per_rank.iter().map(|t| t.histograms.write.clone()));
+    let trims = per_rank.iter().any(|t| t.histograms.trim.is_some());
+    let trim = trims.then(|| merged(per_rank.iter().filter_map(|t| t.histograms.trim.clone())));
     let mut total = read.clone();
     total += &write;
+    if let Some(t) = &trim {
+        total += t;
+    }
     let ops = |f: fn(&TestResult) -> &OpStats| per_rank.iter().map(f).collect::<Vec<_>>();
     let paced = first.spec.rate_iops.is_some() || first.spec.rate_mbps.is_some();
     let mut notices = first.notices.clone();
@@ -119,6 +124,9 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         interrupted: per_rank.iter().any(|t| t.interrupted),
         read: sum_op(&ops(|t| &t.read), &read),
         write: sum_op(&ops(|t| &t.write), &write),
+        trim: trim
+            .as_ref()
+            .map(|rec| sum_op(&per_rank.iter().filter_map(|t| t.trim.as_ref()).collect::<Vec<_>>(), rec)),
         total: sum_op(&ops(|t| &t.total), &total),
         response,
         fsync: FsyncStats {
@@ -131,7 +139,7 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         cpu: first.cpu.clone(),
         disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
         mean_qd: per_rank.iter().map(|t| t.mean_qd).sum(),
-        histograms: Histograms { read: read.dump(), write: write.dump() },
+        histograms: Histograms { read: read.dump(), write: write.dump(), trim: trim.as_ref().map(LatRec::dump) },
         verify: per_rank.iter().find_map(|t| t.verify.clone()),
         errors,
         failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),

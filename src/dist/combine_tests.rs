@@ -22,7 +22,7 @@ fn rank_test(rank: u32, lat_ns: &[u64], secs: f64) -> TestResult {
     t.read = OpStats::new(&read, bytes, secs);
     t.write = OpStats::new(&write, 0, secs);
     t.total = OpStats::new(&read, bytes, secs);
-    t.histograms = Histograms { read: read.dump(), write: write.dump() };
+    t.histograms = Histograms { read: read.dump(), write: write.dump(), trim: None };
     let meta = RankMeta {
         rank,
         host: format!("node{rank}"),
