@@ -236,3 +236,33 @@ fn cdm_keeps_one_pass_for_every_rank() {
         assert!((total - sums[best]).abs() < 0.02, "{}: {total} MB/s, pass {best} sums to {}", t["name"], sums[best]);
     }
 }
+
+#[test]
+fn fio_jobs_run_on_every_rank() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let file = dir.path().join("f.{rank}");
+    let jobs = "--direct=1 --bs=4k --size=8m --runtime=1 --time_based";
+    let (code, stdout, stderr) = launch(&format!(
+        "fio --mpi --format json --no-store '--filename={}' {jobs} --name=r --rw=randread --name=w --rw=randwrite --stonewall",
+        file.display()
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let tests = v["tests"].as_array().unwrap();
+    assert_eq!(tests.iter().map(|t| t["name"].as_str().unwrap()).collect::<Vec<_>>(), ["r", "w"]);
+    for t in tests {
+        let ranks = t["ranks"].as_array().unwrap();
+        assert_eq!(ranks.len(), 3);
+        assert_eq!(u(&t["total"]["ios"]), ranks.iter().map(|r| u(&r["ios"])).sum::<u64>());
+    }
+    assert!(u(&tests[1]["write"]["ios"]) > 0 && u(&tests[1]["read"]["ios"]) == 0);
+    // Jobs that run together cannot be split over ranks one test at a time: refused.
+    let (code, _, stderr) = launch(&format!(
+        "fio --mpi --no-store '--filename={}' {jobs} --name=a --rw=randread --name=b --rw=randread",
+        file.display()
+    ));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("error: --mpi: jobs [a] and [b] run together"), "{stderr}");
+}

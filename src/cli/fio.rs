@@ -3,7 +3,8 @@
 //! writes fio's JSON layout so tools built on it read iolens' results.
 
 use super::common::{self, CommonArgs};
-use super::exec::{check_memory, finish, prefill_progress, same_file};
+use super::dist::DistArgs;
+use super::exec::{check_memory, finish, prefill_progress, same_file, Item, Passes};
 use super::{fail, install_interrupt};
 use crate::error::{usage, UsageError};
 use crate::report::Format;
@@ -17,7 +18,8 @@ use std::path::{Path, PathBuf};
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's
     /// --output-format=normal|json and --output=FILE, and iolens' --format text|json, --keep,
-    /// --allow-write, --force-device, --quiet, --trace FILE (every I/O as CSV)
+    /// --allow-write, --force-device, --quiet, --trace FILE (every I/O as CSV), --mpi (as
+    /// `run`'s, one job per group)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
 }
@@ -26,12 +28,13 @@ pub struct FioArgs {
 /// arguments; the rest describes jobs.
 /// What `split` takes out: iolens' shared options, fio's output format, a trace file, and the
 /// arguments that describe jobs.
-type Split = (CommonArgs, Option<Format>, Option<PathBuf>, Vec<String>);
+type Split = (CommonArgs, Option<Format>, Option<PathBuf>, DistArgs, Vec<String>);
 
 fn split(args: &[String]) -> Result<Split, UsageError> {
     let mut fio_format = None;
     let mut output = None;
     let mut trace = None;
+    let mut dist = DistArgs::default();
     let (mut own, rest) = common::split(args, |name, value| {
         match name {
             "--output-format" => {
@@ -43,6 +46,8 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             }
             "--output" => output = Some(PathBuf::from(value()?)),
             "--trace" => trace = Some(PathBuf::from(value()?)),
+            // fio's own --stonewall orders jobs: iolens' ranks are not stonewalled here.
+            "--mpi" => dist.mpi = true,
             _ => return Ok(false),
         }
         Ok(true)
@@ -50,7 +55,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
     if output.is_some() {
         own.out = output;
     }
-    Ok((own, fio_format, trace, rest))
+    Ok((own, fio_format, trace, dist, rest))
 }
 
 /// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
@@ -93,12 +98,38 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     Ok(jobs)
 }
 
+/// With --mpi, fio's jobs run one after another on every rank, as the tests of `run` do: one
+/// job per group (jobs separated by stonewalls), all on the same files.
+fn mpi_items(jobs: &[FioJob]) -> Result<Vec<Item>, UsageError> {
+    for w in jobs.windows(2) {
+        if w[0].group == w[1].group {
+            return usage(
+                "--mpi",
+                format!(
+                    "jobs [{}] and [{}] run together; with --mpi give one job per group (stonewall=1 between them)",
+                    w[0].name, w[1].name
+                ),
+            );
+        }
+        if w[0].spec.targets != w[1].spec.targets {
+            return usage(
+                "--mpi",
+                format!(
+                    "jobs [{}] and [{}] use different files; with --mpi every job uses the same ones",
+                    w[0].name, w[1].name
+                ),
+            );
+        }
+    }
+    Ok(jobs.iter().map(|j| Item { name: j.name.clone(), spec: j.spec.clone(), notes: j.notes.clone() }).collect())
+}
+
 pub fn main(a: FioArgs) -> i32 {
     go(a).unwrap_or_else(|e| fail(&e))
 }
 
 fn go(a: FioArgs) -> anyhow::Result<i32> {
-    let (own, fio_format, trace, rest) = split(&a.args)?;
+    let (own, fio_format, trace, dist, rest) = split(&a.args)?;
     let jobs = jobs(&rest, &own)?;
     let mut output = own.output(trace.as_deref())?;
     // fio's --output-format decides both the terminal and the --output file, as in fio.
@@ -107,6 +138,11 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         if let Some((_, of)) = &mut output.out {
             *of = f;
         }
+    }
+    output.dist = dist.check()?;
+    if let Some(d) = output.dist {
+        let items = mpi_items(&jobs)?;
+        return super::dist::execute("fio", &items, jobs.iter().any(|j| j.size_given()), &output, &Passes::ONCE, d);
     }
     // Everything is checked before anything is created.
     let mut plans = Vec::with_capacity(jobs.len());
