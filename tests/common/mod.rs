@@ -1,6 +1,8 @@
 #![allow(dead_code)]
 //! Helpers shared by the integration tests: run the binary, read its JSON, check privileges.
 
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod throttled;
 
 // The same prerequisite checks as the unit tests use: skip, or fail under
