@@ -77,7 +77,45 @@ fn charts(dom: &str) -> usize {
 /// The width of `page` laid out in a 1280 px window (what scrolls sideways is wider): a copy
 /// without the page's policy, with a script that writes the document's width into its DOM.
 fn width(exe: &Path, page: &Path) -> u32 {
+    probe_width(exe, &std::fs::read_to_string(page).unwrap(), 1280)
+}
+
+/// A4's width less the page's 12 mm margins, in CSS pixels (96 a inch): 186 mm.
+const A4_CONTENT_PX: u32 = 703;
+
+/// The width of `page` laid out as printed on A4: its print rules applied to the screen, in a
+/// window as wide as A4's printable width (Chromium cannot be told to lay out for print and
+/// report a width, and a PDF cannot be measured without tools this test does not assume).
+fn printed_width(exe: &Path, page: &Path) -> u32 {
     let html = std::fs::read_to_string(page).unwrap();
+    assert!(html.contains("@page{size:A4"), "the page asks for A4");
+    probe_width(exe, &html.replace("@media print{", "@media all{"), A4_CONTENT_PX)
+}
+
+/// `page` printed to PDF by Chromium: its pages' sizes in points (A4 is 595 × 842).
+fn pdf_pages(exe: &Path, page: &Path) -> Vec<(f64, f64)> {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("page.pdf");
+    let out = browser(exe, &dir.path().join("p"))
+        .args([
+            &format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer",
+            &format!("file://{}", page.canonicalize().unwrap().display()),
+        ])
+        .output()
+        .expect("running chromium");
+    let bytes = std::fs::read(&pdf).unwrap_or_else(|e| panic!("no PDF ({e}): {}", parts(&out).2));
+    let text = String::from_utf8_lossy(&bytes);
+    text.split("/MediaBox [")
+        .skip(1)
+        .map(|b| {
+            let v: Vec<f64> = b.split(']').next().unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (v[2] - v[0], v[3] - v[1])
+        })
+        .collect()
+}
+
+fn probe_width(exe: &Path, html: &str, window: u32) -> u32 {
     let csp = html.find("<meta http-equiv=\"Content-Security-Policy\"").expect("the page has its policy");
     let end = csp + html[csp..].find('>').unwrap() + 1;
     let probe = format!("{}{}", &html[..csp], &html[end..]).replace(
@@ -88,7 +126,7 @@ fn width(exe: &Path, page: &Path) -> u32 {
     let copy = dir.path().join("probe.html");
     std::fs::write(&copy, probe).unwrap();
     let out = browser(exe, &dir.path().join("p"))
-        .args(["--window-size=1280,1000", "--dump-dom", &format!("file://{}", copy.display())])
+        .args([&format!("--window-size={window},1000"), "--dump-dom", &format!("file://{}", copy.display())])
         .output()
         .expect("running chromium");
     let dom = parts(&out).1;
@@ -135,6 +173,7 @@ fn run_sweep_and_comparison_pages_load_clean_with_their_charts() {
         assert_eq!(charts(&dom), expected, "{page}: charts in the loaded page");
         assert!(dom.matches("<svg").count() >= expected, "{page}: every chart is drawn");
         eprintln!("{page}: {expected} charts, no console message; screenshot {}", shot.display());
+        a4(&exe, &dir.path().join(format!("{page}.html")), page);
     }
 }
 
@@ -239,6 +278,7 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     let w = width(&exe, &page);
     assert!(w <= 1280, "check: the page is {w} px wide");
     eprintln!("check: 5 charts, {w} px wide, no console message; screenshot {}", shots().join("check.png").display());
+    a4(&exe, &page, "check");
 
     let cmp = dir.path().join("compare.html");
     let (before, after) = (dir.path().join("before.json"), dir.path().join("after.json"));
@@ -269,4 +309,17 @@ fn check_pages_open_with_crystaldiskmark_and_draw_the_sweep_as_curves() {
     let w = width(&exe, &cmp);
     assert!(w <= 1280, "compare: the page is {w} px wide");
     eprintln!("compare: 2 charts overlaid, {w} px wide; screenshot {}", shots().join("compare-checks.png").display());
+    a4(&exe, &cmp, "compare");
+}
+
+/// Printed, the page is A4 and nothing in it is wider than A4 less its margins.
+fn a4(exe: &Path, page: &Path, what: &str) {
+    let w = printed_width(exe, page);
+    assert!(w <= A4_CONTENT_PX, "{what}: printed, the page is {w} px wide, A4 holds {A4_CONTENT_PX}");
+    let pages = pdf_pages(exe, page);
+    assert!(!pages.is_empty(), "{what}: a PDF without pages");
+    for (pw, ph) in &pages {
+        assert!((pw - 595.3).abs() < 2.0 && (ph - 841.9).abs() < 2.0, "{what}: a {pw} × {ph} pt page is not A4");
+    }
+    eprintln!("{what}: printed {w} px wide (A4 holds {A4_CONTENT_PX}), {} A4 pages", pages.len());
 }

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 const FLAT: f64 = 0.10;
 /// Growth below this fraction is no growth (the knee).
 const KNEE: f64 = 0.05;
+/// Blocks this large are bandwidth's: CrystalDiskMark's sequential tests use 1 MiB.
+const LARGE: u64 = 128 << 10;
 
 /// One pure read or pure write test with one block size.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +129,8 @@ pub fn walls(pts: &[&Point]) -> Walls {
             // The plateau's median, not its top: a throttle's slice (and a cloud disk's burst
             // bucket) lets one short step run above the cap, which the others do not repeat.
             w.mbps_cap = median(bs[bs.len() - flat_mbps..].iter().map(|p| p.mbps));
+        } else if flat_iops < bs.len() {
+            w.mbps_cap = plateau_beyond(pts, last);
         }
         if qd_flat && (flat_iops == bs.len() || flat_mbps == bs.len()) {
             w.throttle = Some(throttle(&qd, if flat_iops == bs.len() { Flat::Iops } else { Flat::Mbps }));
@@ -153,6 +157,16 @@ pub fn walls(pts: &[&Point]) -> Walls {
         w.throttle = Some(t);
     }
     w
+}
+
+/// A sweep its budget cut short before large blocks, which left the IOPS cap at `last`: the
+/// MB/s of larger blocks measured at other depths (check's SEQ1M Q8T1 and Q1T1) completes the
+/// plateau when one of them repeats `last`'s MB/s and none goes above it.
+fn plateau_beyond(pts: &[&Point], last: &Point) -> Option<f64> {
+    let larger: Vec<f64> = pts.iter().filter(|p| p.bs > last.bs && p.bs >= LARGE).map(|p| p.mbps).collect();
+    let on = larger.iter().filter(|&&m| same(m, last.mbps)).count();
+    let above = larger.iter().any(|&m| m > last.mbps * (1.0 + FLAT));
+    (on > 0 && !above).then(|| median(larger.iter().copied().filter(|&m| same(m, last.mbps)).chain([last.mbps])))?
 }
 
 fn throttle(qd: &[Point], on: Flat) -> Throttle {

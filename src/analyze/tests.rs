@@ -142,3 +142,30 @@ fn a_cap_at_the_vms_burst_is_named_as_burst() {
     // And the catalog match says which limit it is.
     assert!(e.matches.iter().any(|m| m.name.contains("D2s_v4") && m.on.is_burst()), "{:?}", e.matches);
 }
+
+#[test]
+fn sequential_tests_complete_a_plateau_the_sweep_ran_out_of_time_for() {
+    // check on a 2,000 IOPS / 40 MB/s throttle: the writes' block sizes stopped at 32K, the
+    // first step past the IOPS cap; SEQ1M Q8T1 and Q1T1 sit at the same 40 MB/s.
+    let sweep = [
+        p(4, 16, 1989.0, 8.15, 8000.0),
+        p(8, 16, 1989.0, 16.3, 8000.0),
+        p(16, 16, 1989.0, 32.6, 8000.0),
+        p(32, 16, 1214.0, 39.8, 13000.0),
+    ];
+    let seq = [p(1024, 8, 38.0, 39.85, 210_000.0), p(1024, 1, 38.0, 39.85, 26_000.0)];
+    let cat = Catalog::load(None).unwrap();
+    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10).unwrap();
+    let cap = e.walls.mbps_cap.expect("a MB/s cap");
+    assert!((cap - 39.85).abs() < 0.01, "{cap}");
+    assert_eq!(e.walls.iops_cap, Some(1989.0));
+    assert_eq!(e.walls.crossover_bs, Some((cap * 1e6 / 1989.0).round() as u64));
+    // Without them, one step at 40 MB/s is no plateau.
+    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    // A large block well above the last step: the sweep had not reached the wall.
+    let fast = [p(1024, 8, 200.0, 209.7, 40_000.0), seq[1].clone()];
+    assert_eq!(explain(&[&sweep[..], &fast].concat(), &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    // One at a time, 1M under the sweep's MB/s is latency's, not a plateau.
+    let slow = [p(1024, 1, 20.0, 21.0, 50_000.0)];
+    assert_eq!(explain(&[&sweep[..], &slow].concat(), &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+}

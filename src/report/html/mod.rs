@@ -51,7 +51,7 @@ span.vd{font-size:15px;color:#0072b2;margin-left:6px}ul.verdicts{font-size:16px}
 p.verdict{font-size:17px;font-weight:600;border-left:5px solid #0072b2;background:#f2f7fb;padding:8px 14px;margin:16px 0}
 @page{size:A4;margin:12mm}
 @media print{body{max-width:none;padding:0;font-size:11px}h2{break-after:avoid;page-break-after:avoid}
-table{break-inside:auto}tr{break-inside:avoid}table.cdm td{font-size:15px}figure.chart svg{max-width:100%}}
+table{break-inside:auto;font-size:10px}th,td{padding:2px 4px}tr{break-inside:avoid}table.cdm td{font-size:15px}figure.chart svg{max-width:100%}}
 ";
 
 /// A whole page around `body`.
