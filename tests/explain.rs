@@ -60,7 +60,12 @@ fn check_quick_tables_walls_and_a_page() {
     {
         assert!(text.contains(part), "{part:?} missing:\n{text}");
     }
+    // The page's verdict sentence, word for word, above the walls in the terminal too.
     let html = std::fs::read_to_string(&page).unwrap();
+    let said = &html[html.find("<p class=\"verdict\">").expect("a verdict on the page") + 19..];
+    let said = said[..said.find("</p>").unwrap()].replace("&amp;", "&");
+    let at = text.find(&format!("\nVerdict: {said}\n")).unwrap_or_else(|| panic!("{said:?} not in:\n{text}"));
+    assert!(at < text.find("\nWalls\n").unwrap(), "the verdict before the walls");
     assert!(html.contains("<h2>Walls and advice</h2>"));
     assert!(err.contains("report: ") && err.contains("saved as result "), "{err}");
     // Nothing left behind but the page.

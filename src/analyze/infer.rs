@@ -159,11 +159,15 @@ pub fn walls(pts: &[&Point]) -> Walls {
     w
 }
 
-/// A sweep its budget cut short before large blocks, which left the IOPS cap at `last`: the
-/// MB/s of larger blocks measured at other depths (check's SEQ1M Q8T1 and Q1T1) completes the
-/// plateau when one of them repeats `last`'s MB/s and none goes above it.
+/// A sweep its budget cut short, which left the IOPS cap at `last` (or jumped from there to 1M):
+/// blocks as large or larger measured at other depths (check's SEQ1M Q8T1 and Q1T1) complete
+/// the plateau when one of them repeats `last`'s MB/s and none goes above it.
 fn plateau_beyond(pts: &[&Point], last: &Point) -> Option<f64> {
-    let larger: Vec<f64> = pts.iter().filter(|p| p.bs > last.bs && p.bs >= LARGE).map(|p| p.mbps).collect();
+    let larger: Vec<f64> = pts
+        .iter()
+        .filter(|p| p.bs >= last.bs.max(LARGE) && (p.bs, p.outstanding) != (last.bs, last.outstanding))
+        .map(|p| p.mbps)
+        .collect();
     let on = larger.iter().filter(|&&m| same(m, last.mbps)).count();
     let above = larger.iter().any(|&m| m > last.mbps * (1.0 + FLAT));
     (on > 0 && !above).then(|| median(larger.iter().copied().filter(|&m| same(m, last.mbps)).chain([last.mbps])))?

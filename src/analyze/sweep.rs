@@ -64,6 +64,20 @@ impl Sweeper {
         Step { name: format!("{}{}", self.prefix, test_key(&spec)), spec }
     }
 
+    /// Whether `left` seconds (of which the writes keep half while reads run) are too few for
+    /// the block sizes after `SIZES[i]` and enough for a 1M step; not before two sizes show
+    /// whether IOPS stays flat across them (an IOPS cap).
+    fn short(&self, read: bool, left: f64, i: usize) -> bool {
+        let own = if read && self.writes { left - self.budget / 2.0 } else { left };
+        let cost = |bs: u64| {
+            let s = self.step(read, self.deep, bs).spec;
+            s.warmup + s.duration
+        };
+        let large = cost(SIZES[SIZES.len() - 1]);
+        let rest: f64 = SIZES[i + 1..].iter().map(|&b| cost(b)).sum();
+        i >= 1 && i + 2 < SIZES.len() && own < rest && own >= 0.75 * large
+    }
+
     /// The next step from what the sweep measured so far, at time `now`; None when done.
     pub fn next(&mut self, done: &[TestResult], now: Instant) -> Option<Step> {
         let mine = &done[self.skip.min(done.len())..];
@@ -109,8 +123,10 @@ impl Sweeper {
                     } else {
                         return None;
                     }
-                } else if self.flat >= 2 {
+                } else if self.flat >= 2 || self.short(read, left, i) {
                     // Throughput stopped growing: one more step at 1M confirms the wall there.
+                    // Or the time left would end the climb before the large blocks, where a
+                    // MB/s cap shows: 1M now, rather than a sweep that never reaches it.
                     (read, 1, SIZES.len() - 1)
                 } else {
                     (read, 1, i + 1)

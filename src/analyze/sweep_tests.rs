@@ -125,3 +125,17 @@ fn a_profile_before_the_sweep_is_not_counted_as_its_steps() {
     assert_eq!((s.spec.qd, s.spec.blocks[0].size, s.spec.read_pct), (1, 4096, 100));
     assert!(s.name.starts_with("sweep "), "{}", s.name);
 }
+
+#[test]
+fn a_budget_too_short_for_every_block_size_still_ends_each_climb_at_1m() {
+    // check's 70 s on a 5,000 IOPS / 200 MB/s disk: stepping through every size would leave
+    // the writes at 32K, short of the MB/s cap.
+    let disk = Disk { lat_us: 200.0, iops: 5000.0, mbps: 200.0, write_share: 1.0 };
+    let (steps, secs) = sweep(&disk, 70.0, true);
+    for read in [true, false] {
+        let sizes: Vec<u64> = qd_and_bs(&steps, read).iter().skip_while(|(_, b)| *b == 4096).map(|(_, b)| *b).collect();
+        assert_eq!(sizes.last(), Some(&(1 << 20)), "read {read}: {sizes:?}");
+        assert_eq!(sizes[0], 8 << 10, "read {read}: two sizes before the jump: {sizes:?}");
+    }
+    assert!(secs <= 70.0 + 2.0, "{secs} s");
+}

@@ -169,3 +169,16 @@ fn sequential_tests_complete_a_plateau_the_sweep_ran_out_of_time_for() {
     let slow = [p(1024, 1, 20.0, 21.0, 50_000.0)];
     assert_eq!(explain(&[&sweep[..], &slow].concat(), &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
 }
+
+#[test]
+fn a_sweep_that_jumped_to_1m_has_its_plateau_confirmed_at_other_depths() {
+    // The budget ran short after 8K: the sweep went straight to 1M, alone at 200 MB/s.
+    let sweep = [p(4, 16, 5000.0, 20.5, 3200.0), p(8, 16, 5000.0, 41.0, 3200.0), p(1024, 16, 190.0, 199.5, 84_000.0)];
+    let seq = [p(1024, 8, 191.0, 200.0, 42_000.0), p(1024, 1, 190.0, 199.9, 5_200.0)];
+    let cat = Catalog::load(None).unwrap();
+    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10).unwrap();
+    assert_eq!(e.walls.iops_cap, Some(5000.0));
+    assert_eq!(e.walls.mbps_cap, Some(199.9));
+    assert_eq!(e.walls.binding.get("1M").map(Wall::as_str), Some("mbps"));
+    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+}

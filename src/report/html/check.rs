@@ -6,7 +6,7 @@ use super::curves::{self, Source};
 use super::esc;
 use crate::analyze::thousands;
 use crate::compare::test_key;
-use crate::result::analysis::{Axes, Explanation, Match, Walls};
+pub use crate::report::explain::verdict;
 use crate::result::{RunResult, TestResult};
 use crate::spec::presets::PROFILES;
 use std::fmt::Write;
@@ -118,64 +118,6 @@ pub fn tables(o: &mut String, r: &RunResult) {
             o,
             "<p class=\"note\">The sweep's steps that are CrystalDiskMark's tests; <code>iolens check</code> also runs its sequential ones.</p>"
         );
-    }
-}
-
-/// The first catalog row matched on IOPS (`iops`) or on MB/s.
-fn matched(ms: &[Match], iops: bool) -> Option<&Match> {
-    ms.iter().find(|m| if iops { m.on.axes != Axes::Mbps } else { m.on.axes != Axes::Iops && m.mbps.is_some() })
-}
-
-fn named(m: &Match, plural: bool) -> String {
-    format!("match{} {}{}", if plural { "" } else { "es" }, m.name, if m.on.is_burst() { "'s burst limit" } else { "" })
-}
-
-/// One direction's walls in a phrase; `ms` are the catalog rows they matched.
-fn phrase(w: &Walls, ms: &[Match]) -> String {
-    let mut parts = Vec::new();
-    let (mi, mm) = (matched(ms, true), matched(ms, false));
-    match (w.iops_cap, w.mbps_cap) {
-        (Some(i), Some(m)) if mi.is_some() && mi == mm => {
-            parts.push(format!(
-                "{} IOPS and {m:.0} MB/s caps (both {})",
-                thousands(i),
-                named(mi.expect("checked"), true)
-            ));
-        }
-        (i, m) => {
-            let with = |m: Option<&Match>| m.map(|m| format!(" ({})", named(m, false))).unwrap_or_default();
-            parts.extend(i.map(|i| format!("{} IOPS cap{}", thousands(i), with(mi))));
-            parts.extend(m.map(|m| format!("{m:.0} MB/s cap{}", with(mm))));
-        }
-    }
-    if let Some(t) = &w.throttle {
-        parts.push(format!("flat at every queue depth ({} IOPS, {:.1} MB/s: a throttle)", thousands(t.iops), t.mbps));
-    }
-    match (w.knee_qd, &w.latency_bound) {
-        (Some(k), _) => parts.push(format!("knee at QD {k}")),
-        (None, Some(lb)) => parts.push(format!("IOPS still growing at QD {}", lb.to_qd)),
-        _ => {}
-    }
-    if parts.is_empty() {
-        "no wall found".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
-/// The walls in one sentence: "5,000 IOPS cap (matches Azure Premium SSD P30), 199 MB/s cap,
-/// knee at QD 1", per direction when reads and writes were both swept.
-pub fn verdict(e: &Explanation) -> String {
-    // The matches were made with the headline walls: the reads', else the writes'.
-    let none: &[Match] = &[];
-    match (&e.reads, &e.writes) {
-        (Some(r), Some(w)) => format!("Reads: {}; writes: {}.", phrase(r, &e.matches), phrase(w, none)),
-        (Some(d), None) | (None, Some(d)) => {
-            let p = phrase(d, &e.matches);
-            let mut c = p.chars();
-            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str() + ".").unwrap_or_default()
-        }
-        (None, None) => "No pure read or write test to find walls in.".into(),
     }
 }
 

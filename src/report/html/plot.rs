@@ -12,8 +12,11 @@ pub type Rgb = (u8, u8, u8);
 pub const GREY: Rgb = (90, 90, 90);
 const W: f64 = 1000.0;
 const LEFT: f64 = 74.0;
-/// Right of the plot: the reference lines' labels.
-const RIGHT: f64 = 290.0;
+/// Right of the plot: the reference lines' labels; as wide as the longest needs (a comparison's
+/// names make long ones), within these bounds, so the plot keeps most of the width.
+const RIGHT: (f64, f64) = (290.0, 440.0);
+/// Space the column keeps besides its labels: the lead-in of the line and a margin.
+const RIGHT_PAD: f64 = 24.0;
 const PANEL_H: f64 = 230.0;
 /// Above each panel: its title.
 const TITLE_H: f64 = 24.0;
@@ -142,6 +145,16 @@ fn log_ticks(lo: f64, hi: f64) -> (f64, f64, Vec<f64>) {
     (start, end, ticks)
 }
 
+/// `s`, cut with "…" to fit `room` px in bold; the whole text stays in the tables and tooltips.
+fn fit(s: &str, room: f64) -> std::borrow::Cow<'_, str> {
+    let fits = (room / (FONT * 0.6 * 1.08)).floor().max(1.0) as usize;
+    if s.chars().count() <= fits {
+        return s.into();
+    }
+    let cut: String = s.chars().take(fits - 1).collect();
+    format!("{}…", cut.trim_end()).into()
+}
+
 /// Labels placed so none overlaps another: each tries its place, then steps down and up.
 #[derive(Default)]
 struct Placer {
@@ -223,7 +236,10 @@ pub fn draw(c: &Chart) -> String {
     if xmin > xmax || xmin <= 0.0 {
         return String::new();
     }
-    let x = Axis { lo: xmin / 1.3, hi: xmax * 1.3, from: LEFT, to: W - RIGHT };
+    // Bold labels run wider than the estimate for regular text.
+    let longest = c.panels.iter().flat_map(|p| &p.levels).map(|l| Placer::width(&l.label) * 1.08).fold(0.0, f64::max);
+    let column = (longest + RIGHT_PAD).clamp(RIGHT.0, RIGHT.1);
+    let x = Axis { lo: xmin / 1.3, hi: xmax * 1.3, from: LEFT, to: W - column };
     let right = x.to;
     let at = legend_at(&c.legend);
     let legend_h = at.last().map_or(0.0, |(r, _)| (*r as f64 + 1.0) * 22.0 + 6.0);
@@ -284,13 +300,13 @@ pub fn draw(c: &Chart) -> String {
         );
         // Lines first, every label after them, so no line crosses a label.
         let mut placer = Placer::default();
-        let mut labels: Vec<(f64, f64, bool, Rgb, bool, &str)> = Vec::new();
+        let mut labels: Vec<(f64, f64, bool, Rgb, bool, std::borrow::Cow<str>)> = Vec::new();
         for m in &c.marks {
             let px = x.px(m.at);
             line(&mut o, &[(px, ptop), (px, pbot)], m.colour, 1.5, Dash::Dashed);
             if i == 0 {
                 let (lx, ly) = placer.place(&m.label, px + 5.0, ptop + FONT + 2.0, false, ptop, pbot);
-                labels.push((lx, ly, false, m.colour, true, &m.label));
+                labels.push((lx, ly, false, m.colour, true, m.label.as_str().into()));
             }
         }
         for s in &p.slopes {
@@ -330,12 +346,12 @@ pub fn draw(c: &Chart) -> String {
         // Reference lines run on into the column right of the plot, where their labels are.
         let mut levels: Vec<&Level> = p.levels.iter().collect();
         levels.sort_by(|a, b| b.at.total_cmp(&a.at));
-        let mut column = Placer::default();
+        let mut col = Placer::default();
         for l in levels {
             let py = y.px(l.at);
-            let (lx, ly) = column.place(&l.label, x.to + 12.0, py + 4.0, false, ptop - 4.0, pbot + 12.0);
+            let (lx, ly) = col.place(&l.label, x.to + 12.0, py + 4.0, false, ptop - 4.0, pbot + 12.0);
             line(&mut o, &[(LEFT, py), (x.to, py), (lx - 4.0, ly - 4.0)], l.colour, 1.5, l.dash);
-            labels.push((lx, ly, false, l.colour, true, &l.label));
+            labels.push((lx, ly, false, l.colour, true, fit(&l.label, W - lx - 4.0)));
         }
         for cv in &p.curves {
             let pts: Vec<(f64, f64)> = cv.points.iter().map(|q| (x.px(q.0), y.px(q.1))).collect();
@@ -350,7 +366,7 @@ pub fn draw(c: &Chart) -> String {
             }
         }
         for (lx, ly, end, colour, bold, s) in labels {
-            text(&mut o, lx, ly, if end { "end" } else { "start" }, colour, bold, s);
+            text(&mut o, lx, ly, if end { "end" } else { "start" }, colour, bold, &s);
         }
     }
     for t in &xt {
