@@ -65,7 +65,7 @@ impl Sweeper {
     }
 
     /// Whether `left` seconds (of which the writes keep half while reads run) are too few for
-    /// the block sizes after `SIZES[i]` and enough for a 1M step; not before two sizes show
+    /// the next block size and then 1M, and enough for 1M alone; not before two sizes show
     /// whether IOPS stays flat across them (an IOPS cap).
     fn short(&self, read: bool, left: f64, i: usize) -> bool {
         let own = if read && self.writes { left - self.budget / 2.0 } else { left };
@@ -74,8 +74,7 @@ impl Sweeper {
             s.warmup + s.duration
         };
         let large = cost(SIZES[SIZES.len() - 1]);
-        let rest: f64 = SIZES[i + 1..].iter().map(|&b| cost(b)).sum();
-        i >= 1 && i + 2 < SIZES.len() && own < rest && own >= 0.75 * large
+        i >= 1 && i + 2 < SIZES.len() && own < cost(SIZES[i + 1]) + large && own >= 0.75 * large
     }
 
     /// The next step from what the sweep measured so far, at time `now`; None when done.
