@@ -11,6 +11,7 @@ use common::mpi::*;
 use common::throttled::Throttled;
 use common::*;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,29 @@ fn three_ranks_combine_into_one_result() {
         assert!((got - want).abs() < 1e-6, "p{pct}: reported {got} µs, merged histograms say {want} µs");
     }
     assert_eq!(v["host"]["targets"].as_array().unwrap().len(), 3);
+    // Second by second too: p50 and p99 of one histogram of the ranks' buckets of that second.
+    let seconds = t["seconds"].as_array().unwrap();
+    assert!(seconds.len() >= 2, "{seconds:?}");
+    for (k, s) in seconds.iter().enumerate() {
+        let mut buckets = BTreeMap::new();
+        let mut iops = 0.0;
+        for r in ranks {
+            let Some(rs) = r["seconds"].as_array().and_then(|v| v.get(k)) else { continue };
+            iops += f(&rs["iops"]);
+            for b in rs["latency_ns"].as_array().into_iter().flatten() {
+                *buckets.entry(u(&b[0])).or_insert(0) += u(&b[1]);
+            }
+        }
+        let count = buckets.values().sum::<u64>();
+        assert!(count > 0, "second {}: no buckets from the ranks", k + 1);
+        let h = (buckets, count, 0, u64::MAX);
+        for (pct, key) in [(50.0, "p50_us"), (99.0, "p99_us")] {
+            let (want, got) = (percentile_us(&h, pct), f(&s[key]));
+            assert!((got - want).abs() < 1e-6, "second {}: {key} {got} µs, the ranks' buckets say {want} µs", k + 1);
+        }
+        assert!((f(&s["iops"]) - iops).abs() < 1e-6 * iops.max(1.0), "second {}", k + 1);
+        assert!(s.get("latency_ns").is_none(), "the combined seconds keep no buckets");
+    }
     // Each rank traced its own I/Os into its own file.
     let mut names = entries(traces.path());
     names.sort();

@@ -152,6 +152,7 @@ pub fn execute(
     dist: Dist,
 ) -> anyhow::Result<i32> {
     let comm = Comm::init()?;
+    crate::run::keep_second_buckets();
     let (rank, host) = (comm.rank(), comm.host().to_string());
     let mut group = Group { finals: (0..comm.size()).map(|_| None).collect(), comm };
     let items: Vec<Item> = items

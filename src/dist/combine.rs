@@ -5,7 +5,7 @@
 
 use crate::result::ranks::RankStats;
 use crate::result::{FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult};
-use crate::stats::{HistDump, LatRec};
+use crate::stats::{HistDump, LatRec, SecondHist};
 
 /// What a rank knows about itself when its test ends: the row it contributes.
 pub struct RankMeta {
@@ -35,6 +35,7 @@ pub fn rank_row(t: &TestResult, m: &RankMeta) -> RankStats {
         clock_offset_ms: m.clock_offset_ms,
         clock_rtt_ms: m.clock_rtt_ms,
         histograms: t.histograms.clone(),
+        seconds: t.seconds.clone(),
     }
 }
 
@@ -167,8 +168,10 @@ fn rank_of(t: &TestResult) -> u32 {
     t.ranks.first().map_or(0, |r| r.rank)
 }
 
-/// Second by second, the ranks' throughput summed; per-second histograms are not kept, so the
-/// percentiles are the highest any rank saw in that second.
+/// Second by second, the ranks' throughput summed and their latency buckets merged: the
+/// percentiles of one histogram of that second's I/Os on every rank. Seconds count from each
+/// rank's start, which the common start time puts within milliseconds of the others'. Ranks
+/// that sent no buckets (an older iolens) leave the highest p50/p99 any rank saw.
 fn seconds(per_rank: &[TestResult]) -> Vec<SecondStats> {
     let n = per_rank.iter().map(|t| t.seconds.len()).max().unwrap_or(0);
     (0..n)
@@ -176,6 +179,12 @@ fn seconds(per_rank: &[TestResult]) -> Vec<SecondStats> {
             let at: Vec<&SecondStats> = per_rank.iter().filter_map(|t| t.seconds.get(i)).collect();
             let sum = |f: fn(&SecondStats) -> f64| at.iter().map(|s| f(s)).sum::<f64>();
             let max = |f: fn(&SecondStats) -> Option<f64>| at.iter().filter_map(|s| f(s)).reduce(f64::max);
+            let exact = at.iter().all(|s| !s.latency_ns.is_empty() || s.p99_us.is_none());
+            let mut h = SecondHist::default();
+            for s in &at {
+                h.add(&SecondHist::from_buckets(&s.latency_ns));
+            }
+            let pct = |p: f64, f: fn(&SecondStats) -> Option<f64>| if exact { h.percentile_us(p) } else { max(f) };
             SecondStats {
                 second: i as u32 + 1,
                 read_iops: sum(|s| s.read_iops),
@@ -183,8 +192,9 @@ fn seconds(per_rank: &[TestResult]) -> Vec<SecondStats> {
                 iops: sum(|s| s.iops),
                 mbps: sum(|s| s.mbps),
                 mibps: sum(|s| s.mibps),
-                p50_us: max(|s| s.p50_us),
-                p99_us: max(|s| s.p99_us),
+                p50_us: pct(50.0, |s| s.p50_us),
+                p99_us: pct(99.0, |s| s.p99_us),
+                latency_ns: Vec::new(),
             }
         })
         .collect()

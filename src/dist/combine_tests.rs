@@ -96,3 +96,63 @@ fn text_report_has_a_row_per_rank_and_the_spread() {
     assert!(text.contains("start spread 2.000 ms, first done 1000.0 ms, last done 1000.0 ms"), "{text}");
     assert!(text.contains("within ±0.050 ms"), "{text}");
 }
+
+/// A rank's second whose I/Os took `lat_ns`, with its buckets as a rank sends them.
+fn second(k: u32, lat_ns: &[u64]) -> SecondStats {
+    let mut h = SecondHist::default();
+    for &ns in lat_ns {
+        h.record(ns);
+    }
+    let n = lat_ns.len() as f64;
+    SecondStats {
+        second: k,
+        read_iops: n,
+        write_iops: 0.0,
+        iops: n,
+        mbps: n * 4096.0 / 1e6,
+        mibps: n * 4096.0 / 1048576.0,
+        p50_us: h.percentile_us(50.0),
+        p99_us: h.percentile_us(99.0),
+        latency_ns: h.buckets(),
+    }
+}
+
+#[test]
+fn each_second_is_the_exact_merge_of_the_ranks_seconds() {
+    // Second 1: rank 0 has 990 fast I/Os, rank 1 has 10 slow ones, so the merged p99 is the
+    // fast ones' edge, not the slow rank's p99; second 2 the other way round.
+    let fast: Vec<u64> = (0..990).map(|i| 50_000 + i * 37 % 9_000).collect();
+    let slow: Vec<u64> = (0..10).map(|i| 5_000_000 + i * 100_000).collect();
+    let mut a = rank_test(0, &[100_000; 10], 2.0);
+    let mut b = rank_test(1, &[100_000; 10], 2.0);
+    a.seconds = vec![second(1, &fast), second(2, &slow)];
+    b.seconds = vec![second(1, &slow), second(2, &fast[..100])];
+    a.ranks = vec![rank_row(&a, &meta(0))];
+    b.ranks = vec![rank_row(&b, &meta(1))];
+    let c = combine(&[a.clone(), b.clone()]).unwrap();
+    for (k, (x, y)) in [(&fast[..], &slow[..]), (&slow[..], &fast[..100])].iter().enumerate() {
+        let mut all = SecondHist::default();
+        for &ns in x.iter().chain(y.iter()) {
+            all.record(ns);
+        }
+        let s = &c.seconds[k];
+        assert_eq!((s.p50_us, s.p99_us), (all.percentile_us(50.0), all.percentile_us(99.0)), "second {}", k + 1);
+        assert_eq!(s.iops, (x.len() + y.len()) as f64);
+        assert!(s.latency_ns.is_empty(), "the combined seconds keep no buckets");
+    }
+    // The highest rank p99 of second 1 is the slow rank's: 5 ms and more, not the merge's.
+    assert!(c.seconds[0].p99_us.unwrap() < 1000.0 && b.seconds[0].p99_us.unwrap() > 5000.0);
+    // Each rank row keeps its seconds, buckets and all, to check the merge against.
+    assert_eq!(c.ranks[1].seconds, b.seconds);
+}
+
+fn meta(rank: u32) -> RankMeta {
+    RankMeta {
+        rank,
+        host: format!("node{rank}"),
+        start_offset_ms: 0.0,
+        end_offset_ms: 2000.0,
+        clock_offset_ms: 0.0,
+        clock_rtt_ms: 0.1,
+    }
+}

@@ -213,6 +213,10 @@ pub struct SecondStats {
     pub mibps: f64,
     pub p50_us: Option<f64>,
     pub p99_us: Option<f64>,
+    /// The second's latency histogram as [ns, count] buckets, kept only where seconds are
+    /// merged later (a rank's row of a multi-host run), so their percentiles merge exactly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latency_ns: Vec<[u64; 2]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! far its start and its clock were from rank 0's. The combined test beside these rows is the
 //! exact merge of their histograms; the rows keep the histograms so anyone can check it.
 
-use super::Histograms;
+use super::{Histograms, SecondStats};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,4 +33,8 @@ pub struct RankStats {
     pub end_offset_ms: f64,
     /// The rank's service-latency histograms: the combined test's are their exact merge.
     pub histograms: Histograms,
+    /// The rank's seconds with their latency buckets: the combined seconds' percentiles are
+    /// their exact merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seconds: Vec<SecondStats>,
 }

@@ -116,6 +116,7 @@ pub fn test_result(p: Parts) -> TestResult {
                 mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
                 p50_us: a.hist.percentile_us(50.0),
                 p99_us: a.hist.percentile_us(99.0),
+                latency_ns: if super::keeps_second_buckets() { a.hist.buckets() } else { Vec::new() },
             })
         })
         .collect();

@@ -26,6 +26,18 @@ use std::sync::{Barrier, Mutex, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
 
+/// Set by a multi-host run: each second's latency buckets go into its results, so rank 0 can
+/// merge the ranks' seconds exactly. Off, results stay small.
+static SECOND_BUCKETS: AtomicBool = AtomicBool::new(false);
+
+pub fn keep_second_buckets() {
+    SECOND_BUCKETS.store(true, Ordering::Relaxed);
+}
+
+fn keeps_second_buckets() -> bool {
+    SECOND_BUCKETS.load(Ordering::Relaxed)
+}
+
 /// What the workers share. Times are ns since `t0`.
 pub struct Shared {
     ready: Barrier,

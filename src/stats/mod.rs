@@ -180,6 +180,18 @@ impl SecondHist {
     pub fn percentile_us(&self, pct: f64) -> Option<f64> {
         (!self.0.is_empty()).then(|| self.0.value_at_quantile(pct / 100.0) as f64 / 1000.0)
     }
+    /// The recorded buckets as [a value in the bucket (ns), count]: what rebuilds this
+    /// histogram exactly elsewhere (`from_buckets`), as ranks of a multi-host run need.
+    pub fn buckets(&self) -> Vec<[u64; 2]> {
+        self.0.iter_recorded().map(|v| [v.value_iterated_to(), v.count_at_value() as u64]).collect()
+    }
+    pub fn from_buckets(b: &[[u64; 2]]) -> SecondHist {
+        let mut h = SecondHist::default();
+        for &[v, c] in b {
+            h.0.saturating_record_n(v.clamp(1, MAX_NS), c.min(u32::MAX as u64) as u32);
+        }
+        h
+    }
 }
 
 /// Latency summary in µs; every figure (and every percentile value) is null when there were

@@ -232,6 +232,7 @@ pub fn test(
                 mibps: (s[2] + s[3]) as f64 / len / 1048576.0,
                 p50_us: pct(50.0),
                 p99_us: pct(99.0),
+                latency_ns: Vec::new(),
             }
         })
         .collect();
