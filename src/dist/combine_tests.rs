@@ -156,3 +156,38 @@ fn meta(rank: u32) -> RankMeta {
         clock_rtt_ms: 0.1,
     }
 }
+
+#[test]
+fn markdown_csv_and_html_have_a_row_per_rank_and_mark_the_outlier() {
+    // Rank 2's I/Os take ten times as long: it is the outlier.
+    let tests =
+        [rank_test(0, &[200_000; 50], 1.0), rank_test(1, &[300_000; 70], 1.0), rank_test(2, &[3_000_000; 60], 1.0)];
+    let mut r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    r.tests = vec![combine(&tests).unwrap()];
+    let md = crate::report::render(&r, crate::report::Format::Markdown);
+    let rows: Vec<&str> = md.lines().filter(|l| l.contains("| node")).collect();
+    assert_eq!(rows.len(), 3, "{md}");
+    assert!(rows[1].starts_with("| 1 | node1 | 70 | 0.29 |"), "{}", rows[1]);
+    assert!(rows[2].starts_with("| **2** | node2 |"), "the outlier in bold: {}", rows[2]);
+    assert!(md.contains("Start spread 2.000 ms, first done 1000.0 ms"), "{md}");
+    let csv = crate::report::render(&r, crate::report::Format::Csv);
+    let mut rd = ::csv::Reader::from_reader(csv.as_bytes());
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let recs: Vec<::csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+    let ranked: Vec<&::csv::StringRecord> = recs.iter().filter(|x| !x[col("rank")].is_empty()).collect();
+    assert_eq!(recs.len(), 3 + 3, "read, write and total, then a row per rank");
+    assert_eq!(ranked.iter().map(|x| &x[col("rank_host")]).collect::<Vec<_>>(), ["node0", "node1", "node2"]);
+    assert_eq!(&ranked[1][col("ios")], "70");
+    // Every I/O of rank 2 took 3 ms: its p99 from its own histogram.
+    let p99: f64 = ranked[2][col("p99_us")].parse().unwrap();
+    assert!((p99 - 3000.0).abs() < 3000.0 * 0.001, "{p99}");
+    let html = crate::report::render(&r, crate::report::Format::Html);
+    let table = &html[html.find("<table class=\"ranks\">").expect("a rank table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(table.matches("<tr").count(), 4, "a head and three ranks: {table}");
+    assert_eq!(table.matches("<tr class=\"warn\"").count(), 1);
+    assert!(table.contains("<tr class=\"warn\" title=\"p99 more than twice every other rank's\"><td class=n>2</td>"));
+    assert!(html.contains("IOPS per rank: "), "the per-rank chart");
+}

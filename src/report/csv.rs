@@ -2,7 +2,7 @@
 //! docs/result-schema.md) so spreadsheets and scripts can rely on their places.
 
 use crate::result::{OpStats, RunResult};
-use crate::stats::PERCENTILES;
+use crate::stats::{LatRec, PERCENTILES};
 
 /// The columns before the percentiles, in order.
 const HEAD: [&str; 23] = [
@@ -37,6 +37,9 @@ pub fn render(r: &RunResult) -> String {
     head.push("lat_min_us".into());
     head.extend(PERCENTILES.iter().map(|p| format!("p{p}_us")));
     head.push("lat_max_us".into());
+    // After every documented column, so readers by position are undisturbed: a multi-host
+    // run's rows of one rank each (empty for the combined rows).
+    head.extend(["rank".into(), "rank_host".into()]);
     w.write_record(&head).expect("writing to memory");
     let num = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
     let vm = match (&r.host.vm_vendor, &r.host.vm_product) {
@@ -77,6 +80,46 @@ pub fn render(r: &RunResult) -> String {
             ];
             row.extend(PERCENTILES.iter().map(|p| num(o.lat_us.percentiles.get(p))));
             row.push(num(o.lat_us.max));
+            row.extend([String::new(), String::new()]);
+            w.write_record(&row).expect("writing to memory");
+        }
+        for k in &t.ranks {
+            // The rank's own histograms give all its percentiles, as they gave the combined ones.
+            let mut lat = LatRec::from_dump(&k.histograms.read);
+            lat += &LatRec::from_dump(&k.histograms.write);
+            if let Some(trim) = &k.histograms.trim {
+                lat += &LatRec::from_dump(trim);
+            }
+            let l = lat.summary();
+            let mut row = vec![
+                r.started_at.clone(),
+                k.host.clone(),
+                String::new(),
+                r.command.clone(),
+                r.label.clone().unwrap_or_default(),
+                t.name.clone(),
+                "total".into(),
+                pattern.clone(),
+                blocks.clone(),
+                s.read_pct.to_string(),
+                s.threads.to_string(),
+                t.depth.to_string(),
+                t.engine.clone(),
+                s.direct.to_string(),
+                format!("{:.3}", k.duration_s),
+                t.interrupted.to_string(),
+                k.ios.to_string(),
+                k.bytes.to_string(),
+                format!("{:.3}", k.iops),
+                format!("{:.3}", k.mbps),
+                format!("{:.3}", k.mbps * 1e6 / 1048576.0),
+                num(l.mean),
+                num(l.stddev),
+                num(l.min),
+            ];
+            row.extend(PERCENTILES.iter().map(|p| num(l.percentiles.get(p))));
+            row.push(num(l.max));
+            row.extend([k.rank.to_string(), k.host.clone()]);
             w.write_record(&row).expect("writing to memory");
         }
     }

@@ -1,6 +1,7 @@
 //! Markdown: the tables users paste into a wiki or a post, one row per test and operation.
 
-use crate::result::RunResult;
+use crate::result::ranks::{outlier, spread};
+use crate::result::{RunResult, TestResult};
 use std::fmt::Write;
 
 pub fn render(r: &RunResult) -> String {
@@ -51,9 +52,45 @@ pub fn render(r: &RunResult) -> String {
             );
         }
     }
+    for t in r.tests.iter().filter(|t| !t.ranks.is_empty()) {
+        ranks(&mut o, t);
+    }
     let _ = writeln!(o, "\nMB/s = 10^6 B/s; latency from submission to completion.");
     if r.interrupted {
         let _ = writeln!(o, "\n**Interrupted:** the figures cover only the time measured before Ctrl-C.");
     }
     o
+}
+
+/// A multi-host test's row per rank, the outlier in bold, and how far apart they ran.
+fn ranks(o: &mut String, t: &TestResult) {
+    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into());
+    let bad = outlier(&t.ranks);
+    let _ = writeln!(o, "\n#### {}: per rank\n", t.name);
+    let _ = writeln!(o, "| rank | host | IOPS | MB/s | mean µs | p99 µs | start ms | end ms | clock ms |");
+    let _ = writeln!(o, "|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    for r in &t.ranks {
+        let b = if bad == Some(r.rank) { "**" } else { "" };
+        let _ = writeln!(
+            o,
+            "| {b}{}{b} | {} | {:.0} | {:.2} | {} | {b}{}{b} | {:.3} | {:.3} | {:.3} |",
+            r.rank,
+            r.host,
+            r.iops,
+            r.mbps,
+            us(r.mean_us),
+            us(r.p99_us),
+            r.start_offset_ms,
+            r.end_offset_ms,
+            r.clock_offset_ms
+        );
+    }
+    if let Some(s) = spread(&t.ranks) {
+        let _ = writeln!(
+            o,
+            "\nStart spread {:.3} ms, first done {:.1} ms, last done {:.1} ms after the common start; clocks \
+             within ±{:.3} ms of rank 0's.",
+            s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
+        );
+    }
 }

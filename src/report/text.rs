@@ -184,20 +184,12 @@ fn rank_table(o: &mut String, t: &TestResult) {
             r.clock_offset_ms
         );
     }
-    let range = |f: fn(&crate::result::ranks::RankStats) -> f64| {
-        let v = t.ranks.iter().map(f);
-        (v.clone().fold(f64::MAX, f64::min), v.fold(f64::MIN, f64::max))
-    };
-    let (first_start, last_start) = range(|r| r.start_offset_ms);
-    let (first_done, last_done) = range(|r| r.end_offset_ms);
-    let rtt = t.ranks.iter().map(|r| r.clock_rtt_ms).fold(0.0, f64::max);
+    let s = crate::result::ranks::spread(&t.ranks).expect("ranks");
     let _ = writeln!(
         o,
         "(start, end: ms after the common start on rank 0's clock; start spread {:.3} ms, first done \
-         {first_done:.1} ms, last done {last_done:.1} ms; clock: the host's clock minus rank 0's, \
-         within ±{:.3} ms)",
-        last_start - first_start,
-        rtt / 2.0
+         {:.1} ms, last done {:.1} ms; clock: the host's clock minus rank 0's, within ±{:.3} ms)",
+        s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
     );
 }
 

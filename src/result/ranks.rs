@@ -38,3 +38,42 @@ pub struct RankStats {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seconds: Vec<SecondStats>,
 }
+
+/// How far apart the ranks of a test started and ended, ms on rank 0's clock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    pub start_spread_ms: f64,
+    pub first_done_ms: f64,
+    pub last_done_ms: f64,
+    /// The clock offsets are known to within this (half the slowest round trip).
+    pub clock_within_ms: f64,
+}
+
+pub fn spread(ranks: &[RankStats]) -> Option<Spread> {
+    if ranks.is_empty() {
+        return None;
+    }
+    let range = |f: fn(&RankStats) -> f64| {
+        let v = ranks.iter().map(f);
+        (v.clone().fold(f64::MAX, f64::min), v.fold(f64::MIN, f64::max))
+    };
+    let (first_start, last_start) = range(|r| r.start_offset_ms);
+    let (first_done_ms, last_done_ms) = range(|r| r.end_offset_ms);
+    Some(Spread {
+        start_spread_ms: last_start - first_start,
+        first_done_ms,
+        last_done_ms,
+        clock_within_ms: ranks.iter().map(|r| r.clock_rtt_ms).fold(0.0, f64::max) / 2.0,
+    })
+}
+
+/// The rank whose p99 is more than twice every other rank's: one slow host hides behind the
+/// others' I/Os in a combined figure.
+pub fn outlier(ranks: &[RankStats]) -> Option<u32> {
+    let mut p99: Vec<(f64, u32)> = ranks.iter().filter_map(|r| Some((r.p99_us?, r.rank))).collect();
+    p99.sort_by(|a, b| b.0.total_cmp(&a.0));
+    match p99[..] {
+        [(worst, rank), (next, _), ..] if worst > 2.0 * next => Some(rank),
+        _ => None,
+    }
+}

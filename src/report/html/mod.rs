@@ -7,6 +7,7 @@ mod compare;
 mod curves;
 mod explain;
 mod plot;
+mod ranks;
 mod simdb;
 mod sweep;
 mod tables;
@@ -44,6 +45,7 @@ td.v{text-align:center;font-weight:bold}
 figure.chart{margin:12px 0;break-inside:avoid;page-break-inside:avoid}figure.chart svg{width:100%;max-width:760px;height:auto}
 #by-depth svg,#by-size svg{max-width:1000px}
 figcaption{font-weight:600;margin-bottom:4px}.note{color:#555}.warn{color:#a00}
+tr.warn td{color:#a00;font-weight:600}table.ranks caption{text-align:left;font-weight:600}
 .pair{display:flex;flex-wrap:wrap;gap:8px 32px;align-items:flex-start}
 table.cdm td{font-size:20px;font-weight:600;min-width:130px;padding:4px 10px}
 table.cdm tr>th:first-child{background:#2e7d32;color:#fff;text-align:left;padding:4px 12px;print-color-adjust:exact;-webkit-print-color-adjust:exact}
@@ -114,6 +116,7 @@ pub fn render(r: &RunResult) -> String {
     latency(&mut o, r);
     tables::percentiles(&mut o, r);
     over_time(&mut o, r);
+    ranks::render(&mut o, r);
     tables::threads(&mut o, r);
     tables::notices(&mut o, r);
     page(&title, &o)
