@@ -7,9 +7,14 @@
 #![cfg(feature = "mpi")]
 
 mod common;
+// Only part of the fault file system is used here.
+#[allow(dead_code, unused_imports)]
+#[path = "common/faultfs.rs"]
+mod faultfs;
 use common::mpi::*;
 use common::netns::Hosts;
 use common::*;
+use faultfs::{FaultFs, Faults};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
@@ -75,14 +80,13 @@ fn ranks_in_separate_network_namespaces() {
     assert_eq!(entries(dir.path()).iter().filter(|n| n.starts_with("file.")).count(), 0);
 }
 
-/// Runs `cmd`, and once `when` holds (checked every 20 ms) SIGKILLs the process whose id is
-/// in `pid_file`. (exit code, stdout, stderr, time from the kill to the end).
-fn kill_midway(mut cmd: std::process::Command, dir: &Path, pid_file: &str, when: impl Fn() -> bool) -> Killed {
+/// Runs `cmd`, and once `when` holds (checked every 20 ms) does `act` to it.
+fn midway(mut cmd: std::process::Command, dir: &Path, mut when: impl FnMut() -> bool, act: impl FnOnce()) -> Ended {
     let (out, err) = (dir.join("mpirun.out"), dir.join("mpirun.err"));
     cmd.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
     let mut child = cmd.spawn().expect("running mpirun");
     let t0 = Instant::now();
-    let mut killed_at = None;
+    let (mut act, mut acted_at) = (Some(act), None);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
@@ -91,30 +95,30 @@ fn kill_midway(mut cmd: std::process::Command, dir: &Path, pid_file: &str, when:
             let _ = child.kill();
             panic!("mpirun still running after 60 s: {}", std::fs::read_to_string(&err).unwrap());
         }
-        if killed_at.is_none() && when() {
-            let pid: i32 = read(dir, pid_file).parse().unwrap();
-            assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
-            killed_at = Some(Instant::now());
+        if acted_at.is_none() && when() {
+            act.take().unwrap()();
+            acted_at = Some(Instant::now());
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let after = killed_at.unwrap_or_else(|| {
+    let after = acted_at.unwrap_or_else(|| {
         let said = std::fs::read_to_string(&err).unwrap();
-        panic!("ended ({status}) before the kill: {said}; {:?}", entries(dir))
+        panic!("ended ({status}) too early: {said}; {:?}", entries(dir))
     });
-    Killed {
+    Ended {
         code: status.code().unwrap_or(-1),
         stdout: std::fs::read_to_string(&out).unwrap(),
         stderr: std::fs::read_to_string(&err).unwrap(),
-        after_kill: after.elapsed(),
+        after: after.elapsed(),
     }
 }
 
-struct Killed {
+/// How a run ended, and how long after the act.
+struct Ended {
     code: i32,
     stdout: String,
     stderr: String,
-    after_kill: Duration,
+    after: Duration,
 }
 
 #[test]
@@ -152,7 +156,11 @@ fn a_rank_killed_midway_is_named_and_the_rest_kept() {
     // (mtime, since when it has not changed)
     let seen = std::cell::Cell::new(None::<(SystemTime, Instant)>);
     let writing_since = std::cell::Cell::new(None::<Instant>);
-    let k = kill_midway(hosts.mpirun(dir.path(), &args), dir.path(), "pid.1", || {
+    let kill = || {
+        let pid: i32 = read(dir.path(), "pid.1").parse().unwrap();
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
+    };
+    let when = || {
         if let Some(w) = writing_since.get() {
             return w.elapsed() >= Duration::from_secs(1);
         }
@@ -165,10 +173,11 @@ fn a_rank_killed_midway_is_named_and_the_rest_kept() {
             _ => seen.set(Some((m, Instant::now()))),
         }
         false
-    });
-    eprintln!("exit {} {:.2} s after the kill; stderr:\n{}", k.code, k.after_kill.as_secs_f64(), k.stderr);
+    };
+    let k = midway(hosts.mpirun(dir.path(), &args), dir.path(), when, kill);
+    eprintln!("exit {} {:.2} s after the kill; stderr:\n{}", k.code, k.after.as_secs_f64(), k.stderr);
     assert_ne!(k.code, 0);
-    assert!(k.after_kill < Duration::from_secs(5), "{:?} after the kill", k.after_kill);
+    assert!(k.after < Duration::from_secs(5), "{:?} after the kill", k.after);
     // iolens names the lost rank and its host, and no other; mpirun says it was killed.
     let line = k.stderr.lines().find(|l| l.starts_with("error: rank 1 ")).unwrap_or_else(|| panic!("{}", k.stderr));
     assert!(line.starts_with(&format!("error: rank 1 ({}) failed: lost: no answer", hosts.names[1])), "{line}");
@@ -196,4 +205,64 @@ fn a_rank_killed_midway_is_named_and_the_rest_kept() {
     }
     // Ranks 0 and 2 removed their test files; rank 1, killed, could not.
     assert_eq!(entries(&data), ["c.1"]);
+}
+
+#[test]
+fn a_device_error_on_one_rank_is_named_and_the_rest_kept() {
+    let p = Privileged::new();
+    let Some(hosts) = hosts(&p) else { return };
+    let Some(()) = p.need("/dev/fuse", std::fs::metadata("/dev/fuse").map(|_| ())) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Rank 1's target is on a file system that fails reads with EIO once armed.
+    for k in [0, 2] {
+        std::fs::create_dir(dir.path().join(format!("t{k}"))).unwrap();
+    }
+    let mnt = dir.path().join("t1");
+    std::fs::create_dir(&mnt).unwrap();
+    let fs = FaultFs::mount(&mnt, &dir.path().join("backing"), 0, 5).expect("mounting the fault file system");
+    let target = dir.path().join("t{rank}").join("f").display().to_string();
+    let out = dir.path().join("result.json");
+    let out_s = out.display().to_string();
+    let args = ["run", "--mpi", "-d", "8", "--size", "8M", "--format", "json", "--no-store", "--out", &out_s, &target];
+    // A second into rank 1's reads, every read of its file fails.
+    let reading_since = std::cell::Cell::new(None::<Instant>);
+    let when = || {
+        if reading_since.get().is_none() && fs.take().reads == 0 {
+            return false;
+        }
+        let since = reading_since.get().unwrap_or_else(Instant::now);
+        reading_since.set(Some(since));
+        since.elapsed() >= Duration::from_secs(1)
+    };
+    let arm = || fs.arm(Faults { rate: 1.0, ..Faults::of("eio") });
+    let e = midway(hosts.mpirun(dir.path(), &args), dir.path(), when, arm);
+    eprintln!("exit {} {:.2} s after the first EIO; stderr:\n{}", e.code, e.after.as_secs_f64(), e.stderr);
+    assert_ne!(e.code, 0);
+    // Stopped at once, not at the end of the 8 s test.
+    assert!(e.after < Duration::from_secs(3), "{:?} after the error", e.after);
+    assert!(fs.take().count("eio") >= 1);
+    let line = e.stderr.lines().find(|l| l.starts_with("error: rank 1 ")).unwrap_or_else(|| panic!("{}", e.stderr));
+    assert!(line.starts_with(&format!("error: rank 1 ({}) failed: ", hosts.names[1])), "{line}");
+    assert!(line.contains("Input/output error"), "{line}");
+    assert!(!e.stderr.contains("rank 0 (") && !e.stderr.contains("rank 2 ("), "{}", e.stderr);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let stdout: Value = serde_json::from_str(&e.stdout).unwrap_or_else(|x| panic!("{x}: {}", e.stdout));
+    assert_eq!(stdout["tests"], v["tests"]);
+    let t = test0(&v);
+    let ranks = t["ranks"].as_array().unwrap();
+    assert_eq!(ranks.iter().map(|r| u(&r["rank"])).collect::<Vec<_>>(), [0, 2]);
+    let why = t["failed"].as_str().unwrap();
+    assert!(why.starts_with("partial: 2 of 3 ranks measured this test; rank 1 ("), "{why}");
+    assert!(why.contains("Input/output error"), "{why}");
+    assert_eq!(t["interrupted"], true);
+    let sum: f64 = ranks.iter().map(|r| f(&r["iops"])).sum();
+    let iops = f(&t["total"]["iops"]);
+    eprintln!("ranks 0 and 2: {iops:.0} IOPS over {:.2} s", f(&t["duration_s"]));
+    assert!(sum > 0.0 && (iops / sum - 1.0).abs() <= 0.01, "{iops} IOPS, rows {sum}");
+    for r in ranks {
+        assert!(f(&r["duration_s"]) < 6.0, "{r}");
+    }
+    for k in [0, 2] {
+        assert!(entries(&dir.path().join(format!("t{k}"))).is_empty(), "rank {k} left its file");
+    }
 }

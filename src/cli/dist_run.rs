@@ -258,7 +258,7 @@ pub fn execute(
                     let on_root_clock = || (now_ns() - clock.offset_ns - start) as f64 / 1e6;
                     let start_offset_ms = on_root_clock();
                     let mut t =
-                        super::dist_wall::run_walled(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
+                        super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
                     let meta = RankMeta {
                         rank,
                         host: host.clone(),

@@ -1,4 +1,7 @@
-//! `--stonewall first-done` on MPI: the ranks stop together when the first one is done.
+//! One test on one rank of an `--mpi` run, watched from the main thread for what the other
+//! ranks say while it runs: that one of them failed (all stop at once, instead of at the end of
+//! the test, and the run ends at the next meeting), or with `--stonewall first-done` that the
+//! first one is done.
 
 use super::dist::Stonewall;
 use crate::dist::comm::{Comm, GRACE};
@@ -7,10 +10,11 @@ use crate::{run, target};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// One test on this rank. With `first-done`, every rank stops when the first is done: each
-/// tells rank 0 when its run ends, and rank 0 tells all to stop at the first such end (its own
-/// included), so all measure the same window.
-pub(super) fn run_walled(
+/// One test on this rank. A rank whose test fails tells rank 0, which tells the others to stop.
+/// With `first-done`, every rank stops when the first is done: each tells rank 0 when its run
+/// ends, and rank 0 tells all to stop at the first such end (its own included), so all measure
+/// the same window.
+pub(super) fn run_watched(
     comm: &Comm,
     wall: Stonewall,
     spec: &crate::spec::Spec,
@@ -18,24 +22,35 @@ pub(super) fn run_walled(
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
 ) -> anyhow::Result<TestResult> {
-    if wall == Stonewall::None {
-        return run::run_test(spec, targets, interrupt, opts);
-    }
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
+    let walled = wall == Stonewall::FirstDone;
+    // The rank whose failure stopped this one, if one did.
+    let mut failed = None;
     let r = std::thread::scope(|s| {
         let h = s.spawn(|| run::run_test(spec, targets, &halt, opts));
         let (mut stopped, mut told, mut ended) = (false, false, 0);
         // Once the run is stopped, a rank whose notice does not come is not waited for.
         let mut since = None;
         loop {
-            if h.is_finished() && comm.stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE {
+            let finished = h.is_finished();
+            if finished && (!walled || (comm.stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE)) {
                 break;
             }
             if interrupt.load(Ordering::Relaxed) {
                 halt.store(true, Ordering::Relaxed);
             }
-            let finished = h.is_finished();
+            while let Some(r) = comm.failed_rank() {
+                if failed.is_none() && rank == 0 {
+                    (1..size).filter(|&k| k != r).for_each(|k| comm.fail_notice(k, r));
+                }
+                failed.get_or_insert(r);
+                halt.store(true, Ordering::Relaxed);
+            }
+            if !walled {
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
             if rank == 0 {
                 while comm.wall_from().is_some() {
                     ended += 1;
@@ -65,8 +80,20 @@ pub(super) fn run_walled(
         }
         h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the run panicked")))
     });
-    let mut t = r?;
-    if t.interrupted && !interrupt.load(Ordering::Relaxed) {
+    let mut t = match r {
+        Ok(t) => t,
+        Err(e) => {
+            if rank == 0 {
+                (1..size).for_each(|k| comm.fail_notice(k, 0));
+            } else {
+                comm.fail_notice(0, rank);
+            }
+            return Err(e);
+        }
+    };
+    if let Some(r) = failed {
+        t.notices.push(format!("stopped when rank {r} failed"));
+    } else if t.interrupted && !interrupt.load(Ordering::Relaxed) {
         // Cut short by the stonewall, not by Ctrl-C: its figures cover the common window.
         t.interrupted = false;
         t.notices.push("stopped when the first rank was done (--stonewall first-done)".into());

@@ -21,6 +21,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const STEP: i32 = 0;
 /// Stonewall notices, which arrive while a test runs, whatever step the receiver is at.
 const WALL: i32 = 1;
+/// "A rank failed mid-test": to rank 0 from the rank, then from rank 0 to the others, so that
+/// all stop at once instead of at the end of the test.
+const FAIL: i32 = 2;
 
 /// Round trips per rank when measuring clock offsets; the fastest one counts.
 const PINGS: usize = 16;
@@ -154,6 +157,20 @@ impl Comm {
         let from = st.source_rank();
         let _ = self.world.process_at_rank(from).receive_vec_with_tag::<u8>(WALL);
         Some(from as u32)
+    }
+
+    /// Tells `to` that `failed` failed mid-test (unless `to` is lost).
+    pub fn fail_notice(&self, to: u32, failed: u32) {
+        if !self.is_lost(to) {
+            self.world.process_at_rank(to as i32).send_with_tag(&failed, FAIL);
+        }
+    }
+
+    /// The rank named by a failure notice that has arrived, if one has.
+    pub fn failed_rank(&self) -> Option<u32> {
+        let st = self.world.any_process().immediate_probe_with_tag(FAIL)?;
+        let (failed, _) = self.world.process_at_rank(st.source_rank()).receive_with_tag::<u32>(FAIL);
+        Some(failed)
     }
 
     /// Every rank's bytes, in rank order, on rank 0 (a lost rank's: None); None elsewhere.
