@@ -21,9 +21,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// Three hosts, or None (skipped) when this machine cannot make them.
 fn hosts(p: &Privileged) -> Option<Hosts> {
+    hosts_n(p, 3)
+}
+
+fn hosts_n(p: &Privileged, n: usize) -> Option<Hosts> {
     mpirun(p)?;
     p.need("root", root())?;
-    p.need("network namespaces, veth pairs and a bridge (ip, CAP_NET_ADMIN)", Hosts::new(3))
+    p.need("network namespaces, veth pairs and a bridge (ip, CAP_NET_ADMIN)", Hosts::new(n))
 }
 
 fn read(dir: &Path, name: &str) -> String {
@@ -295,4 +299,53 @@ fn rank_0_killed_the_others_remove_their_files() {
     assert!(e.stderr.contains("process rank 0") && e.stderr.contains("signal 9"), "{}", e.stderr);
     // Ranks 1 and 2 removed their files before trying to reach rank 0.
     assert_eq!(entries(&data), ["c.0"]);
+}
+
+#[test]
+fn ranks_lost_together_the_others_remove_their_files() {
+    let p = Privileged::new();
+    let Some(hosts) = hosts_n(&p, 6) else { return };
+    let Some(()) = p.need("/dev/fuse", std::fs::metadata("/dev/fuse").map(|_| ())) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Rank 0's target on the (healthy) fault file system, which counts the reads it serves:
+    // they show when the test has run a while.
+    let mnt = dir.path().join("t0");
+    std::fs::create_dir(&mnt).unwrap();
+    let fs = FaultFs::mount(&mnt, &dir.path().join("backing"), 0, 7).expect("mounting the fault file system");
+    for k in 1..6 {
+        std::fs::create_dir(dir.path().join(format!("t{k}"))).unwrap();
+    }
+    let target = dir.path().join("t{rank}").join("c").display().to_string();
+    let out = dir.path().join("result.json");
+    let out_s = out.display().to_string();
+    let args = ["run", "--mpi", "-d", "4", "--size", "8M", "--format", "json", "--no-store", "--out", &out_s, &target];
+    let reading_since = std::cell::Cell::new(None::<Instant>);
+    let when = || {
+        if reading_since.get().is_none() && fs.take().reads == 0 {
+            return false;
+        }
+        let since = reading_since.get().unwrap_or_else(Instant::now);
+        reading_since.set(Some(since));
+        since.elapsed() >= Duration::from_secs(1)
+    };
+    // Ranks 1 to 4 go down together, as the ranks of one host would. OpenMPI 4.1's mpirun
+    // then kills the others within tens of milliseconds of stopping them (not the second it
+    // gives them when one or two ranks die): too soon for rank 0 to report, but the survivors
+    // remove their test files the moment they are stopped.
+    let kill = || {
+        for k in 1..5 {
+            let pid: i32 = read(dir.path(), &format!("pid.{k}")).parse().unwrap();
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
+        }
+    };
+    let e = midway(hosts.mpirun(dir.path(), &args), dir.path(), when, kill);
+    eprintln!("exit {} {:.2} s after the kill; stderr:\n{}", e.code, e.after.as_secs_f64(), e.stderr);
+    assert_ne!(e.code, 0);
+    assert!(e.after < Duration::from_secs(5), "{:?} after the kill", e.after);
+    assert!(e.stderr.contains("mpirun noticed that process rank") && e.stderr.contains("signal 9"), "{}", e.stderr);
+    let left: Vec<Vec<String>> = (0..6).map(|k| entries(&dir.path().join(format!("t{k}")))).collect();
+    eprintln!("left: {left:?}");
+    for k in [0, 5] {
+        assert!(left[k].is_empty(), "rank {k} left its file");
+    }
 }

@@ -19,6 +19,7 @@ use crate::dist::{expand_rank, rank_file};
 use crate::result::{TargetInfo, TestResult};
 use crate::target;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// How far ahead of now rank 0 sets a common start: enough for the message to reach every rank.
@@ -65,13 +66,10 @@ struct Group {
     /// Elsewhere: this rank's finished tests not yet sent, and how many tests that covers.
     unsent: Vec<TestResult>,
     finished: usize,
-    /// --keep: the test files stay.
-    keep: bool,
 }
 
 impl Group {
     fn post(&self, to: u32, m: &Msg) {
-        tidy(&self.comm, self.keep);
         self.comm.send(to, &serde_json::to_vec(m).expect("serialisable"));
     }
 
@@ -210,14 +208,6 @@ impl Group {
     }
 }
 
-/// Once the run is stopped, before a message to rank 0: the test files go first. If rank 0 is
-/// the rank that died, the message may never leave, and mpirun kills this rank a second later.
-pub(super) fn tidy(comm: &Comm, keep: bool) {
-    if comm.stopped() && comm.rank() != 0 && !keep {
-        target::remove_all_created();
-    }
-}
-
 /// The pass to keep, and whether the run goes on.
 fn verdict(go: bool, best: usize) -> Vec<u8> {
     [&[go as u8][..], &(best as u32).to_le_bytes()].concat()
@@ -237,7 +227,7 @@ pub fn execute(
     let hosts = hosts.into_iter().map(|h| h.map_or("?".into(), |h| String::from_utf8_lossy(&h).into_owned())).collect();
     let n = comm.size() as usize;
     let (got, finals) = ((0..n).map(|_| Vec::new()).collect(), (0..n).map(|_| None).collect());
-    let mut group = Group { comm, hosts, got, finals, unsent: Vec::new(), finished: 0, keep: false };
+    let mut group = Group { comm, hosts, got, finals, unsent: Vec::new(), finished: 0 };
     let items: Vec<Item> = items
         .iter()
         .map(|i| {
@@ -252,7 +242,7 @@ pub fn execute(
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => {
             let size = group.comm.size();
-            group.keep = p.base.keep;
+            super::REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
             p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), rank, size).into());
             let result = if group.ready().unwrap_or(false) {
                 let clock = group.comm.clock_offset();
@@ -269,15 +259,8 @@ pub fn execute(
                     wait_until(start, clock);
                     let on_root_clock = || (now_ns() - clock.offset_ns - start) as f64 / 1e6;
                     let start_offset_ms = on_root_clock();
-                    let mut t = super::dist_wall::run_watched(
-                        &group.comm,
-                        dist.stonewall,
-                        spec,
-                        targets,
-                        interrupt,
-                        opts,
-                        group.keep,
-                    )?;
+                    let mut t =
+                        super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
                     let meta = RankMeta {
                         rank,
                         host: host.clone(),

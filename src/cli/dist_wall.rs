@@ -4,7 +4,6 @@
 //! first one is done.
 
 use super::dist::Stonewall;
-use super::dist_run::tidy;
 use crate::dist::comm::{Comm, GRACE};
 use crate::result::TestResult;
 use crate::{run, target};
@@ -22,7 +21,6 @@ pub(super) fn run_watched(
     targets: &[target::Prepared],
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
-    keep: bool,
 ) -> anyhow::Result<TestResult> {
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
@@ -72,7 +70,6 @@ pub(super) fn run_watched(
                 }
                 if finished && !told {
                     told = true;
-                    tidy(comm, keep);
                     comm.wall(0);
                 }
                 if finished && stopped {
@@ -89,7 +86,6 @@ pub(super) fn run_watched(
             if rank == 0 {
                 (1..size).for_each(|k| comm.fail_notice(k, 0));
             } else {
-                tidy(comm, keep);
                 comm.fail_notice(0, rank);
             }
             return Err(e);

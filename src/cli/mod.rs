@@ -136,6 +136,12 @@ pub fn main() -> i32 {
     }
 }
 
+/// Set by `--mpi` (unless --keep): the first Ctrl-C or SIGTERM removes the test files at once.
+/// mpirun kills the ranks a second after it stopped them, or within tens of milliseconds when
+/// three or more ranks died at once, and a rank may be stuck sending to a rank 0 that is gone;
+/// workers still running lose only the names of their files.
+pub static REMOVE_AT_STOP: AtomicBool = AtomicBool::new(false);
+
 /// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one removes the test files and
 /// exits at once. One flag per process: every call returns it (a handler can be set only once,
 /// and `--mpi` needs the flag before the targets are prepared).
@@ -148,6 +154,9 @@ pub fn install_interrupt() -> Arc<AtomicBool> {
             if f.swap(true, Ordering::SeqCst) {
                 crate::target::remove_all_created();
                 std::process::exit(EXIT_INTERRUPTED);
+            }
+            if REMOVE_AT_STOP.load(Ordering::SeqCst) {
+                crate::target::remove_all_created();
             }
         });
         flag

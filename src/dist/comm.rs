@@ -12,7 +12,7 @@ use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::Threading;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -30,7 +30,7 @@ const PINGS: usize = 16;
 
 /// How long, once the run is stopped, rank 0 waits for another rank's next message. The ranks
 /// that are there answer within milliseconds; mpirun kills them all a second after it stopped
-/// them (odls_base_sigkill_timeout), and rank 0 may wait this long for each rank it loses.
+/// them (odls_base_sigkill_timeout).
 pub const GRACE: Duration = Duration::from_millis(250);
 /// How long, once the run is stopped, the other ranks wait for rank 0, which may be waiting
 /// `GRACE` for a lost rank before it answers them.
@@ -58,6 +58,11 @@ pub struct Comm {
     /// Set by SIGTERM or Ctrl-C.
     stop: Arc<AtomicBool>,
     lost: RefCell<Vec<bool>>,
+    /// When this rank first saw that the run was stopped, and when it last heard from each
+    /// rank: a rank is lost when it has said nothing for the grace since the later of the two,
+    /// so ranks that died together (a host with several) are waited for together.
+    stop_seen: Cell<Option<Instant>>,
+    heard: RefCell<Vec<Option<Instant>>>,
 }
 
 /// How this rank's wall clock relates to rank 0's.
@@ -83,8 +88,9 @@ impl Comm {
         let world = universe.world();
         let host = mpi::environment::processor_name().unwrap_or_else(|_| "?".into());
         let (rank, size) = (world.rank() as u32, world.size() as u32);
-        let lost = RefCell::new(vec![false; size as usize]);
-        Ok(Comm { rank, size, world, _universe: universe, host, stop, lost })
+        let (lost, heard) = (RefCell::new(vec![false; size as usize]), RefCell::new(vec![None; size as usize]));
+        let stop_seen = Cell::new(None);
+        Ok(Comm { rank, size, world, _universe: universe, host, stop, lost, stop_seen, heard })
     }
 
     pub fn rank(&self) -> u32 {
@@ -126,13 +132,18 @@ impl Comm {
     pub fn receive(&self, from: u32) -> Result<Vec<u8>, Lost> {
         let p = self.world.process_at_rank(from as i32);
         let grace = if from == 0 { ROOT_GRACE } else { GRACE };
-        let mut since: Option<Instant> = None;
         while !self.is_lost(from) {
             if p.immediate_probe_with_tag(STEP).is_some() {
+                self.heard.borrow_mut()[from as usize] = Some(Instant::now());
                 return Ok(p.receive_vec_with_tag::<u8>(STEP).0);
             }
-            if self.stopped() && since.get_or_insert_with(Instant::now).elapsed() > grace {
-                self.lost.borrow_mut()[from as usize] = true;
+            if self.stopped() {
+                let stop = self.stop_seen.get().unwrap_or_else(Instant::now);
+                self.stop_seen.set(Some(stop));
+                let since = self.heard.borrow()[from as usize].map_or(stop, |h| h.max(stop));
+                if since.elapsed() > grace {
+                    self.lost.borrow_mut()[from as usize] = true;
+                }
             }
             std::thread::sleep(Duration::from_millis(1));
         }
