@@ -3,17 +3,23 @@
 //! sends rank 0 what it measured. A rank that fails sends its error in place of its next
 //! "ready", so the others stop at their next meeting instead of waiting for it, and rank 0
 //! names it; what the others measured is still reported, marked partial.
+//!
+//! A rank that dies (killed, its host gone) sends nothing: mpirun then stops the others with
+//! SIGTERM and kills them a second later. Each rank stops measuring and removes its test files;
+//! rank 0 waits a moment for the others' last words (`comm::GRACE`), names the ranks that gave
+//! none as lost, and reports what it has: its own measurements, the survivors', and every
+//! test the lost ranks had finished (each rank sends its finished tests at the next meeting).
 
-use super::dist::{Dist, Stonewall};
+use super::dist::Dist;
 use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes, Runner};
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
-use crate::dist::comm::{now_ns, wait_until, Comm};
+use crate::dist::comm::{now_ns, wait_until, Comm, GRACE};
 use crate::dist::{expand_rank, rank_file};
 use crate::result::{TargetInfo, TestResult};
-use crate::{run, target};
+use crate::target;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// How far ahead of now rank 0 sets a common start: enough for the message to reach every rank.
@@ -21,13 +27,14 @@ const LEAD: Duration = Duration::from_millis(100);
 
 #[derive(Serialize, Deserialize)]
 enum Msg {
-    Ready,
+    /// Ready for the next test; carries the tests finished since the last message.
+    Ready(Vec<TestResult>),
     /// (complete, MB/s) of each pass of a test, to keep the pass that was best for all ranks.
     Passes(Vec<(bool, f64)>),
     Done(Box<Final>),
 }
 
-/// Everything a rank measured, and why it stopped early if it did.
+/// Everything a rank measured (but what it sent before), and why it stopped early if it did.
 #[derive(Serialize, Deserialize)]
 struct Final {
     host: String,
@@ -50,8 +57,15 @@ impl std::error::Error for Stopped {}
 
 struct Group {
     comm: Comm,
+    /// On rank 0: every rank's host.
+    hosts: Vec<String>,
+    /// On rank 0: the tests each rank sent before it was done.
+    got: Vec<Vec<TestResult>>,
     /// On rank 0: what each rank sent once it was done.
     finals: Vec<Option<Final>>,
+    /// Elsewhere: this rank's finished tests not yet sent, and how many tests that covers.
+    unsent: Vec<TestResult>,
+    finished: usize,
 }
 
 impl Group {
@@ -59,29 +73,48 @@ impl Group {
         self.comm.send(to, &serde_json::to_vec(m).expect("serialisable"));
     }
 
-    /// Rank 0: the next message of every rank not yet done, but for "done".
+    /// Rank 0: the next message of every rank not yet done (nor lost), but for "done".
     fn collect(&mut self) -> anyhow::Result<Vec<(u32, Msg)>> {
         let mut live = Vec::new();
         for r in 1..self.comm.size() {
             if self.finals[r as usize].is_some() {
                 continue;
             }
-            match serde_json::from_slice(&self.comm.receive(r))? {
+            let Ok(m) = self.comm.receive(r) else { continue };
+            match serde_json::from_slice(&m)? {
                 Msg::Done(f) => self.finals[r as usize] = Some(*f),
+                Msg::Ready(tests) => {
+                    self.got[r as usize].extend(tests);
+                    live.push((r, Msg::Ready(Vec::new())));
+                }
                 m => live.push((r, m)),
             }
         }
         Ok(live)
     }
 
+    /// No rank is done or lost: the run goes on.
+    fn go(&self) -> bool {
+        self.finals.iter().all(Option::is_none) && self.comm.lost().is_empty()
+    }
+
+    /// This rank's tests so far (`done`): the new ones go to rank 0 at the next meeting.
+    fn finished(&mut self, done: &[TestResult]) {
+        if self.comm.rank() != 0 {
+            self.unsent.extend(done[self.finished..].iter().cloned());
+        }
+        self.finished = done.len();
+    }
+
     /// Every rank is ready: true, and the run goes on; false once any rank is done.
     fn ready(&mut self) -> anyhow::Result<bool> {
         if self.comm.rank() != 0 {
-            self.post(0, &Msg::Ready);
-            return Ok(self.comm.receive(0) == [1]);
+            let tests = std::mem::take(&mut self.unsent);
+            self.post(0, &Msg::Ready(tests));
+            return Ok(self.comm.receive(0)? == [1]);
         }
         let ready = self.collect()?;
-        let go = self.finals.iter().all(Option::is_none);
+        let go = self.go();
         for (r, _) in ready {
             self.comm.send(r, &[go as u8]);
         }
@@ -94,13 +127,12 @@ impl Group {
         let mine = pass_keys(runs);
         if self.comm.rank() != 0 {
             self.post(0, &Msg::Passes(mine));
-            return match self.comm.receive(0).as_slice() {
-                [1, rest @ ..] => Ok(u32::from_le_bytes(rest.try_into()?) as usize),
+            return match self.comm.receive(0)?.as_slice() {
+                [_, rest @ ..] if rest.len() == 4 => Ok(u32::from_le_bytes(rest.try_into()?) as usize),
                 _ => Err(Stopped.into()),
             };
         }
         let live = self.collect()?;
-        let go = self.finals.iter().all(Option::is_none);
         let mut sum = mine;
         for (_, m) in &live {
             if let Msg::Passes(p) = m {
@@ -109,38 +141,76 @@ impl Group {
                 }
             }
         }
+        // Even when a rank is done or lost, the others keep the test they measured; the next
+        // meeting stops them.
         let best = best_pass(&sum);
-        let verdict: Vec<u8> = if go { [&[1u8][..], &(best as u32).to_le_bytes()].concat() } else { vec![0] };
         for (r, _) in live {
-            self.comm.send(r, &verdict);
+            self.comm.send(r, &verdict(self.go(), best));
         }
-        if go {
-            Ok(best)
-        } else {
-            Err(Stopped.into())
-        }
+        Ok(best)
     }
 
     /// This rank is done. Rank 0 then tells the ranks still running to stop, and returns
-    /// every rank's final once all have sent theirs.
-    fn done(&mut self, f: Final) -> anyhow::Result<Option<Vec<Final>>> {
+    /// every rank's final once all have sent theirs or are lost (a lost rank's final: the
+    /// tests it sent, and the error that it was lost).
+    fn done(&mut self, mut f: Final) -> anyhow::Result<Option<Vec<Final>>> {
         if self.comm.rank() != 0 {
+            let rest = f.tests.split_off(self.finished.min(f.tests.len()));
+            f.tests = std::mem::take(&mut self.unsent);
+            f.tests.extend(rest);
             self.post(0, &Msg::Done(Box::new(f)));
             return Ok(None);
         }
         self.finals[0] = Some(f);
-        while self.finals.iter().any(Option::is_none) {
-            for (r, _) in self.collect()? {
-                self.comm.send(r, &[0]);
+        let waiting = |g: &Group| (1..g.comm.size()).any(|r| g.finals[r as usize].is_none() && !g.comm.is_lost(r));
+        while waiting(self) {
+            for (r, m) in self.collect()? {
+                match m {
+                    // Each keeps its best pass of the test it measured.
+                    Msg::Passes(p) => self.comm.send(r, &verdict(false, best_pass(&p))),
+                    _ => self.comm.send(r, &[0]),
+                }
             }
         }
-        Ok(Some(self.finals.iter_mut().map(|f| f.take().expect("every rank is done")).collect()))
+        let lost = format!(
+            "lost: no answer within {} ms once the run was stopped (killed, or its host or network gone)",
+            GRACE.as_millis()
+        );
+        let mut all = Vec::new();
+        for (r, f) in self.finals.iter_mut().enumerate() {
+            let mut tests = std::mem::take(&mut self.got[r]);
+            let mut f = f.take().unwrap_or_else(|| Final {
+                host: self.hosts.get(r).cloned().unwrap_or_else(|| "?".into()),
+                error: Some(lost.clone()),
+                targets: Vec::new(),
+                tests: Vec::new(),
+            });
+            tests.append(&mut f.tests);
+            f.tests = tests;
+            all.push(f);
+        }
+        Ok(Some(all))
     }
 
-    /// Rank 0's exit code, on every rank.
+    /// Rank 0's exit code, on every rank (failure where rank 0 was lost).
     fn exit_code(&self, code: i32) -> i32 {
-        i32::from_le_bytes(self.comm.broadcast(&code.to_le_bytes()).try_into().unwrap_or([0, 0, 0, 1]))
+        match self.comm.broadcast(&code.to_le_bytes()) {
+            Ok(c) => i32::from_le_bytes(c.try_into().unwrap_or([0, 0, 0, 1])),
+            Err(e) => {
+                eprintln!(
+                    "error: rank {} ({}): {e}; what it measured is not reported",
+                    self.comm.rank(),
+                    self.comm.host()
+                );
+                EXIT_FAIL
+            }
+        }
     }
+}
+
+/// The pass to keep, and whether the run goes on.
+fn verdict(go: bool, best: usize) -> Vec<u8> {
+    [&[go as u8][..], &(best as u32).to_le_bytes()].concat()
 }
 
 pub fn execute(
@@ -151,10 +221,14 @@ pub fn execute(
     passes: &Passes,
     dist: Dist,
 ) -> anyhow::Result<i32> {
-    let comm = Comm::init()?;
+    let comm = Comm::init(super::install_interrupt())?;
     crate::run::keep_second_buckets();
     let (rank, host) = (comm.rank(), comm.host().to_string());
-    let mut group = Group { finals: (0..comm.size()).map(|_| None).collect(), comm };
+    let hosts = comm.gather(host.as_bytes()).unwrap_or_default();
+    let hosts = hosts.into_iter().map(|h| h.map_or("?".into(), |h| String::from_utf8_lossy(&h).into_owned())).collect();
+    let n = comm.size() as usize;
+    let (got, finals) = ((0..n).map(|_| Vec::new()).collect(), (0..n).map(|_| None).collect());
+    let mut group = Group { comm, hosts, got, finals, unsent: Vec::new(), finished: 0 };
     let items: Vec<Item> = items
         .iter()
         .map(|i| {
@@ -169,8 +243,9 @@ pub fn execute(
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => {
             let size = group.comm.size();
+            super::REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
             p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), rank, size).into());
-            let result = if group.ready()? {
+            let result = if group.ready().unwrap_or(false) {
                 let clock = group.comm.clock_offset();
                 let mut it = items.iter();
                 let (interrupt, opts) = (&p.interrupt, &p.opts);
@@ -181,11 +256,12 @@ pub fn execute(
                     if !group.ready()? {
                         return Err(Stopped.into());
                     }
-                    let start = group.comm.start_time(LEAD);
+                    let start = group.comm.start_time(LEAD)?;
                     wait_until(start, clock);
                     let on_root_clock = || (now_ns() - clock.offset_ns - start) as f64 / 1e6;
                     let start_offset_ms = on_root_clock();
-                    let mut t = run_walled(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
+                    let mut t =
+                        super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
                     let meta = RankMeta {
                         rank,
                         host: host.clone(),
@@ -198,7 +274,10 @@ pub fn execute(
                     Ok(t)
                 };
                 let mut choose = |runs: &[TestResult]| shared.borrow_mut().agree_pass(runs);
-                let mut next = |_: &[TestResult]| it.next().cloned();
+                let mut next = |done: &[TestResult]| {
+                    shared.borrow_mut().finished(done);
+                    it.next().cloned()
+                };
                 let runner = Runner { measure: &mut measure, choose: &mut choose };
                 let (tests, r) = run_items(&mut next, &mut p.targets, interrupt, false, passes, runner);
                 fin.tests = tests;
@@ -220,7 +299,11 @@ pub fn execute(
         // Whatever happens to the report, the other ranks wait for this exit code.
         Some(finals) => report(command, started_at, finals, output).unwrap_or_else(|e| super::fail(&e)),
     };
-    Ok(group.exit_code(code))
+    let code = group.exit_code(code);
+    if group.comm.stopped() {
+        group.comm.abandon();
+    }
+    Ok(code)
 }
 
 /// Rank 0: the combined result, printed and saved; failed ranks named. Returns the exit code.
@@ -244,77 +327,15 @@ fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output
         }
         tests.push(t);
     }
+    // Named first: when a rank died, mpirun may not pass on all of a long report.
+    if !failed.is_empty() {
+        eprintln!("error: {}", failed.join("; "));
+    }
     let mut code = 0;
     if !tests.is_empty() {
         let targets = finals.iter().flat_map(|f| f.targets.iter().cloned()).collect();
         let interrupt = std::sync::atomic::AtomicBool::new(false);
         code = finish(command, started_at, targets, tests, &interrupt, output, &|_| Ok(()))?;
     }
-    if !failed.is_empty() {
-        eprintln!("error: {}", failed.join("; "));
-        code = EXIT_FAIL;
-    }
-    Ok(code)
-}
-
-/// One test on this rank. With `first-done`, every rank stops when the first is done: each
-/// tells rank 0 when its run ends, and rank 0 tells all to stop at the first such end (its own
-/// included), so all measure the same window.
-fn run_walled(
-    comm: &Comm,
-    wall: Stonewall,
-    spec: &crate::spec::Spec,
-    targets: &[target::Prepared],
-    interrupt: &AtomicBool,
-    opts: &run::RunOptions,
-) -> anyhow::Result<TestResult> {
-    if wall == Stonewall::None {
-        return run::run_test(spec, targets, interrupt, opts);
-    }
-    let halt = AtomicBool::new(false);
-    let (rank, size) = (comm.rank(), comm.size());
-    let r = std::thread::scope(|s| {
-        let h = s.spawn(|| run::run_test(spec, targets, &halt, opts));
-        let (mut stopped, mut told, mut ended) = (false, false, 0);
-        loop {
-            if interrupt.load(Ordering::Relaxed) {
-                halt.store(true, Ordering::Relaxed);
-            }
-            let finished = h.is_finished();
-            if rank == 0 {
-                while comm.wall_from().is_some() {
-                    ended += 1;
-                }
-                if !stopped && (finished || ended > 0) {
-                    stopped = true;
-                    halt.store(true, Ordering::Relaxed);
-                    (1..size).for_each(|r| comm.wall(r));
-                }
-                if finished && ended == size - 1 {
-                    break;
-                }
-            } else {
-                if !stopped && comm.wall_from().is_some() {
-                    stopped = true;
-                    halt.store(true, Ordering::Relaxed);
-                }
-                if finished && !told {
-                    told = true;
-                    comm.wall(0);
-                }
-                if finished && stopped {
-                    break;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the run panicked")))
-    });
-    let mut t = r?;
-    if t.interrupted && !interrupt.load(Ordering::Relaxed) {
-        // Cut short by the stonewall, not by Ctrl-C: its figures cover the common window.
-        t.interrupted = false;
-        t.notices.push("stopped when the first rank was done (--stonewall first-done)".into());
-    }
-    Ok(t)
+    Ok(if failed.is_empty() { code } else { EXIT_FAIL })
 }

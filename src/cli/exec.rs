@@ -185,11 +185,12 @@ pub(super) fn finish(
         simdb: None,
     };
     annotate(&mut result)?;
-    print!("{}", report::render(&result, output.format));
-    if let Some((path, f)) = &output.out {
-        report::write_file(&result, *f, path)?;
-    }
+    // The file and the store first: under mpirun, stdout goes through mpirun, which stops
+    // forwarding it when it aborts the job (a rank died) and kills the ranks a second later.
+    let wrote = output.out.as_ref().map_or(Ok(()), |(path, f)| report::write_file(&result, *f, path));
     super::stored::save(&result, &output.store);
+    print!("{}", report::render(&result, output.format));
+    wrote?;
     // Bad pages outrank an interruption: what was found stays found.
     let found = result.tests.iter().any(|t| t.verify.as_ref().is_some_and(|v| !v.clean()));
     Ok(if found {

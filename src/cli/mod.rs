@@ -9,6 +9,8 @@ mod diskspd;
 mod dist;
 #[cfg(feature = "mpi")]
 mod dist_run;
+#[cfg(feature = "mpi")]
+mod dist_wall;
 mod exec;
 mod explain;
 mod fio;
@@ -134,18 +136,32 @@ pub fn main() -> i32 {
     }
 }
 
+/// Set by `--mpi` (unless --keep): the first Ctrl-C or SIGTERM removes the test files at once.
+/// mpirun kills the ranks a second after it stopped them, or within tens of milliseconds when
+/// three or more ranks died at once, and a rank may be stuck sending to a rank 0 that is gone;
+/// workers still running lose only the names of their files.
+pub static REMOVE_AT_STOP: AtomicBool = AtomicBool::new(false);
+
 /// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one removes the test files and
-/// exits at once.
+/// exits at once. One flag per process: every call returns it (a handler can be set only once,
+/// and `--mpi` needs the flag before the targets are prepared).
 pub fn install_interrupt() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    let _ = ctrlc::set_handler(move || {
-        if f.swap(true, Ordering::SeqCst) {
-            crate::target::remove_all_created();
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
-    flag
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::SeqCst) {
+                crate::target::remove_all_created();
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+            if REMOVE_AT_STOP.load(Ordering::SeqCst) {
+                crate::target::remove_all_created();
+            }
+        });
+        flag
+    })
+    .clone()
 }
 
 /// Prints an error the iolens way and returns its exit code.

@@ -19,7 +19,8 @@
 //! - unread: a read answered as done with the caller's buffer as it was: iolens marks every
 //!   unit of a buffer before reading into it, so the answer carries that marker (a device
 //!   that did not transfer leaves exactly that behind);
-//! - delay: a read answered right, `delay` late (from a thread of its own: only that I/O waits).
+//! - delay: a read answered right, `delay` late (from a thread of its own: only that I/O waits);
+//! - eio: a read answered with EIO, as a failing device.
 //!
 //! Every fault is logged with its file and offset. A read fault is seen by the reader at once;
 //! a write fault stays on the medium until a read of its range sees it, or a later write
@@ -192,6 +193,9 @@ impl Filesystem for Fs {
         let Some((name, file, fsize)) = self.node(ino) else { return reply.error(Errno::ENOENT) };
         let len = (size as u64).min(fsize.saturating_sub(offset)) as usize;
         let fault = self.state.lock().unwrap().draw(&name, offset, len, false);
+        if fault == Some("eio") {
+            return reply.error(Errno::EIO);
+        }
         let from = match fault {
             Some("misdirect") if offset >= len as u64 => offset - len as u64,
             Some("misdirect") => offset + len as u64,
@@ -399,7 +403,7 @@ impl FaultFs {
     pub fn take(&self) -> Faults {
         let mut st = self.state.lock().unwrap();
         let f = st.faults.clone();
-        st.faults.injected = [0; 6];
+        st.faults.injected = [0; 7];
         st.faults.reads = 0;
         st.faults.writes = 0;
         st.faults.log.clear();

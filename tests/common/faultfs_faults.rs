@@ -9,7 +9,7 @@ use std::fs::File;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const KINDS: [&str; 6] = ["lost", "torn", "misdirect", "bitflip", "unread", "delay"];
+pub const KINDS: [&str; 7] = ["lost", "torn", "misdirect", "bitflip", "unread", "delay", "eio"];
 
 /// What became of a fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Faults {
     /// Eligible requests of the fault's direction so far (what `nth` counts).
     pub eligible: u64,
     /// Faults injected, by kind (KINDS order).
-    pub injected: [u64; 6],
+    pub injected: [u64; 7],
     /// Eligible reads and writes served.
     pub reads: u64,
     pub writes: u64,

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
+#[cfg(feature = "mpi")]
+pub mod netns;
 pub mod throttled;
 
 // The same prerequisite checks as the unit tests use: skip, or fail under
