@@ -232,6 +232,19 @@ fn fio_jobs_run_on_every_rank() {
         assert_eq!(u(&t["total"]["ios"]), ranks.iter().map(|r| u(&r["ios"])).sum::<u64>());
     }
     assert!(u(&tests[1]["write"]["ios"]) > 0 && u(&tests[1]["read"]["ios"]) == 0);
+    // The ranks' stonewall under its fio-side name: all stop when the first reaches its I/Os.
+    let (code, stdout, stderr) = launch(&format!(
+        "fio --mpi --mpi-stonewall first-done --format json --no-store '--filename={}' --direct=1 --bs=4k \
+         --size=8m --runtime=20 --number_ios=3000 --name=r --rw=randread",
+        file.display()
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let ranks = test0(&v)["ranks"].as_array().unwrap().clone();
+    assert!(ranks.iter().any(|r| u(&r["ios"]) == 3000), "one rank reached its I/Os: {ranks:?}");
+    let ends: Vec<f64> = ranks.iter().map(|r| f(&r["end_offset_ms"])).collect();
+    let spread = ends.iter().cloned().fold(f64::MIN, f64::max) - ends.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(spread < 500.0, "ends {ends:?} ms");
     // Jobs that run together cannot be split over ranks one test at a time: refused.
     let (code, _, stderr) = launch(&format!(
         "fio --mpi --no-store '--filename={}' {jobs} --name=a --rw=randread --name=b --rw=randread",

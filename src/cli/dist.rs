@@ -13,8 +13,9 @@ pub struct DistArgs {
     #[arg(long)]
     pub mpi: bool,
     /// With --mpi, when ranks stop: none (each runs its own course), first-done (all stop when
-    /// the first rank is done, as IOR's stonewalling)
-    #[arg(long, value_name = "MODE", requires = "mpi")]
+    /// the first rank is done, as IOR's stonewalling); also --mpi-stonewall, the name `fio`
+    /// takes (its --stonewall is fio's own)
+    #[arg(long, alias = "mpi-stonewall", value_name = "MODE", requires = "mpi")]
     pub stonewall: Option<String>,
 }
 
@@ -38,6 +39,9 @@ impl DistArgs {
     /// None for a single-host run; refused when this build has no MPI.
     pub fn check(&self) -> Result<Option<Dist>, UsageError> {
         if !self.mpi {
+            if self.stonewall.is_some() {
+                return usage("--mpi-stonewall", "applies to --mpi runs only; add --mpi");
+            }
             return Ok(None);
         }
         if !cfg!(feature = "mpi") {
@@ -83,6 +87,9 @@ mod tests {
     #[test]
     fn single_host_without_mpi() {
         assert!(args(false, None).check().unwrap().is_none());
+        // fio's front end takes the mode without clap's `requires`.
+        let e = args(false, Some("first-done")).check().unwrap_err();
+        assert_eq!(e.to_string(), "--mpi-stonewall: applies to --mpi runs only; add --mpi");
     }
 
     #[cfg(not(feature = "mpi"))]

@@ -19,7 +19,7 @@ pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's
     /// --output-format=normal|json and --output=FILE, and iolens' --format text|json, --keep,
     /// --allow-write, --force-device, --quiet, --trace FILE (every I/O as CSV), --mpi (as
-    /// `run`'s, one job per group)
+    /// `run`'s, one job per group) and --mpi-stonewall MODE (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
 }
@@ -46,8 +46,9 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             }
             "--output" => output = Some(PathBuf::from(value()?)),
             "--trace" => trace = Some(PathBuf::from(value()?)),
-            // fio's own --stonewall orders jobs: iolens' ranks are not stonewalled here.
+            // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => dist.mpi = true,
+            "--mpi-stonewall" => dist.stonewall = Some(value()?),
             _ => return Ok(false),
         }
         Ok(true)
