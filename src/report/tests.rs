@@ -15,8 +15,10 @@ fn text_snapshot() {
 #[test]
 fn csv_snapshot() {
     let csv = super::csv::render(&fixture());
-    // Fixed columns: 23 before the latency figures, min, 23 percentiles, max.
-    assert!(csv.lines().all(|l| l.split(',').count() == 48), "column count");
+    // Fixed columns: 23 before the latency figures, min, 23 percentiles, max, then a multi-host
+    // run's rank and rank_host (empty here).
+    assert!(csv.lines().all(|l| l.split(',').count() == 50), "column count");
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",,")), "no rank in a single-host run");
     assert_eq!(csv.lines().count(), 4);
     insta::assert_snapshot!(csv);
 }
