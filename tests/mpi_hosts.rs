@@ -85,6 +85,17 @@ fn ranks_in_separate_network_namespaces() {
 }
 
 /// Runs `cmd`, and once `when` holds (checked every 20 ms) does `act` to it.
+/// True from one second after `fs` served its first read: the test has been running a while.
+fn a_second_into_reads(fs: &FaultFs) -> impl FnMut() -> bool + '_ {
+    let mut since = None::<Instant>;
+    move || {
+        if since.is_none() && fs.take().reads == 0 {
+            return false;
+        }
+        since.get_or_insert_with(Instant::now).elapsed() >= Duration::from_secs(1)
+    }
+}
+
 fn midway(mut cmd: std::process::Command, dir: &Path, mut when: impl FnMut() -> bool, act: impl FnOnce()) -> Ended {
     let (out, err) = (dir.join("mpirun.out"), dir.join("mpirun.err"));
     cmd.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
@@ -229,15 +240,7 @@ fn a_device_error_on_one_rank_is_named_and_the_rest_kept() {
     let out_s = out.display().to_string();
     let args = ["run", "--mpi", "-d", "8", "--size", "8M", "--format", "json", "--no-store", "--out", &out_s, &target];
     // A second into rank 1's reads, every read of its file fails.
-    let reading_since = std::cell::Cell::new(None::<Instant>);
-    let when = || {
-        if reading_since.get().is_none() && fs.take().reads == 0 {
-            return false;
-        }
-        let since = reading_since.get().unwrap_or_else(Instant::now);
-        reading_since.set(Some(since));
-        since.elapsed() >= Duration::from_secs(1)
-    };
+    let when = a_second_into_reads(&fs);
     let arm = || fs.arm(Faults { rate: 1.0, ..Faults::of("eio") });
     let e = midway(hosts.mpirun(dir.path(), &args), dir.path(), when, arm);
     eprintln!("exit {} {:.2} s after the first EIO; stderr:\n{}", e.code, e.after.as_secs_f64(), e.stderr);
@@ -319,15 +322,7 @@ fn ranks_lost_together_end_the_run_within_seconds() {
     let out = dir.path().join("result.json");
     let out_s = out.display().to_string();
     let args = ["run", "--mpi", "-d", "4", "--size", "8M", "--format", "json", "--no-store", "--out", &out_s, &target];
-    let reading_since = std::cell::Cell::new(None::<Instant>);
-    let when = || {
-        if reading_since.get().is_none() && fs.take().reads == 0 {
-            return false;
-        }
-        let since = reading_since.get().unwrap_or_else(Instant::now);
-        reading_since.set(Some(since));
-        since.elapsed() >= Duration::from_secs(1)
-    };
+    let when = a_second_into_reads(&fs);
     // Ranks 1 to 4 go down together, as the ranks of one host would. OpenMPI 4.1's mpirun
     // then kills the others within tens of milliseconds of stopping them (not the second it
     // gives them when one or two ranks die): too soon for rank 0 to report, but the survivors

@@ -50,12 +50,12 @@ pub fn render(r: &RunResult) -> String {
         let s = &t.spec;
         let blocks = s.blocks.iter().map(|b| format!("{}/{}", b.size, b.pct)).collect::<Vec<_>>().join(":");
         let pattern = format!("{:?}", s.pattern).to_lowercase();
-        for (op, o) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {
-            let o: &OpStats = o;
+        // Who measured (host, vm, the rank's columns), the operation, over how long, and what.
+        let mut write = |host: &str, vm: &str, op: &str, secs: f64, o: &OpStats, rank: [String; 2]| {
             let mut row = vec![
                 r.started_at.clone(),
-                r.host.hostname.clone(),
-                vm.clone(),
+                host.to_string(),
+                vm.to_string(),
                 r.command.clone(),
                 r.label.clone().unwrap_or_default(),
                 t.name.clone(),
@@ -67,7 +67,7 @@ pub fn render(r: &RunResult) -> String {
                 t.depth.to_string(),
                 t.engine.clone(),
                 s.direct.to_string(),
-                format!("{:.3}", t.duration_s),
+                format!("{secs:.3}"),
                 t.interrupted.to_string(),
                 o.ios.to_string(),
                 o.bytes.to_string(),
@@ -80,8 +80,11 @@ pub fn render(r: &RunResult) -> String {
             ];
             row.extend(PERCENTILES.iter().map(|p| num(o.lat_us.percentiles.get(p))));
             row.push(num(o.lat_us.max));
-            row.extend([String::new(), String::new()]);
+            row.extend(rank);
             w.write_record(&row).expect("writing to memory");
+        };
+        for (op, o) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {
+            write(&r.host.hostname, &vm, op, t.duration_s, o, Default::default());
         }
         for k in &t.ranks {
             // The rank's own histograms give all its percentiles, as they gave the combined ones.
@@ -90,37 +93,15 @@ pub fn render(r: &RunResult) -> String {
             if let Some(trim) = &k.histograms.trim {
                 lat += &LatRec::from_dump(trim);
             }
-            let l = lat.summary();
-            let mut row = vec![
-                r.started_at.clone(),
-                k.host.clone(),
-                String::new(),
-                r.command.clone(),
-                r.label.clone().unwrap_or_default(),
-                t.name.clone(),
-                "total".into(),
-                pattern.clone(),
-                blocks.clone(),
-                s.read_pct.to_string(),
-                s.threads.to_string(),
-                t.depth.to_string(),
-                t.engine.clone(),
-                s.direct.to_string(),
-                format!("{:.3}", k.duration_s),
-                t.interrupted.to_string(),
-                k.ios.to_string(),
-                k.bytes.to_string(),
-                format!("{:.3}", k.iops),
-                format!("{:.3}", k.mbps),
-                format!("{:.3}", k.mbps * 1e6 / 1048576.0),
-                num(l.mean),
-                num(l.stddev),
-                num(l.min),
-            ];
-            row.extend(PERCENTILES.iter().map(|p| num(l.percentiles.get(p))));
-            row.push(num(l.max));
-            row.extend([k.rank.to_string(), k.host.clone()]);
-            w.write_record(&row).expect("writing to memory");
+            let o = OpStats {
+                ios: k.ios,
+                bytes: k.bytes,
+                iops: k.iops,
+                mbps: k.mbps,
+                mibps: k.mbps * 1e6 / 1048576.0,
+                lat_us: lat.summary(),
+            };
+            write(&k.host, "", "total", k.duration_s, &o, [k.rank.to_string(), k.host.clone()]);
         }
     }
     String::from_utf8(w.into_inner().expect("flushing to memory")).expect("CSV of UTF-8 fields")

@@ -8,7 +8,16 @@ use crate::result::{
 use crate::spec::{EngineKind, Spec};
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::{stddev, LatRec};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// Set by a multi-host run: each second's latency buckets go into its results, so rank 0 can
+/// merge the ranks' seconds exactly. Off, results stay small.
+static SECOND_BUCKETS: AtomicBool = AtomicBool::new(false);
+
+pub fn keep_second_buckets() {
+    SECOND_BUCKETS.store(true, Ordering::Relaxed);
+}
 
 pub struct Parts<'a> {
     pub spec: &'a Spec,
@@ -116,7 +125,7 @@ pub fn test_result(p: Parts) -> TestResult {
                 mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
                 p50_us: a.hist.percentile_us(50.0),
                 p99_us: a.hist.percentile_us(99.0),
-                latency_ns: if super::keeps_second_buckets() { a.hist.buckets() } else { Vec::new() },
+                latency_ns: if SECOND_BUCKETS.load(Ordering::Relaxed) { a.hist.buckets() } else { Vec::new() },
             })
         })
         .collect();

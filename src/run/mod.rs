@@ -18,6 +18,7 @@ use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
 use crate::spec::{EngineKind, Spec};
 use crate::target::Prepared;
+pub use build::keep_second_buckets;
 use live::{Collector, Mailbox};
 use std::io::IsTerminal;
 use std::io::Write;
@@ -25,18 +26,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
-
-/// Set by a multi-host run: each second's latency buckets go into its results, so rank 0 can
-/// merge the ranks' seconds exactly. Off, results stay small.
-static SECOND_BUCKETS: AtomicBool = AtomicBool::new(false);
-
-pub fn keep_second_buckets() {
-    SECOND_BUCKETS.store(true, Ordering::Relaxed);
-}
-
-fn keeps_second_buckets() -> bool {
-    SECOND_BUCKETS.load(Ordering::Relaxed)
-}
 
 /// What the workers share. Times are ns since `t0`.
 pub struct Shared {
