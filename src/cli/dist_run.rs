@@ -15,8 +15,9 @@ use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
 use crate::dist::comm::{now_ns, wait_until, Comm, GRACE};
-use crate::dist::{expand_rank, rank_file};
+use crate::dist::{expand_rank, is_shared, rank_file, share_region};
 use crate::result::{TargetInfo, TestResult};
+use crate::spec::Spec;
 use crate::target;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
@@ -221,6 +222,7 @@ pub fn execute(
     passes: &Passes,
     dist: Dist,
 ) -> anyhow::Result<i32> {
+    let shared = shared_targets(items)?;
     let comm = Comm::init(super::install_interrupt())?;
     crate::run::keep_second_buckets();
     let (rank, host) = (comm.rank(), comm.host().to_string());
@@ -239,7 +241,24 @@ pub fn execute(
         .collect();
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let mut fin = Final { host: host.clone(), error: None, targets: Vec::new(), tests: Vec::new() };
-    match prepare(&items, size_given, output) {
+    // A shared file is created once, by rank 0, before the others open it; the others then
+    // treat it as this run's (it is written to without --allow-write, and rank 0 removes it).
+    if shared && rank != 0 {
+        let made: Vec<String> = group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
+        target::adopt(made.iter().map(Into::into));
+    }
+    // A region too small to split is refused before any file is made.
+    let prepared = match items.iter().filter(|_| shared).find_map(|i| my_part(&i.spec, &target::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()) {
+        Some(e) => Err(e),
+        None => prepare(&items, size_given, output),
+    };
+    if shared && rank == 0 {
+        let made: Vec<String> = prepared.as_ref().map_or(Vec::new(), |p| {
+            p.targets.iter().filter(|t| t.info.created).map(|t| t.plan.path.display().to_string()).collect()
+        });
+        let _ = group.comm.broadcast(&serde_json::to_vec(&made).expect("serialisable"));
+    }
+    match prepared {
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => {
             let size = group.comm.size();
@@ -250,9 +269,11 @@ pub fn execute(
                 let mut it = items.iter();
                 let (interrupt, opts) = (&p.interrupt, &p.opts);
                 // Both closures below talk to the other ranks, one at a time.
-                let shared = std::cell::RefCell::new(&mut group);
+                let cell = std::cell::RefCell::new(&mut group);
                 let mut measure = |spec: &crate::spec::Spec, targets: &mut [target::Prepared]| {
-                    let mut group = shared.borrow_mut();
+                    let part = if shared { Some(my_part(spec, &targets.iter().map(|t| t.plan.clone()).collect::<Vec<_>>(), rank, size)?) } else { None };
+                    let spec = part.as_ref().unwrap_or(spec);
+                    let mut group = cell.borrow_mut();
                     if !group.ready()? {
                         return Err(Stopped.into());
                     }
@@ -269,13 +290,14 @@ pub fn execute(
                         end_offset_ms: on_root_clock(),
                         clock_offset_ms: clock.offset_ns as f64 / 1e6,
                         clock_rtt_ms: clock.rtt_ns as f64 / 1e6,
+                        region: part.as_ref().map(|s| (s.offset, s.range.unwrap_or(0))),
                     };
                     t.ranks = vec![rank_row(&t, &meta)];
                     Ok(t)
                 };
-                let mut choose = |runs: &[TestResult]| shared.borrow_mut().agree_pass(runs);
+                let mut choose = |runs: &[TestResult]| cell.borrow_mut().agree_pass(runs);
                 let mut next = |done: &[TestResult]| {
-                    shared.borrow_mut().finished(done);
+                    cell.borrow_mut().finished(done);
                     it.next().cloned()
                 };
                 let runner = Runner { measure: &mut measure, choose: &mut choose };
@@ -306,6 +328,29 @@ pub fn execute(
     Ok(code)
 }
 
+/// Whether the ranks share their targets (none has `{rank}`): refused when a test mixes
+/// shared targets with per-rank ones, as one region cannot be split for some of them only.
+fn shared_targets(items: &[Item]) -> Result<bool, crate::error::UsageError> {
+    let mut kinds = items.iter().flat_map(|i| i.spec.targets.iter()).map(|t| is_shared(t));
+    let first = kinds.next().unwrap_or(false);
+    if kinds.any(|k| k != first) {
+        return crate::error::usage(
+            "--mpi",
+            "targets with {rank} (one per rank) and without (shared, split among the ranks) cannot be mixed",
+        );
+    }
+    Ok(first)
+}
+
+/// This rank's part of the shared targets' region (the smallest target's, if several). Before
+/// the targets are prepared, `plans` may be empty (a planning error, which preparing reports).
+fn my_part(spec: &Spec, plans: &[target::Plan], rank: u32, size: u32) -> anyhow::Result<Spec> {
+    let Some(smallest) = plans.iter().min_by_key(|p| p.size) else { return Ok(spec.clone()) };
+    share_region(spec, smallest.size, rank, size).map_err(|e| {
+        anyhow::Error::new(crate::error::UsageError::new("--mpi", format!("{}: {e}", smallest.path.display())))
+    })
+}
+
 /// Rank 0: the combined result, printed and saved; failed ranks named. Returns the exit code.
 fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output) -> anyhow::Result<i32> {
     let failed: Vec<String> = finals
@@ -326,6 +371,14 @@ fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output
             t.failed = Some(t.failed.map_or(why.clone(), |f| format!("{why}; {f}")));
         }
         tests.push(t);
+    }
+    // The same bad input on every rank (a region too small to split): one line, as for one host.
+    let errors: Vec<&String> = finals.iter().filter_map(|f| f.error.as_ref()).collect();
+    if tests.is_empty() && errors.len() == finals.len() && errors.iter().all(|e| e.starts_with("--mpi: ")) {
+        if errors.windows(2).all(|w| w[0] == w[1]) {
+            eprintln!("error: {}", errors[0]);
+            return Ok(super::EXIT_USAGE);
+        }
     }
     // Named first: when a rank died, mpirun may not pass on all of a long report.
     if !failed.is_empty() {

@@ -15,6 +15,8 @@ pub struct RankMeta {
     pub end_offset_ms: f64,
     pub clock_offset_ms: f64,
     pub clock_rtt_ms: f64,
+    /// The rank's part of a shared target, (offset, length).
+    pub region: Option<(u64, u64)>,
 }
 
 /// The rank's row for one of its tests (stored in the test's `ranks`, alone, until combined).
@@ -34,6 +36,7 @@ pub fn rank_row(t: &TestResult, m: &RankMeta) -> RankStats {
         end_offset_ms: m.end_offset_ms,
         clock_offset_ms: m.clock_offset_ms,
         clock_rtt_ms: m.clock_rtt_ms,
+        region: m.region,
         histograms: t.histograms.clone(),
         seconds: t.seconds.clone(),
     }
@@ -91,7 +94,15 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         ResponseLat { read: read.summary(), write: write.summary(), total: total.summary() }
     };
     let mut spec = first.spec.clone();
-    spec.targets = per_rank.iter().flat_map(|t| t.spec.targets.iter().cloned()).collect();
+    let parts: Option<Vec<(u64, u64)>> = per_rank.iter().map(|t| t.ranks.first().and_then(|r| r.region)).collect();
+    match parts {
+        // One shared target: the region is the ranks' parts together.
+        Some(p) if per_rank.iter().all(|t| t.spec.targets == first.spec.targets) => {
+            spec.offset = p.iter().map(|r| r.0).min().unwrap_or(0);
+            spec.range = Some(p.iter().map(|r| r.1).sum());
+        }
+        _ => spec.targets = per_rank.iter().flat_map(|t| t.spec.targets.iter().cloned()).collect(),
+    }
     let mut threads = Vec::new();
     let mut base = 0u32;
     for t in per_rank {

@@ -30,6 +30,7 @@ fn rank_test(rank: u32, lat_ns: &[u64], secs: f64) -> TestResult {
         end_offset_ms: secs * 1000.0,
         clock_offset_ms: 0.5,
         clock_rtt_ms: 0.1,
+        region: None,
     };
     t.ranks = vec![rank_row(&t, &meta)];
     t
@@ -154,6 +155,7 @@ fn meta(rank: u32) -> RankMeta {
         end_offset_ms: 2000.0,
         clock_offset_ms: 0.0,
         clock_rtt_ms: 0.1,
+        region: None,
     }
 }
 
@@ -190,4 +192,20 @@ fn markdown_csv_and_html_have_a_row_per_rank_and_mark_the_outlier() {
     assert_eq!(table.matches("<tr class=\"warn\"").count(), 1);
     assert!(table.contains("<tr class=\"warn\" title=\"p99 more than twice every other rank's\"><td class=n>2</td>"));
     assert!(html.contains("IOPS per rank: "), "the per-rank chart");
+}
+
+#[test]
+fn ranks_on_one_shared_target_combine_into_its_whole_region() {
+    let mut tests: Vec<TestResult> = (0..3).map(|r| rank_test(r, &[100_000; 10], 1.0)).collect();
+    for (r, t) in tests.iter_mut().enumerate() {
+        t.spec.targets = vec!["/data/shared".into()];
+        t.ranks[0].region = Some(((1 << 20) + r as u64 * (4 << 20), 4 << 20));
+    }
+    let c = combine(&tests).unwrap();
+    assert_eq!(c.spec.targets, ["/data/shared"]);
+    assert_eq!((c.spec.offset, c.spec.range), (1 << 20, Some(12 << 20)));
+    assert_eq!(c.ranks.iter().map(|r| r.region.unwrap().0).collect::<Vec<_>>(), [1 << 20, 5 << 20, 9 << 20]);
+    // Without parts, the ranks' own targets are listed one after the other.
+    tests[1].ranks[0].region = None;
+    assert_eq!(combine(&tests).unwrap().spec.targets.len(), 3);
 }

@@ -93,4 +93,7 @@ fn ranks(o: &mut String, t: &TestResult) {
             s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
         );
     }
+    if let Some(parts) = crate::result::ranks::parts(&t.ranks) {
+        let _ = writeln!(o, "\nOne target shared by the ranks, each on its own part: {parts}.");
+    }
 }

@@ -191,6 +191,9 @@ fn rank_table(o: &mut String, t: &TestResult) {
          {:.1} ms, last done {:.1} ms; clock: the host's clock minus rank 0's, within ±{:.3} ms)",
         s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
     );
+    if let Some(parts) = crate::result::ranks::parts(&t.ranks) {
+        let _ = writeln!(o, "(one target shared by the ranks, each on its own part: {parts})");
+    }
 }
 
 fn summary_row(o: &mut String, name: &str, op: &OpStats) {

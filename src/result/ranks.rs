@@ -31,6 +31,9 @@ pub struct RankStats {
     pub clock_rtt_ms: f64,
     /// When the rank stopped measuring relative to the common start, ms on rank 0's clock.
     pub end_offset_ms: f64,
+    /// On a target every rank shares, the part this rank tested: (offset, length) in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<(u64, u64)>,
     /// The rank's service-latency histograms: the combined test's are their exact merge.
     pub histograms: Histograms,
     /// The rank's seconds with their latency buckets: the combined seconds' percentiles are
@@ -65,6 +68,16 @@ pub fn spread(ranks: &[RankStats]) -> Option<Spread> {
         last_done_ms,
         clock_within_ms: ranks.iter().map(|r| r.clock_rtt_ms).fold(0.0, f64::max) / 2.0,
     })
+}
+
+/// The ranks' parts of a shared target, for a report: "rank 0 4MiB at 0, rank 1 4MiB at
+/// 4MiB, …"; None when the ranks have targets of their own.
+pub fn parts(ranks: &[RankStats]) -> Option<String> {
+    let size = crate::spec::size::format_size;
+    let at = |o: u64| if o == 0 { "0".to_string() } else { size(o) };
+    let each: Option<Vec<String>> =
+        ranks.iter().map(|r| r.region.map(|(o, l)| format!("rank {} {} at {}", r.rank, size(l), at(o)))).collect();
+    each.filter(|e| !e.is_empty()).map(|e| e.join(", "))
 }
 
 /// The rank whose p99 is more than twice every other rank's: one slow host hides behind the

@@ -4,10 +4,13 @@
 //! block device without `--force-device`, never to a mounted one.
 
 mod claim;
+mod mark;
 pub mod content;
 pub mod data;
 pub mod host;
 pub mod stamped;
+
+pub use mark::adopt;
 
 use crate::error::{usage, UsageError};
 use crate::result::host::TargetInfo;
@@ -25,9 +28,6 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// Extended attribute marking files iolens created, so a kept test file may be written again.
-const MARK: &str = "user.iolens";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -121,7 +121,7 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
                 Plan { path, kind: Kind::Device, size: spec.size }
             }
             Ok(m) if m.is_file() => {
-                let ours = xattr_get(&path);
+                let ours = mark::is_ours(&path);
                 if spec.writes() && !ours && !spec.allow_write {
                     return usage(&shown, "exists and iolens did not create it; writing to it needs --allow-write");
                 }
@@ -221,21 +221,6 @@ pub fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
     Ok((fs::metadata(dir)?.dev(), s.f_bavail as u64 * s.f_frsize as u64))
 }
 
-fn xattr_get(path: &Path) -> bool {
-    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else { return false };
-    let name = std::ffi::CString::new(MARK).unwrap();
-    let mut buf = [0u8; 16];
-    // SAFETY: valid C strings and a buffer of the stated length.
-    unsafe { libc::getxattr(c.as_ptr(), name.as_ptr(), buf.as_mut_ptr() as *mut _, buf.len()) > 0 }
-}
-
-fn xattr_set(f: &File) {
-    use std::os::fd::AsRawFd;
-    let name = std::ffi::CString::new(MARK).unwrap();
-    // Best effort: a file system without user xattrs just means a kept file counts as foreign.
-    unsafe { libc::fsetxattr(f.as_raw_fd(), name.as_ptr(), b"created".as_ptr() as *const _, 7, 0) };
-}
-
 /// The run was interrupted while preparing.
 #[derive(Debug)]
 pub struct Interrupted;
@@ -324,7 +309,7 @@ fn create_filled(
         .with_context(|| format!("creating {}", plan.path.display()))?;
     *created = true;
     CREATED.lock().unwrap_or_else(|e| e.into_inner()).push(plan.path.clone());
-    xattr_set(&f);
+    mark::set(&f);
     // Find out now, not after filling a large file, whether the file system takes O_DIRECT.
     open(spec, plan)?;
     {
