@@ -244,14 +244,18 @@ pub fn execute(
     // A shared file is created once, by rank 0, before the others open it; the others then
     // treat it as this run's (it is written to without --allow-write, and rank 0 removes it).
     if shared && rank != 0 {
-        let made: Vec<String> = group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
+        let made: Vec<String> =
+            group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
         target::adopt(made.iter().map(Into::into));
     }
     // A region too small to split is refused before any file is made.
-    let prepared = match items.iter().filter(|_| shared).find_map(|i| my_part(&i.spec, &target::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()) {
-        Some(e) => Err(e),
-        None => prepare(&items, size_given, output),
-    };
+    let prepared =
+        match items.iter().filter(|_| shared).find_map(|i| {
+            my_part(&i.spec, &target::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()
+        }) {
+            Some(e) => Err(e),
+            None => prepare(&items, size_given, output),
+        };
     if shared && rank == 0 {
         let made: Vec<String> = prepared.as_ref().map_or(Vec::new(), |p| {
             p.targets.iter().filter(|t| t.info.created).map(|t| t.plan.path.display().to_string()).collect()
@@ -271,7 +275,11 @@ pub fn execute(
                 // Both closures below talk to the other ranks, one at a time.
                 let cell = std::cell::RefCell::new(&mut group);
                 let mut measure = |spec: &crate::spec::Spec, targets: &mut [target::Prepared]| {
-                    let part = if shared { Some(my_part(spec, &targets.iter().map(|t| t.plan.clone()).collect::<Vec<_>>(), rank, size)?) } else { None };
+                    let part = if shared {
+                        Some(my_part(spec, &targets.iter().map(|t| t.plan.clone()).collect::<Vec<_>>(), rank, size)?)
+                    } else {
+                        None
+                    };
                     let spec = part.as_ref().unwrap_or(spec);
                     let mut group = cell.borrow_mut();
                     if !group.ready()? {

@@ -4,10 +4,10 @@
 //! block device without `--force-device`, never to a mounted one.
 
 mod claim;
-mod mark;
 pub mod content;
 pub mod data;
 pub mod host;
+mod mark;
 pub mod stamped;
 
 pub use mark::adopt;
