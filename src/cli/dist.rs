@@ -13,8 +13,9 @@ pub struct DistArgs {
     #[arg(long)]
     pub mpi: bool,
     /// With --mpi, when ranks stop: none (each runs its own course), first-done (all stop when
-    /// the first rank is done, as IOR's stonewalling); also --mpi-stonewall, the name `fio`
-    /// takes (its --stonewall is fio's own)
+    /// the first rank is done, as IOR's stonewalling), wear-out (all go on to the I/O count of
+    /// the rank that had done the most by then); also --mpi-stonewall, the name `fio` takes
+    /// (its --stonewall is fio's own)
     #[arg(long, alias = "mpi-stonewall", value_name = "MODE", requires = "mpi")]
     pub stonewall: Option<String>,
 }
@@ -25,6 +26,9 @@ pub enum Stonewall {
     None,
     /// Every rank stops when the first one is done: all measure the same window.
     FirstDone,
+    /// Every rank goes on until it has done as many I/Os as the most any rank had done when
+    /// the first was done (IOR's stoneWallingWearOut).
+    WearOut,
 }
 
 /// How a command runs across ranks.
@@ -53,7 +57,8 @@ impl DistArgs {
         let stonewall = match self.stonewall.as_deref().unwrap_or("none") {
             "none" => Stonewall::None,
             "first-done" => Stonewall::FirstDone,
-            v => return usage("--stonewall", format!("'{v}' is not allowed; use none or first-done")),
+            "wear-out" => Stonewall::WearOut,
+            v => return usage("--stonewall", format!("'{v}' is not allowed; use none, first-done or wear-out")),
         };
         Ok(Some(Dist { stonewall }))
     }
@@ -105,7 +110,8 @@ mod tests {
     fn stonewall_modes() {
         assert_eq!(args(true, None).check().unwrap().unwrap().stonewall, Stonewall::None);
         assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap().stonewall, Stonewall::FirstDone);
+        assert_eq!(args(true, Some("wear-out")).check().unwrap().unwrap().stonewall, Stonewall::WearOut);
         let e = args(true, Some("last")).check().unwrap_err();
-        assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none or first-done");
+        assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none, first-done or wear-out");
     }
 }

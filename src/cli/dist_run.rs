@@ -289,7 +289,7 @@ pub fn execute(
                     wait_until(start, clock);
                     let on_root_clock = || (now_ns() - clock.offset_ns - start) as f64 / 1e6;
                     let start_offset_ms = on_root_clock();
-                    let mut t =
+                    let (mut t, first_done) =
                         super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
                     let meta = RankMeta {
                         rank,
@@ -299,6 +299,7 @@ pub fn execute(
                         clock_offset_ms: clock.offset_ns as f64 / 1e6,
                         clock_rtt_ms: clock.rtt_ns as f64 / 1e6,
                         region: part.as_ref().map(|s| (s.offset, s.range.unwrap_or(0))),
+                        first_done,
                     };
                     t.ranks = vec![rank_row(&t, &meta)];
                     Ok(t)

@@ -1,19 +1,42 @@
 //! One test on one rank of an `--mpi` run, watched from the main thread for what the other
 //! ranks say while it runs: that one of them failed (all stop at once, instead of at the end of
-//! the test, and the run ends at the next meeting), or with `--stonewall first-done` that the
-//! first one is done.
+//! the test, and the run ends at the next meeting), and when the first rank is done.
+//!
+//! Stonewalling, as IOR has it. When the first rank is done (its time is up or its I/O
+//! limit reached), rank 0 asks every rank what it has measured by then: those counts are the
+//! "first done" figures, over the common window. Then, by `--stonewall`:
+//! - none: each rank runs its own course;
+//! - first-done: every rank stops there, so all measure the same window;
+//! - wear-out: every rank goes on until it has done as many I/Os as the rank that had done the
+//!   most by then (IOR's stoneWallingWearOut), so each did the same amount of work; its test
+//!   ends on that count, not at its time.
 
 use super::dist::Stonewall;
 use crate::dist::comm::{Comm, GRACE};
+use crate::result::ranks::FirstDone;
 use crate::result::TestResult;
+use crate::run::tally::Tally;
 use crate::{run, target};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// One test on this rank. A rank whose test fails tells rank 0, which tells the others to stop.
-/// With `first-done`, every rank stops when the first is done: each tells rank 0 when its run
-/// ends, and rank 0 tells all to stop at the first such end (its own included), so all measure
-/// the same window.
+/// Where a rank stands in one test's stonewalling.
+#[derive(Default)]
+struct Wall {
+    /// This rank's own course is done (the run ended, or its time is up).
+    own: bool,
+    /// Rank 0: done notices from the others; elsewhere: whether this rank sent its own.
+    dones: u32,
+    /// What this rank had measured when the first rank was done.
+    at_first: Option<FirstDone>,
+    /// Rank 0: each rank's count when the first was done.
+    counts: Vec<Option<u64>>,
+    /// The count every rank goes on to (wear-out), once known.
+    target: Option<u64>,
+}
+
+/// One test on this rank: its result, and what it had measured when the first rank was done.
 pub(super) fn run_watched(
     comm: &Comm,
     wall: Stonewall,
@@ -21,20 +44,21 @@ pub(super) fn run_watched(
     targets: &[target::Prepared],
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
-) -> anyhow::Result<TestResult> {
+) -> anyhow::Result<(TestResult, Option<FirstDone>)> {
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
-    let walled = wall == Stonewall::FirstDone;
+    let tally = Arc::new(Tally::new(wall == Stonewall::WearOut));
+    let opts = run::RunOptions { progress: opts.progress, trace: opts.trace.clone(), tally: Some(tally.clone()) };
+    let mut w = Wall { counts: vec![None; size as usize], ..Default::default() };
     // The rank whose failure stopped this one, if one did.
     let mut failed = None;
     let r = std::thread::scope(|s| {
-        let h = s.spawn(|| run::run_test(spec, targets, &halt, opts));
-        let (mut stopped, mut told, mut ended) = (false, false, 0);
+        let h = s.spawn(|| run::run_test(spec, targets, &halt, &opts));
         // Once the run is stopped, a rank whose notice does not come is not waited for.
         let mut since = None;
         loop {
             let finished = h.is_finished();
-            if finished && (!walled || (comm.stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE)) {
+            if finished && comm.stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE {
                 break;
             }
             if interrupt.load(Ordering::Relaxed) {
@@ -47,34 +71,53 @@ pub(super) fn run_watched(
                 failed.get_or_insert(r);
                 halt.store(true, Ordering::Relaxed);
             }
-            if !walled {
-                std::thread::sleep(Duration::from_millis(1));
-                continue;
-            }
-            if rank == 0 {
+            let p = tally.progress();
+            w.own |= finished || (tally.open_ended() && p.seconds >= spec.duration);
+            let snapshot = || FirstDone { ios: p.ios, bytes: p.bytes, seconds: p.seconds };
+            let over = if rank == 0 {
                 while comm.wall_from().is_some() {
-                    ended += 1;
+                    w.dones += 1;
                 }
-                if !stopped && (finished || ended > 0) {
-                    stopped = true;
-                    halt.store(true, Ordering::Relaxed);
+                if w.at_first.is_none() && (w.own || w.dones > 0) {
+                    w.at_first = Some(snapshot());
+                    w.counts[0] = Some(p.ios);
+                    if wall == Stonewall::FirstDone {
+                        halt.store(true, Ordering::Relaxed);
+                    }
                     (1..size).for_each(|r| comm.wall(r));
                 }
-                if finished && ended == size - 1 {
-                    break;
+                while let Some((r, n)) = comm.count_from() {
+                    w.counts[r as usize] = Some(n);
                 }
+                if wall == Stonewall::WearOut && w.target.is_none() && w.counts.iter().all(Option::is_some) {
+                    let most = w.counts.iter().flatten().copied().max().unwrap_or(0);
+                    (1..size).for_each(|r| comm.count(r, most));
+                    w.target = Some(most);
+                    tally.limit(most.saturating_sub(tally.progress().ios));
+                }
+                finished && w.dones == size - 1 && w.counts.iter().all(Option::is_some)
             } else {
-                if !stopped && comm.wall_from().is_some() {
-                    stopped = true;
-                    halt.store(true, Ordering::Relaxed);
-                }
-                if finished && !told {
-                    told = true;
+                if w.own && w.dones == 0 {
+                    w.dones = 1;
                     comm.wall(0);
                 }
-                if finished && stopped {
-                    break;
+                if w.at_first.is_none() && comm.wall_from().is_some() {
+                    w.at_first = Some(snapshot());
+                    comm.count(0, p.ios);
+                    if wall == Stonewall::FirstDone {
+                        halt.store(true, Ordering::Relaxed);
+                    }
                 }
+                if wall == Stonewall::WearOut && w.target.is_none() {
+                    if let Some((_, most)) = comm.count_from() {
+                        w.target = Some(most);
+                        tally.limit(most.saturating_sub(tally.progress().ios));
+                    }
+                }
+                finished && w.dones == 1 && w.at_first.is_some()
+            };
+            if over && (wall != Stonewall::WearOut || w.target.is_some()) {
+                break;
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -98,5 +141,10 @@ pub(super) fn run_watched(
         t.interrupted = false;
         t.notices.push("stopped when the first rank was done (--stonewall first-done)".into());
     }
-    Ok(t)
+    if let Some(n) = w.target {
+        t.notices.push(format!(
+            "went on to {n} I/Os or more, the most any rank had done when the first was done (--stonewall wear-out)"
+        ));
+    }
+    Ok((t, w.at_first))
 }

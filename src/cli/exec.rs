@@ -155,7 +155,7 @@ pub(super) fn prepare(envelope: &[Item], size_given: bool, output: &Output) -> a
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
     let targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
-    let opts = run::RunOptions { progress, trace: output.trace.clone() };
+    let opts = run::RunOptions { progress, trace: output.trace.clone(), ..Default::default() };
     Ok(Ready { base, targets, interrupt, opts })
 }
 

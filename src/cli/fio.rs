@@ -208,7 +208,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         return Err(e);
     }
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let opts = run::RunOptions { progress, trace: output.trace.clone() };
+    let opts = run::RunOptions { progress, trace: output.trace.clone(), ..Default::default() };
     let mut tests = Vec::new();
     let mut groups: Vec<u32> = jobs.iter().map(|j| j.group).collect();
     groups.dedup();

@@ -3,7 +3,7 @@
 //! average of percentiles), and each rank keeps its row. Pure: no MPI, so it is tested in every
 //! build.
 
-use crate::result::ranks::RankStats;
+use crate::result::ranks::{FirstDone, RankStats};
 use crate::result::{FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult};
 use crate::stats::{HistDump, LatRec, SecondHist};
 
@@ -17,6 +17,8 @@ pub struct RankMeta {
     pub clock_rtt_ms: f64,
     /// The rank's part of a shared target, (offset, length).
     pub region: Option<(u64, u64)>,
+    /// What it had measured when the first rank was done.
+    pub first_done: Option<FirstDone>,
 }
 
 /// The rank's row for one of its tests (stored in the test's `ranks`, alone, until combined).
@@ -37,6 +39,7 @@ pub fn rank_row(t: &TestResult, m: &RankMeta) -> RankStats {
         clock_offset_ms: m.clock_offset_ms,
         clock_rtt_ms: m.clock_rtt_ms,
         region: m.region,
+        first_done: m.first_done,
         histograms: t.histograms.clone(),
         seconds: t.seconds.clone(),
     }

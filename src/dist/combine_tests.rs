@@ -31,6 +31,7 @@ fn rank_test(rank: u32, lat_ns: &[u64], secs: f64) -> TestResult {
         clock_offset_ms: 0.5,
         clock_rtt_ms: 0.1,
         region: None,
+        first_done: None,
     };
     t.ranks = vec![rank_row(&t, &meta)];
     t
@@ -156,6 +157,7 @@ fn meta(rank: u32) -> RankMeta {
         clock_offset_ms: 0.0,
         clock_rtt_ms: 0.1,
         region: None,
+        first_done: None,
     }
 }
 

@@ -25,6 +25,10 @@ const WALL: i32 = 1;
 /// all stop at once instead of at the end of the test.
 const FAIL: i32 = 2;
 
+/// I/O counts of stonewalling: to rank 0, what a rank had measured when the first rank was
+/// done; from rank 0, the count every rank goes on to (`--stonewall wear-out`).
+const COUNT: i32 = 3;
+
 /// Round trips per rank when measuring clock offsets; the fastest one counts.
 const PINGS: usize = 16;
 
@@ -168,6 +172,20 @@ impl Comm {
         let from = st.source_rank();
         let _ = self.world.process_at_rank(from).receive_vec_with_tag::<u8>(WALL);
         Some(from as u32)
+    }
+
+    /// A stonewalling count to `to` (unless it is lost).
+    pub fn count(&self, to: u32, n: u64) {
+        if !self.is_lost(to) {
+            self.world.process_at_rank(to as i32).send_with_tag(&n, COUNT);
+        }
+    }
+
+    /// A stonewalling count that has arrived, and its sender, if one has.
+    pub fn count_from(&self) -> Option<(u32, u64)> {
+        let st = self.world.any_process().immediate_probe_with_tag(COUNT)?;
+        let (n, _) = self.world.process_at_rank(st.source_rank()).receive_with_tag::<u64>(COUNT);
+        Some((st.source_rank() as u32, n))
     }
 
     /// Tells `to` that `failed` failed mid-test (unless `to` is lost).

@@ -93,6 +93,14 @@ fn ranks(o: &mut String, t: &TestResult) {
             s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
         );
     }
+    if let Some(c) = crate::result::ranks::common_window(&t.ranks) {
+        let _ = writeln!(
+            o,
+            "\nFirst done: {:.1} IOPS, {:.2} MB/s over the common window ({} I/Os, {:.3} s); last done: {:.1} \
+             IOPS, {:.2} MB/s.",
+            c.iops, c.mbps, c.ios, c.seconds, c.last_iops, c.last_mbps
+        );
+    }
     if let Some(parts) = crate::result::ranks::parts(&t.ranks) {
         let _ = writeln!(o, "\nOne target shared by the ranks, each on its own part: {parts}.");
     }

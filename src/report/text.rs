@@ -191,6 +191,14 @@ fn rank_table(o: &mut String, t: &TestResult) {
          {:.1} ms, last done {:.1} ms; clock: the host's clock minus rank 0's, within ±{:.3} ms)",
         s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
     );
+    if let Some(c) = crate::result::ranks::common_window(&t.ranks) {
+        let _ = writeln!(
+            o,
+            "first done: {:.1} IOPS, {:.2} MB/s over the common window ({} I/Os, {:.3} s, until the first rank \
+             was done); last done: {:.1} IOPS, {:.2} MB/s",
+            c.iops, c.mbps, c.ios, c.seconds, c.last_iops, c.last_mbps
+        );
+    }
     if let Some(parts) = crate::result::ranks::parts(&t.ranks) {
         let _ = writeln!(o, "(one target shared by the ranks, each on its own part: {parts})");
     }

@@ -34,12 +34,56 @@ pub struct RankStats {
     /// On a target every rank shares, the part this rank tested: (offset, length) in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<(u64, u64)>,
+    /// What the rank had measured when the first rank was done: the common window's share
+    /// of this rank (all of its test under `--stonewall first-done`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_done: Option<FirstDone>,
     /// The rank's service-latency histograms: the combined test's are their exact merge.
     pub histograms: Histograms,
     /// The rank's seconds with their latency buckets: the combined seconds' percentiles are
     /// their exact merge.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seconds: Vec<SecondStats>,
+}
+
+/// A rank's measured I/Os, bytes and seconds at the moment the first rank was done.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct FirstDone {
+    pub ios: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+/// The ranks together over the common window (from the start until the first rank was done):
+/// each rank's rate in it, summed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Common {
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mbps: f64,
+    pub ios: u64,
+    /// The longest of the ranks' shares of the window, s.
+    pub seconds: f64,
+    /// Every rank's I/Os over the longest rank's measured time: what the ranks did together
+    /// by the time the last was done.
+    pub last_iops: f64,
+    pub last_mbps: f64,
+}
+
+/// None unless every rank has its share of the common window.
+pub fn common_window(ranks: &[RankStats]) -> Option<Common> {
+    let parts: Vec<FirstDone> = ranks.iter().map(|r| r.first_done).collect::<Option<_>>()?;
+    let longest = ranks.iter().map(|r| r.duration_s).fold(f64::MIN_POSITIVE, f64::max);
+    let rate =
+        |f: fn(&FirstDone) -> u64| parts.iter().filter(|p| p.seconds > 0.0).map(|p| f(p) as f64 / p.seconds).sum();
+    (!parts.is_empty()).then(|| Common {
+        iops: rate(|p| p.ios),
+        mbps: rate(|p| p.bytes) / 1e6,
+        ios: parts.iter().map(|p| p.ios).sum(),
+        seconds: parts.iter().map(|p| p.seconds).fold(0.0, f64::max),
+        last_iops: ranks.iter().map(|r| r.ios).sum::<u64>() as f64 / longest,
+        last_mbps: ranks.iter().map(|r| r.bytes).sum::<u64>() as f64 / longest / 1e6,
+    })
 }
 
 /// How far apart the ranks of a test started and ended, ms on rank 0's clock.

@@ -118,3 +118,31 @@ impl Collector {
         self.seconds.get(s).map(|a| (a.ios[0] + a.ios[1], a.bytes[0] + a.bytes[1]))
     }
 }
+
+pub(super) fn progress_bar(wanted: bool) -> Option<indicatif::ProgressBar> {
+    if !wanted || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return None;
+    }
+    let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    b.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
+    Some(b)
+}
+
+pub(super) fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, cs: &[Collector]) -> String {
+    let s = |ns: u64| ns as f64 / 1e9;
+    if t < m_start {
+        return format!("warming up: {:.0} s left", s(m_start - t));
+    }
+    if t >= m_end {
+        return format!("cooling down: {:.0} s left", s(end.saturating_sub(t)));
+    }
+    let elapsed = t - m_start;
+    let sec = (elapsed / 1_000_000_000) as usize;
+    let rate = cs
+        .iter()
+        .map(|c| c.last_full(sec))
+        .try_fold((0, 0), |(i, b), x| x.map(|(ios, bytes)| (i + ios, b + bytes)))
+        .map(|(ios, bytes)| format!("{ios} IOPS, {:.1} MB/s", bytes as f64 / 1e6))
+        .unwrap_or_else(|| "…".into());
+    format!("elapsed {:.0} s, remaining {:.0} s: {rate}", s(elapsed), s(m_end - t))
+}

@@ -10,6 +10,7 @@ mod onerror;
 mod pace;
 mod record;
 mod supervise;
+pub mod tally;
 mod think;
 mod verifying;
 mod worker;
@@ -19,11 +20,10 @@ use crate::result::TestResult;
 use crate::spec::{EngineKind, Spec};
 use crate::target::Prepared;
 pub use build::keep_second_buckets;
-use live::{Collector, Mailbox};
-use std::io::IsTerminal;
+use live::{progress_bar, progress_line, Collector, Mailbox};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Barrier, Mutex, OnceLock};
+use std::sync::{Arc, Barrier, Mutex, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
 
@@ -42,6 +42,7 @@ pub struct Shared {
     abort: AtomicBool,
     trace: Option<Mutex<Box<dyn Write + Send>>>,
     flows: flow::Flows,
+    tally: Option<Arc<tally::Tally>>,
 }
 
 /// How to run, beyond what to run.
@@ -51,6 +52,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Write every issued I/O to this CSV file: worker,file,op,offset,length.
     pub trace: Option<std::path::PathBuf>,
+    /// Shows what the run measured while it runs, and can end it at a count of I/Os.
+    pub tally: Option<Arc<tally::Tally>>,
 }
 
 /// The engine that will really run, its depth per worker, and notices about substitutions.
@@ -149,8 +152,17 @@ impl Layout {
 }
 
 impl Shared {
-    fn new(w: &Window, workers: usize, flows: flow::Flows, trace: Option<&std::path::Path>) -> anyhow::Result<Shared> {
-        let (m_start, m_end, end) = w.edges();
+    fn new(w: &Window, workers: usize, flows: flow::Flows, opts: &RunOptions) -> anyhow::Result<Shared> {
+        let (m_start, mut m_end, mut end) = w.edges();
+        let tally = opts.tally.clone();
+        if let Some(t) = &tally {
+            t.begin(workers, w.duration);
+            if t.open_ended() {
+                // Far enough never to come, far enough from overflowing with the delays added.
+                (m_end, end) = (u64::MAX / 4, u64::MAX / 4);
+            }
+        }
+        let trace = opts.trace.as_deref();
         let max_delay = (w.max_delay * 1e9) as u64;
         Ok(Shared {
             ready: Barrier::new(workers + 1),
@@ -163,6 +175,7 @@ impl Shared {
             max_delay,
             abort: AtomicBool::new(false),
             flows,
+            tally,
             trace: match trace {
                 Some(p) => {
                     let f =
@@ -199,7 +212,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
-    let shared = Shared::new(&window, layout.workers(), flows, opts.trace.as_deref())?;
+    let shared = Shared::new(&window, layout.workers(), flows, opts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let started_at = std::time::SystemTime::now();
@@ -363,32 +376,4 @@ fn start_worker(
             go(engine::null::NullEngine::new(setup).map_err(|e| format!("setting up null: {e}")), args, sh)
         }
     }
-}
-
-fn progress_bar(wanted: bool) -> Option<indicatif::ProgressBar> {
-    if !wanted || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    b.set_style(indicatif::ProgressStyle::with_template("{msg}").expect("static template"));
-    Some(b)
-}
-
-fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, cs: &[Collector]) -> String {
-    let s = |ns: u64| ns as f64 / 1e9;
-    if t < m_start {
-        return format!("warming up: {:.0} s left", s(m_start - t));
-    }
-    if t >= m_end {
-        return format!("cooling down: {:.0} s left", s(end.saturating_sub(t)));
-    }
-    let elapsed = t - m_start;
-    let sec = (elapsed / 1_000_000_000) as usize;
-    let rate = cs
-        .iter()
-        .map(|c| c.last_full(sec))
-        .try_fold((0, 0), |(i, b), x| x.map(|(ios, bytes)| (i + ios, b + bytes)))
-        .map(|(ios, bytes)| format!("{ios} IOPS, {:.1} MB/s", bytes as f64 / 1e6))
-        .unwrap_or_else(|| "…".into());
-    format!("elapsed {:.0} s, remaining {:.0} s: {rate}", s(elapsed), s(m_end - t))
 }

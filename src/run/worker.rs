@@ -116,6 +116,8 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         completed: 0,
         flow: a.flow,
         ver,
+        tally: sh.tally.as_deref(),
+        index: a.index as usize,
     };
     w.idle_until(delay);
     let now = w.clock();
@@ -174,6 +176,9 @@ struct Worker<'a, E> {
     completed: u64,
     flow: Option<Member<'a>>,
     ver: Option<Verifier<'a>>,
+    /// What the run shows while it runs, and its budget of I/Os once one is set.
+    tally: Option<&'a super::tally::Tally>,
+    index: usize,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.
@@ -204,7 +209,13 @@ impl<E: Engine> Worker<'_, E> {
                         break;
                     }
                     let Some(intended) = self.pace.next_intended(now) else { break };
+                    if self.tally.is_some_and(|t| !t.claim()) {
+                        break;
+                    }
                     if !self.queue_one(intended, now) {
+                        if let Some(t) = self.tally {
+                            t.give_back();
+                        }
                         break;
                     }
                     if let Some(f) = &mut self.flow {
@@ -353,6 +364,10 @@ impl<E: Engine> Worker<'_, E> {
             self.cur.ios[k] += 1;
             self.cur.bytes[k] += s.len as u64;
             self.cur.hist.record(svc);
+        }
+        if let (Some(t), true) = (self.tally, counted) {
+            let r = &self.rec;
+            t.publish(self.index, r.read.count() + r.write.count(), r.read_bytes + r.write_bytes);
         }
     }
 }
