@@ -211,3 +211,36 @@ fn ranks_on_one_shared_target_combine_into_its_whole_region() {
     tests[1].ranks[0].region = None;
     assert_eq!(combine(&tests).unwrap().spec.targets.len(), 3);
 }
+
+#[test]
+fn first_and_last_done_figures_come_from_the_rows() {
+    // Three ranks of 1 s, 2 s and 4 s with 1000, 2000 and 4000 I/Os; when the first was done
+    // (1 s) they had done 1000, 1000 and 1000 (the others in 1.001 s, told a moment later).
+    let mut tests = [rank_test(0, &[100_000; 1000], 1.0), rank_test(1, &[100_000; 2000], 2.0)];
+    let mut third = rank_test(2, &[100_000; 4000], 4.0);
+    for (t, s) in tests.iter_mut().chain([&mut third]).zip([1.0, 1.001, 1.001]) {
+        t.ranks[0].first_done = Some(FirstDone { ios: 1000, bytes: 1000 * 4096, seconds: s });
+    }
+    let c = combine(&[tests[0].clone(), tests[1].clone(), third]).unwrap();
+    let w = crate::result::ranks::common_window(&c.ranks).unwrap();
+    let first = 1000.0 + 2.0 * 1000.0 / 1.001;
+    assert!((w.iops - first).abs() < 1e-9 && (w.mbps - first * 4096.0 / 1e6).abs() < 1e-9, "{w:?}");
+    assert_eq!((w.ios, w.seconds), (3000, 1.001));
+    // Last done: 7000 I/Os by the end of the longest rank's 4 s, not the ranks' rates summed.
+    assert_eq!((w.last_iops, c.total.iops), (1750.0, 3000.0));
+    let mut r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    r.tests = vec![c.clone()];
+    let text = crate::report::render(&r, crate::report::Format::Text);
+    assert!(
+        text.contains(
+            "first done: 2998.0 IOPS, 12.28 MB/s over the common window (3000 I/Os, 1.001 s, until the first"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("last done: 1750.0 IOPS, 7.17 MB/s"), "{text}");
+    // A rank without its share (stopped before the first was done): no common window.
+    let mut partial = c;
+    partial.ranks[1].first_done = None;
+    assert!(crate::result::ranks::common_window(&partial.ranks).is_none());
+}

@@ -55,6 +55,21 @@ pub fn render(o: &mut String, r: &RunResult) {
                 s.start_spread_ms, s.first_done_ms, s.last_done_ms, s.clock_within_ms
             );
         }
+        if let Some(c) = crate::result::ranks::common_window(&t.ranks) {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">First done: {:.1} IOPS, {:.2} MB/s over the common window ({} I/Os, {:.3} s); \
+                 last done: {:.1} IOPS, {:.2} MB/s.</p>",
+                c.iops, c.mbps, c.ios, c.seconds, c.last_iops, c.last_mbps
+            );
+        }
+        if let Some(parts) = crate::result::ranks::parts(&t.ranks) {
+            let _ = writeln!(
+                o,
+                "<p class=\"note\">One target shared by the ranks, each on its own part: {}.</p>",
+                esc(&parts)
+            );
+        }
     }
     // One chart for the first test with ranks: who carried how much of the combined figure.
     let t = tests[0];
