@@ -253,3 +253,30 @@ fn fio_jobs_run_on_every_rank() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("error: --mpi: jobs [a] and [b] run together"), "{stderr}");
 }
+
+#[test]
+fn paced_response_and_fsync_latency_are_every_ranks() {
+    let p = Privileged::new();
+    let Some(()) = mpirun(&p) else { return };
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = dir.path().join("p.{rank}");
+    let (code, stdout, stderr) = launch(&format!(
+        "run --mpi --rw randrw --rate-iops 400 --fsync-every 8 --duration 2 --size 8M --format json --no-store '{}'",
+        target.display()
+    ));
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let t = test0(&v);
+    let ranks = t["ranks"].as_array().unwrap();
+    for (kinds, got) in [(&["response_read"][..], &t["response"]["read"]), (&["fsync"][..], &t["fsync"]["lat_us"])] {
+        let merged = merge_of(ranks, kinds);
+        assert!(merged.1 > 100, "{kinds:?}: {} I/Os", merged.1);
+        for pct in ["50", "99"] {
+            let want = percentile_us(&merged, pct.parse().unwrap());
+            let got = f(&got["percentiles"][pct]);
+            assert!((got - want).abs() < 1e-6, "{kinds:?} p{pct}: reported {got} µs, the rows' merge {want} µs");
+        }
+    }
+    assert_eq!(u(&t["fsync"]["count"]), ranks.iter().map(|r| u(&r["histograms"]["fsync"]["count"])).sum::<u64>());
+    assert!(!t["notices"].to_string().contains("response latency is rank 0's"), "{}", t["notices"]);
+}

@@ -224,7 +224,7 @@ pub fn execute(
 ) -> anyhow::Result<i32> {
     let shared = shared_targets(items)?;
     let comm = Comm::init(super::install_interrupt())?;
-    crate::run::keep_second_buckets();
+    crate::run::keep_mergeable();
     let (rank, host) = (comm.rank(), comm.host().to_string());
     let hosts = comm.gather(host.as_bytes()).unwrap_or_default();
     let hosts = hosts.into_iter().map(|h| h.map_or("?".into(), |h| String::from_utf8_lossy(&h).into_owned())).collect();

@@ -88,14 +88,33 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         }
     }
     notices.extend(outlier(per_rank));
+    // Every rank's response histograms, if every rank kept them (an older iolens did not).
+    let all = |f: fn(&Histograms) -> &Option<HistDump>| -> Option<LatRec> {
+        let dumps: Option<Vec<HistDump>> = per_rank.iter().map(|t| f(&t.histograms).clone()).collect();
+        dumps.map(|d| merged(d.into_iter()))
+    };
+    let (resp_read, resp_write) = (all(|h| &h.response_read), all(|h| &h.response_write));
     let response = if paced {
-        // Response times are summarised, not kept as histograms: they cannot be merged exactly.
-        notices.push("response latency is rank 0's; service latency is every rank's".into());
-        first.response.clone()
+        match (&resp_read, &resp_write) {
+            (Some(r), w) => {
+                let w = w.clone().unwrap_or_default();
+                let mut both = r.clone();
+                both += &w;
+                ResponseLat { read: r.summary(), write: w.summary(), total: both.summary() }
+            }
+            _ => {
+                notices.push("response latency is rank 0's; service latency is every rank's".into());
+                first.response.clone()
+            }
+        }
     } else {
         // Unpaced, an I/O's response time is its service time.
         ResponseLat { read: read.summary(), write: write.summary(), total: total.summary() }
     };
+    // A rank without fsyncs keeps no fsync histogram.
+    let fsyncs: Option<Vec<HistDump>> =
+        per_rank.iter().filter(|t| t.fsync.count > 0).map(|t| t.histograms.fsync.clone()).collect();
+    let fsyncs = fsyncs.map(|d| merged(d.into_iter()));
     let mut spec = first.spec.clone();
     let parts: Option<Vec<(u64, u64)>> = per_rank.iter().map(|t| t.ranks.first().and_then(|r| r.region)).collect();
     match parts {
@@ -146,15 +165,19 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         response,
         fsync: FsyncStats {
             count: per_rank.iter().map(|t| t.fsync.count).sum(),
-            // Not kept as a histogram either: the rank with the most fsyncs stands for all.
-            lat_us: per_rank.iter().max_by_key(|t| t.fsync.count).map(|t| t.fsync.lat_us.clone()).unwrap(),
+            lat_us: match &fsyncs {
+                Some(rec) => rec.summary(),
+                // From an older iolens, without the histograms: the busiest rank stands for all.
+                None => per_rank.iter().max_by_key(|t| t.fsync.count).map(|t| t.fsync.lat_us.clone()).unwrap(),
+            },
         },
         threads,
         seconds: seconds(per_rank),
         cpu: first.cpu.clone(),
         disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
         mean_qd: per_rank.iter().map(|t| t.mean_qd).sum(),
-        histograms: Histograms { read: read.dump(), write: write.dump(), trim: trim.as_ref().map(LatRec::dump) },
+        // The combined test's are merges already; only rows keep the others, for checking.
+        histograms: Histograms::service(read.dump(), write.dump(), trim.as_ref().map(LatRec::dump)),
         verify: per_rank.iter().find_map(|t| t.verify.clone()),
         errors,
         failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),

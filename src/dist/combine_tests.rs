@@ -22,7 +22,7 @@ fn rank_test(rank: u32, lat_ns: &[u64], secs: f64) -> TestResult {
     t.read = OpStats::new(&read, bytes, secs);
     t.write = OpStats::new(&write, 0, secs);
     t.total = OpStats::new(&read, bytes, secs);
-    t.histograms = Histograms { read: read.dump(), write: write.dump(), trim: None };
+    t.histograms = Histograms::service(read.dump(), write.dump(), None);
     let meta = RankMeta {
         rank,
         host: format!("node{rank}"),
@@ -243,4 +243,42 @@ fn first_and_last_done_figures_come_from_the_rows() {
     let mut partial = c;
     partial.ranks[1].first_done = None;
     assert!(crate::result::ranks::common_window(&partial.ranks).is_none());
+}
+
+#[test]
+fn paced_response_and_fsync_latency_merge_exactly() {
+    // Rank 0's responses all take 100 µs, rank 1's 99 of 100 take 10 ms: the merged p50 is
+    // rank 0's, the merged p99 rank 1's; rank 0 alone would say 100 µs for both.
+    let rec = |ns: &[(u64, usize)]| {
+        let mut r = LatRec::default();
+        for &(v, n) in ns {
+            (0..n).for_each(|_| r.record(v));
+        }
+        r
+    };
+    let mut tests = [rank_test(0, &[50_000; 100], 1.0), rank_test(1, &[50_000; 100], 1.0)];
+    let resp = [rec(&[(100_000, 100)]), rec(&[(100_000, 1), (10_000_000, 99)])];
+    let syncs = [rec(&[(1_000_000, 10)]), rec(&[(2_000_000, 30)])];
+    for (k, t) in tests.iter_mut().enumerate() {
+        t.spec.rate_iops = Some(100.0);
+        t.histograms.response_read = Some(resp[k].dump());
+        t.histograms.response_write = Some(LatRec::default().dump());
+        t.histograms.fsync = Some(syncs[k].dump());
+        t.fsync.count = syncs[k].count();
+        t.response.read = resp[k].summary();
+    }
+    let c = combine(&tests).unwrap();
+    let (mut all, mut sync) = (resp[0].clone(), syncs[0].clone());
+    all += &resp[1];
+    sync += &syncs[1];
+    assert_eq!(c.response.read, all.summary());
+    assert_eq!(c.response.total.percentiles.get("99"), all.summary().percentiles.get("99"));
+    assert!(c.response.read.percentiles.get("99").unwrap() > 9000.0);
+    assert_eq!((c.fsync.count, &c.fsync.lat_us), (40, &sync.summary()));
+    assert!(!c.notices.iter().any(|n| n.contains("response latency is rank 0's")), "{:?}", c.notices);
+    // From ranks that kept no response histograms: rank 0's, said so.
+    tests[1].histograms.response_read = None;
+    let c = combine(&tests).unwrap();
+    assert_eq!(c.response.read, resp[0].summary());
+    assert!(c.notices.iter().any(|n| n.contains("response latency is rank 0's")));
 }

@@ -305,11 +305,7 @@ fn test(
         interrupted: false,
         response: ResponseLat { read: read.lat_us.clone(), write: write.lat_us.clone(), total: total.lat_us.clone() },
         fsync: FsyncStats { count: sync.iter().map(|l| l.rec.count()).sum(), lat_us: fsync_lat },
-        histograms: Histograms {
-            read: dump(&rrec, rx),
-            write: dump(&wrec, wx),
-            trim: trim.as_ref().map(|(_, r, x)| dump(r, *x)),
-        },
+        histograms: Histograms::service(dump(&rrec, rx), dump(&wrec, wx), trim.as_ref().map(|(_, r, x)| dump(r, *x))),
         trim: trim.map(|t| t.0),
         verify: None,
         read,

@@ -225,4 +225,19 @@ pub struct Histograms {
     pub write: HistDump,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trim: Option<HistDump>,
+    /// Paced response latency of reads and writes, and fsync latency: kept only where they are
+    /// merged later (a rank's row of a multi-host run), so the combined figures merge exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_read: Option<HistDump>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_write: Option<HistDump>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fsync: Option<HistDump>,
+}
+
+impl Histograms {
+    /// Service-latency histograms only.
+    pub fn service(read: HistDump, write: HistDump, trim: Option<HistDump>) -> Histograms {
+        Histograms { read, write, trim, response_read: None, response_write: None, fsync: None }
+    }
 }

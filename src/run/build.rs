@@ -11,12 +11,13 @@ use crate::stats::{stddev, LatRec};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Set by a multi-host run: each second's latency buckets go into its results, so rank 0 can
-/// merge the ranks' seconds exactly. Off, results stay small.
-static SECOND_BUCKETS: AtomicBool = AtomicBool::new(false);
+/// Set by a multi-host run: each second's latency buckets, and the response and fsync
+/// histograms, go into its results, so rank 0 can merge the ranks' figures exactly. Off,
+/// results stay small.
+static MERGEABLE: AtomicBool = AtomicBool::new(false);
 
-pub fn keep_second_buckets() {
-    SECOND_BUCKETS.store(true, Ordering::Relaxed);
+pub fn keep_mergeable() {
+    MERGEABLE.store(true, Ordering::Relaxed);
 }
 
 pub struct Parts<'a> {
@@ -70,6 +71,7 @@ pub fn test_result(p: Parts) -> TestResult {
     let resp_w = if paced { merged(p.recs, |r| &r.resp_write) } else { written.clone() };
     let (write, wb, trim) = if trims { (&none, 0, Some((&written, wb))) } else { (&written, wb, None) };
     let fsync = merged(p.recs, |r| &r.fsync);
+    let mergeable = MERGEABLE.load(Ordering::Relaxed);
     let (cs, ce, wall) = &p.cpu;
 
     let threads = p
@@ -125,7 +127,7 @@ pub fn test_result(p: Parts) -> TestResult {
                 mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
                 p50_us: a.hist.percentile_us(50.0),
                 p99_us: a.hist.percentile_us(99.0),
-                latency_ns: if SECOND_BUCKETS.load(Ordering::Relaxed) { a.hist.buckets() } else { Vec::new() },
+                latency_ns: if MERGEABLE.load(Ordering::Relaxed) { a.hist.buckets() } else { Vec::new() },
             })
         })
         .collect();
@@ -184,7 +186,12 @@ pub fn test_result(p: Parts) -> TestResult {
         cpu: ce.since(cs, *wall, total.count()),
         disks: p.disks,
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
-        histograms: Histograms { read: read.dump(), write: write.dump(), trim: trim.map(|t| t.0.dump()) },
+        histograms: Histograms {
+            response_read: (mergeable && paced).then(|| resp_r.dump()),
+            response_write: (mergeable && paced && !trims).then(|| resp_w.dump()),
+            fsync: (mergeable && fsync.count() > 0).then(|| fsync.dump()),
+            ..Histograms::service(read.dump(), write.dump(), trim.map(|t| t.0.dump()))
+        },
         verify: p.recs.iter().filter_map(|r| r.verify.clone()).reduce(|mut a, b| {
             a.merge(b);
             a

@@ -19,7 +19,7 @@ use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
 use crate::spec::{EngineKind, Spec};
 use crate::target::Prepared;
-pub use build::keep_second_buckets;
+pub use build::keep_mergeable;
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -26,8 +26,13 @@ pub fn launch(args: &str) -> (i32, String, String) {
 /// One histogram of every rank's I/Os, reads and writes: bucket value → count, and the exact
 /// count, min and max. The ranks' histograms share their bucket boundaries (same precision).
 pub fn merge(ranks: &[Value]) -> (BTreeMap<u64, u64>, u64, u64, u64) {
+    merge_of(ranks, &["read", "write"])
+}
+
+/// The same of the rows' histograms named `kinds` ("response_read", "fsync", …).
+pub fn merge_of(ranks: &[Value], kinds: &[&str]) -> (BTreeMap<u64, u64>, u64, u64, u64) {
     let (mut buckets, mut count, mut min, mut max) = (BTreeMap::new(), 0, u64::MAX, 0);
-    for h in ranks.iter().flat_map(|r| [&r["histograms"]["read"], &r["histograms"]["write"]]) {
+    for h in ranks.iter().flat_map(|r| kinds.iter().map(move |k| &r["histograms"][k])) {
         assert_eq!(h["significant_digits"], 3, "{h}");
         for b in h["buckets"].as_array().unwrap() {
             *buckets.entry(u(&b[0])).or_insert(0) += u(&b[1]);

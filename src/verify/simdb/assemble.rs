@@ -257,7 +257,7 @@ pub fn test(
         cpu: cpu.1.since(&cpu.0, cpu.2, total.count()),
         disks: Vec::new(),
         mean_qd: if secs > 0.0 { io_ns as f64 / (secs * 1e9) } else { 0.0 },
-        histograms: Histograms { read: read.dump(), write: write.dump(), trim: None },
+        histograms: Histograms::service(read.dump(), write.dump(), None),
         trim: None,
         verify,
         errors: Default::default(),
