@@ -383,11 +383,10 @@ fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output
     }
     // The same bad input on every rank (a region too small to split): one line, as for one host.
     let errors: Vec<&String> = finals.iter().filter_map(|f| f.error.as_ref()).collect();
-    if tests.is_empty() && errors.len() == finals.len() && errors.iter().all(|e| e.starts_with("--mpi: ")) {
-        if errors.windows(2).all(|w| w[0] == w[1]) {
-            eprintln!("error: {}", errors[0]);
-            return Ok(super::EXIT_USAGE);
-        }
+    let same = errors.windows(2).all(|w| w[0] == w[1]);
+    if tests.is_empty() && errors.len() == finals.len() && errors[0].starts_with("--mpi: ") && same {
+        eprintln!("error: {}", errors[0]);
+        return Ok(super::EXIT_USAGE);
     }
     // Named first: when a rank died, mpirun may not pass on all of a long report.
     if !failed.is_empty() {
