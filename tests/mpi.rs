@@ -45,6 +45,9 @@ fn three_ranks_combine_into_one_result() {
     let sum: f64 = ranks.iter().map(|r| f(&r["iops"])).sum();
     let iops = f(&t["total"]["iops"]);
     assert!((iops / sum - 1.0).abs() <= 0.01, "combined {iops:.1} IOPS, ranks' sum {sum:.1}");
+    // The ranks' rates over the common window (until the first was done), each from its row.
+    let common: f64 = ranks.iter().map(|r| f(&r["first_done"]["ios"]) / f(&r["first_done"]["seconds"])).sum();
+    assert!((iops / common - 1.0).abs() <= 0.01, "combined {iops:.1} IOPS, {common:.1} over the common window");
     assert_eq!(u(&t["total"]["ios"]), ranks.iter().map(|r| u(&r["ios"])).sum::<u64>());
     let merged = merge(ranks);
     assert_eq!(merged.1, u(&t["total"]["ios"]));

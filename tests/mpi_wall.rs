@@ -66,14 +66,15 @@ fn wear_out_takes_every_rank_to_the_count_of_the_fastest() {
         assert!(near(f(&share["seconds"]), 2.0, 0.02), "rank {k}: {share}");
         assert!(near(at_first[k] as f64, 2.0 * *cap as f64, 0.03), "rank {k}: {} I/Os at {cap} IOPS", at_first[k]);
     }
-    // Then every rank went on to the most (the 800 IOPS rank's), and no further than the I/Os
-    // it had in flight and a few milliseconds of its own.
+    // Then the slower ranks went on to the most (the 800 IOPS rank's), and no further than the
+    // I/Os they had in flight; the fastest stopped once the count was known, moments later.
     let most = *at_first.iter().max().unwrap();
     for (k, n) in ios.iter().enumerate() {
-        assert!(*n >= most && *n <= most + 4 + most / 50, "rank {k}: {n} I/Os, the most was {most}");
+        let over = if at_first[k] == most { most / 10 } else { 4 };
+        assert!(*n >= most && *n <= most + over, "rank {k}: {n} I/Os, the most was {most}");
     }
     assert!(near(secs[0], most as f64 / 300.0, 0.05), "rank 0 at 300 IOPS took {:.2} s for {most}", secs[0]);
-    assert!(near(secs[2], 2.0, 0.03), "the fastest rank stopped at once: {:.2} s", secs[2]);
+    assert!(near(secs[2], 2.0, 0.1), "the fastest rank stopped at once: {:.2} s", secs[2]);
     let notice = format!("went on to {most} I/Os or more");
     assert!(t["notices"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().starts_with(&notice)), "{t}");
     // First done: the caps' sum over the common window; last done: all I/Os over the longest time.

@@ -50,10 +50,16 @@ pub(super) fn run_watched(
     let tally = Arc::new(Tally::new(wall == Stonewall::WearOut));
     let opts = run::RunOptions { progress: opts.progress, trace: opts.trace.clone(), tally: Some(tally.clone()) };
     let mut w = Wall { counts: vec![None; size as usize], ..Default::default() };
-    // The rank whose failure stopped this one, if one did.
+    // The rank whose failure stopped this one, if one did; whether this one failed, and has
+    // said so (at once: the others stop now, not at the end of their test).
     let mut failed = None;
+    let (errored, mut said) = (AtomicBool::new(false), false);
     let r = std::thread::scope(|s| {
-        let h = s.spawn(|| run::run_test(spec, targets, &halt, &opts));
+        let h = s.spawn(|| {
+            let r = run::run_test(spec, targets, &halt, &opts);
+            errored.store(r.is_err(), Ordering::SeqCst);
+            r
+        });
         // Once the run is stopped, a rank whose notice does not come is not waited for.
         let mut since = None;
         loop {
@@ -63,6 +69,10 @@ pub(super) fn run_watched(
             }
             if interrupt.load(Ordering::Relaxed) {
                 halt.store(true, Ordering::Relaxed);
+            }
+            if finished && !said && errored.load(Ordering::SeqCst) {
+                said = true;
+                say_failed(comm);
             }
             while let Some(r) = comm.failed_rank() {
                 if failed.is_none() && rank == 0 {
@@ -126,10 +136,8 @@ pub(super) fn run_watched(
     let mut t = match r {
         Ok(t) => t,
         Err(e) => {
-            if rank == 0 {
-                (1..size).for_each(|k| comm.fail_notice(k, 0));
-            } else {
-                comm.fail_notice(0, rank);
+            if !said {
+                say_failed(comm);
             }
             return Err(e);
         }
@@ -147,4 +155,13 @@ pub(super) fn run_watched(
         ));
     }
     Ok((t, w.at_first))
+}
+
+/// This rank failed: rank 0 tells the others, another rank tells rank 0 (which tells the rest).
+fn say_failed(comm: &Comm) {
+    if comm.rank() == 0 {
+        (1..comm.size()).for_each(|k| comm.fail_notice(k, 0));
+    } else {
+        comm.fail_notice(0, comm.rank());
+    }
 }

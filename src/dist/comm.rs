@@ -161,9 +161,13 @@ impl Comm {
         std::mem::forget(self._universe);
     }
 
-    /// A stonewall notice to `to` (it carries no data: who sent it is the news).
+    /// A stonewall notice to `to` (it carries no data: who sent it is the news). None once the
+    /// run is stopped: a rank may have died, and a message to it may never go (OpenMPI then
+    /// aborts the job); the ranks still there end their test without stonewalling.
     pub fn wall(&self, to: u32) {
-        self.world.process_at_rank(to as i32).send_with_tag(&[0u8][..], WALL);
+        if !self.stopped() && !self.is_lost(to) {
+            self.world.process_at_rank(to as i32).send_with_tag(&[0u8][..], WALL);
+        }
     }
 
     /// The sender of a stonewall notice that has arrived, if one has.
@@ -174,9 +178,9 @@ impl Comm {
         Some(from as u32)
     }
 
-    /// A stonewalling count to `to` (unless it is lost).
+    /// A stonewalling count to `to`; none once the run is stopped, as for `wall`.
     pub fn count(&self, to: u32, n: u64) {
-        if !self.is_lost(to) {
+        if !self.stopped() && !self.is_lost(to) {
             self.world.process_at_rank(to as i32).send_with_tag(&n, COUNT);
         }
     }
