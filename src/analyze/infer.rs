@@ -18,7 +18,8 @@ const LARGE: u64 = 128 << 10;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
     pub bs: u64,
-    /// I/Os in flight: queue depth × threads × targets.
+    /// I/Os in flight: queue depth × worker threads, every target's and every rank's (a
+    /// multi-host test's ranks press on the storage together, even on one shared target).
     pub outstanding: u32,
     pub read: bool,
     pub iops: f64,
@@ -33,9 +34,13 @@ impl Point {
         if s.blocks.len() != 1 || !(s.read_pct == 0 || s.read_pct == 100) || t.total.ios == 0 {
             return None;
         }
+        let workers = match t.threads.len() {
+            0 => s.threads * s.targets.len().max(1) as u32,
+            n => n as u32,
+        };
         Some(Point {
             bs: s.blocks[0].size,
-            outstanding: t.depth * s.threads * s.targets.len().max(1) as u32,
+            outstanding: t.depth * workers,
             read: s.read_pct == 100,
             iops: t.total.iops,
             mbps: t.total.mbps,

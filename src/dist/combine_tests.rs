@@ -282,3 +282,28 @@ fn paced_response_and_fsync_latency_merge_exactly() {
     assert_eq!(c.response.read, resp[0].summary());
     assert!(c.notices.iter().any(|n| n.contains("response latency is rank 0's")));
 }
+
+#[test]
+fn a_combined_test_counts_every_ranks_ios_in_flight() {
+    // explain reads the combined test: its knee is where the ranks' I/Os in flight together stop
+    // adding IOPS, so three ranks at depth 4 are 12 outstanding, on targets of their own or on
+    // parts of one shared target alike.
+    let lat: Vec<u64> = (0..1000).map(|i| 200_000 + i * 11 % 3000).collect();
+    let mut tests: Vec<TestResult> = (0..3).map(|k| rank_test(k, &lat, 1.0)).collect();
+    for t in &mut tests {
+        t.spec.read_pct = 100;
+    }
+    let one = crate::analyze::infer::Point::of(&tests[0]).unwrap();
+    assert_eq!(one.outstanding, tests[0].depth * tests[0].threads.len() as u32);
+    for shared in [false, true] {
+        for (r, t) in tests.iter_mut().enumerate().filter(|_| shared) {
+            t.spec.targets = vec!["/data/shared".into()];
+            t.ranks[0].region = Some((r as u64 * (4 << 20), 4 << 20));
+        }
+        let c = combine(&tests).unwrap();
+        assert_eq!(c.spec.targets.len(), if shared { 1 } else { 3 });
+        let all = crate::analyze::infer::Point::of(&c).unwrap();
+        assert_eq!(all.outstanding, 3 * one.outstanding, "shared {shared}");
+        assert!((all.iops - 3.0 * one.iops).abs() < 1e-6, "{} against {}", all.iops, one.iops);
+    }
+}
