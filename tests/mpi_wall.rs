@@ -68,7 +68,7 @@ fn wear_out_takes_every_rank_to_the_count_of_the_fastest() {
         let share = &ranks[k]["first_done"];
         assert!(near(f(&share["seconds"]), 2.0, 0.02), "rank {k}: {share}");
         let (n, cap) = (at_first[k] as f64, *cap as f64);
-        assert!(n >= 0.97 * 2.0 * cap && n <= 1.01 * 2.1 * cap, "rank {k}: {n} I/Os at {cap} IOPS");
+        assert!((0.97 * 2.0 * cap..=1.01 * 2.1 * cap).contains(&n), "rank {k}: {n} I/Os at {cap} IOPS");
     }
     // Then the slower ranks went on to the most (the 800 IOPS rank's), and no further than the
     // I/Os they had in flight; the fastest stopped once the count was known, moments later.
@@ -84,7 +84,7 @@ fn wear_out_takes_every_rank_to_the_count_of_the_fastest() {
     // First done: the caps' sum over the common window; last done: all I/Os over the longest time.
     let text = std::fs::read_to_string(&txt).unwrap();
     let first = ranks.iter().map(|r| u(&r["first_done"]["ios"]) as f64 / f(&r["first_done"]["seconds"])).sum::<f64>();
-    assert!(first >= 0.97 * 1600.0 && first <= 1.01 * 2.1 / 2.0 * 1600.0, "{first:.1} IOPS over the common window");
+    assert!((0.97 * 1600.0..=1.01 * 2.1 / 2.0 * 1600.0).contains(&first), "{first:.1} IOPS over the common window");
     let last = ios.iter().sum::<u64>() as f64 / secs[0];
     assert!(near(last, 900.0, 0.05), "{last:.1} IOPS by the last done");
     let line = text.lines().find(|l| l.starts_with("first done: ")).unwrap_or_else(|| panic!("{text}"));
