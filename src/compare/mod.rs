@@ -129,7 +129,7 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
         .zip(results)
         .map(|(n, r)| Side {
             name: n.clone(),
-            host: r.host.hostname.clone(),
+            host: crate::result::ranks::who(&r.tests, &r.host.hostname),
             vm: r.host.vm_product.clone(),
             command: r.command.clone(),
             target: r.host.targets.first().map(|t| t.path.clone()),

@@ -89,6 +89,7 @@ fn text_report_has_a_row_per_rank_and_the_spread() {
         serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests = vec![combine(&tests).unwrap()];
     let text = crate::report::render(&r, crate::report::Format::Text);
+    assert!(text.contains("\nranks: 3 on 3 hosts (the host above is rank 0's)\n"), "{text}");
     let rows: Vec<&str> = text.lines().filter(|l| l.contains(" node")).collect();
     assert_eq!(rows.len(), 3, "{text}");
     let cells: Vec<&str> = rows[1].split_whitespace().collect();
@@ -306,4 +307,24 @@ fn a_combined_test_counts_every_ranks_ios_in_flight() {
         assert_eq!(all.outstanding, 3 * one.outstanding, "shared {shared}");
         assert!((all.iops - 3.0 * one.iops).abs() < 1e-6, "{} against {}", all.iops, one.iops);
     }
+}
+
+#[test]
+fn a_comparison_says_how_many_ranks_and_hosts_ran_a_result() {
+    let lat = [100_000; 10];
+    let mut r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    let single = r.clone();
+    r.tests = vec![combine(&(0..3).map(|k| rank_test(k, &lat, 1.0)).collect::<Vec<_>>()).unwrap()];
+    r.host.hostname = "node0".into();
+    let mut one_host = r.clone();
+    one_host.tests[0].ranks.iter_mut().for_each(|k| k.host = "vm".into());
+    one_host.host.hostname = "vm".into();
+    let names = ["a".to_string(), "b".into(), "c".into()];
+    let results = [single.clone(), r, one_host];
+    let c = crate::compare::compare(&results, &names, 0, 0.1);
+    let hosts: Vec<&str> = c.results.iter().map(|s| s.host.as_str()).collect();
+    assert_eq!(hosts, [single.host.hostname.as_str(), "node0 (rank 0), 3 ranks on 3 hosts", "vm, 3 ranks on 1 host"]);
+    let text = crate::report::render_comparison(&c, &results, crate::report::Format::Text).unwrap();
+    assert!(text.contains("\nb: node0 (rank 0), 3 ranks on 3 hosts"), "{text}");
 }

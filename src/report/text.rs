@@ -49,6 +49,12 @@ pub fn header(r: &RunResult) -> String {
             h.kernel
         );
     }
+    if let Some((n, hosts)) = crate::result::ranks::count(&r.tests) {
+        let hosts = if hosts == 1 { "1 host".to_string() } else { format!("{hosts} hosts") };
+        let _ = writeln!(o, "ranks: {n} on {hosts} (the host above is rank 0's)");
+    }
+    // Ranks sharing one target describe it alike: once is enough.
+    let mut said = Vec::new();
     for t in &h.targets {
         let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
         let model = t.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
@@ -60,7 +66,11 @@ pub fn header(r: &RunResult) -> String {
             None => "",
         };
         let created = if t.created { ", created by iolens" } else { "" };
-        let _ = writeln!(o, "target: {} ({}{created}){dev}{model}{fs}{sched}{rot}", t.path, format_size(t.size_bytes));
+        let line = format!("target: {} ({}{created}){dev}{model}{fs}{sched}{rot}", t.path, format_size(t.size_bytes));
+        if !said.contains(&line) {
+            let _ = writeln!(o, "{line}");
+            said.push(line);
+        }
     }
     o
 }

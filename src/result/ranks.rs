@@ -124,6 +124,24 @@ pub fn parts(ranks: &[RankStats]) -> Option<String> {
     each.filter(|e| !e.is_empty()).map(|e| e.join(", "))
 }
 
+/// How many ranks ran a multi-host result, on how many hosts, from its test with the most
+/// ranks; None for a result of one host.
+pub fn count(tests: &[super::TestResult]) -> Option<(usize, usize)> {
+    let ranks = tests.iter().map(|t| &t.ranks).max_by_key(|r| r.len()).filter(|r| !r.is_empty())?;
+    let hosts = ranks.iter().map(|r| r.host.as_str()).collect::<std::collections::BTreeSet<_>>();
+    Some((ranks.len(), hosts.len()))
+}
+
+/// Who ran a result, for a heading: its host, or for a multi-host result rank 0's with how
+/// many ranks on how many hosts ran it ("node0 (rank 0), 8 ranks on 8 hosts").
+pub fn who(tests: &[super::TestResult], host: &str) -> String {
+    match count(tests) {
+        None => host.to_string(),
+        Some((n, 1)) => format!("{host}, {n} ranks on 1 host"),
+        Some((n, hosts)) => format!("{host} (rank 0), {n} ranks on {hosts} hosts"),
+    }
+}
+
 /// The rank whose p99 is more than twice every other rank's: one slow host hides behind the
 /// others' I/Os in a combined figure.
 pub fn outlier(ranks: &[RankStats]) -> Option<u32> {
