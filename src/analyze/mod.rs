@@ -62,14 +62,23 @@ pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<E
         tolerance_pct: tol * 100.0,
         ..Explanation::default()
     };
-    let mbps_for_match =
-        e.walls.mbps_cap.or(e.walls.throttle.as_ref().map(|t| t.mbps).filter(|_| e.walls.iops_cap.is_none()));
-    if e.walls.iops_cap.is_some() || mbps_for_match.is_some() {
-        e.matches = matching::matches(cat, e.walls.iops_cap, mbps_for_match, tol);
+    e.matches = matches(cat, &e.walls, tol);
+    if let (Some(_), Some(w)) = (&e.reads, &e.writes) {
+        e.write_matches = matches(cat, w, tol);
     }
     e.expected = expected(cat, cfg)?;
     e.advice = advice(&e, pts, tol);
     Ok(e)
+}
+
+/// The catalog rows a direction's walls match: its IOPS cap and its MB/s cap (or, with no IOPS
+/// cap, the MB/s of a throttle).
+fn matches(cat: &Catalog, w: &Walls, tol: f64) -> Vec<crate::result::analysis::Match> {
+    let mbps = w.mbps_cap.or(w.throttle.as_ref().map(|t| t.mbps).filter(|_| w.iops_cap.is_none()));
+    match (w.iops_cap, mbps) {
+        (None, None) => Vec::new(),
+        (iops, mbps) => matching::matches(cat, iops, mbps, tol),
+    }
 }
 
 /// The limits `cfg` should show, sustained and while bursting, from the catalog.

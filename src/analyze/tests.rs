@@ -182,3 +182,38 @@ fn a_sweep_that_jumped_to_1m_has_its_plateau_confirmed_at_other_depths() {
     assert_eq!(e.walls.binding.get("1M").map(Wall::as_str), Some("mbps"));
     assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
 }
+
+#[test]
+fn writes_with_walls_of_their_own_name_their_catalog_row() {
+    // Reads at a P30's caps, writes at a P20's (2,300 IOPS, 150 MB/s): each direction's part of
+    // the verdict names its own row.
+    let sweep = |read: bool, iops: f64, mbps: f64| {
+        let mut v = vec![
+            p(4, 16, iops, iops * 4096.0 / 1e6, 3200.0),
+            p(16, 16, iops * 0.97, iops * 0.97 * 16384.0 / 1e6, 3300.0),
+            p(64, 16, mbps * 1e6 / 65536.0, mbps, 5000.0),
+            p(256, 16, mbps * 1e6 / 262144.0, mbps, 20000.0),
+        ];
+        v.iter_mut().for_each(|x| x.read = read);
+        v
+    };
+    let pts: Vec<Point> = [sweep(true, 5000.0, 200.0), sweep(false, 2300.0, 150.0)].concat();
+    let e = explain(&pts, &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    assert_eq!((e.writes.as_ref().unwrap().iops_cap, e.writes.as_ref().unwrap().mbps_cap), (Some(2300.0), Some(150.0)));
+    assert!(e.matches.iter().any(|m| m.name == "Azure Premium SSD P30"), "{:?}", e.matches);
+    let p20 = e.write_matches.iter().find(|m| m.name == "Azure Premium SSD P20").expect("P20 matches the writes");
+    assert_eq!(p20.on.to_string(), "iops and mbps");
+    let text = crate::report::findings(&e);
+    let verdict = text.lines().find(|l| l.starts_with("Verdict: ")).unwrap();
+    let writes = &verdict[verdict.find("; writes: ").unwrap()..];
+    assert!(writes.contains("Azure Premium SSD P20"), "{verdict}");
+    assert!(text.contains("\n  writes:\n    Azure Premium SSD P20 (2,300 IOPS, 150 MB/s): iops and mbps\n"), "{text}");
+    let j = serde_json::to_value(&e).unwrap();
+    assert!(j["write_matches"].as_array().unwrap().iter().any(|m| m["name"] == "Azure Premium SSD P20"), "{j}");
+    // Reads alone: no writes' matches, and none in the JSON.
+    let reads_only = explain(&pts[..4], &Catalog::load(None).unwrap(), &Config::default(), 0.10).unwrap();
+    assert!(
+        reads_only.write_matches.is_empty()
+            && serde_json::to_value(&reads_only).unwrap().get("write_matches").is_none()
+    );
+}

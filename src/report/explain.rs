@@ -84,6 +84,13 @@ pub fn findings(e: &Explanation) -> String {
     if e.matches.len() > 12 {
         let _ = writeln!(o, "  … and {} more (--format json lists them all)", e.matches.len() - 12);
     }
+    if !e.write_matches.is_empty() {
+        let _ = writeln!(o, "  writes:");
+        for m in e.write_matches.iter().take(12) {
+            let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
+            let _ = writeln!(o, "    {} ({} IOPS, {mbps}): {}", m.name, num(m.iops), m.on);
+        }
+    }
     if let Some(x) = &e.expected {
         let _ = writeln!(o, "\nExpected from the catalog");
         let disks = x.disks_iops.map(|d| format!(" (the disks alone: {})", num(d))).unwrap_or_default();
@@ -205,10 +212,9 @@ fn phrase(w: &Walls, ms: &[Match]) -> String {
 /// The walls in one sentence: "5,000 IOPS cap (matches Azure Premium SSD P30), 199 MB/s cap,
 /// knee at QD 1", per direction when reads and writes were both swept.
 pub fn verdict(e: &Explanation) -> String {
-    // The matches were made with the headline walls: the reads', else the writes'.
-    let none: &[Match] = &[];
+    // The headline matches are the reads', else the writes'.
     match (&e.reads, &e.writes) {
-        (Some(r), Some(w)) => format!("Reads: {}; writes: {}.", phrase(r, &e.matches), phrase(w, none)),
+        (Some(r), Some(w)) => format!("Reads: {}; writes: {}.", phrase(r, &e.matches), phrase(w, &e.write_matches)),
         (Some(d), None) | (None, Some(d)) => {
             let p = phrase(d, &e.matches);
             let mut c = p.chars();

@@ -23,8 +23,12 @@ pub struct Explanation {
     /// Read IOPS over write IOPS at the same block size and queue depth, the largest seen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_write_ratio: Option<f64>,
+    /// The catalog rows the headline walls match.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<Match>,
+    /// The rows the writes' walls match, where reads were measured too (and head the result).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write_matches: Vec<Match>,
     /// Matching tolerance, ± %.
     pub tolerance_pct: f64,
     #[serde(skip_serializing_if = "Option::is_none")]

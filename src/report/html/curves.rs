@@ -7,7 +7,7 @@
 use super::plot::{self, Chart, Curve, Dash, Level, Mark, Panel, Rgb, Slope, Unit, GREY};
 use crate::analyze::infer::Point;
 use crate::analyze::thousands;
-use crate::result::analysis::{Axes, Explanation, Walls};
+use crate::result::analysis::{Axes, Explanation, Match, Walls};
 use crate::result::{RunResult, TestResult};
 use crate::spec::size::format_block;
 use std::collections::BTreeMap;
@@ -90,14 +90,13 @@ fn legend(ds: &[Dir]) -> Vec<(String, Rgb, Dash)> {
 fn references(sources: &[Source], iops: bool) -> Vec<Level> {
     let mut out: Vec<Level> = Vec::new();
     for s in sources {
-        let m = s.e.matches.iter().find(|m| {
-            if iops {
-                m.on.axes != Axes::Mbps
-            } else {
-                m.on.axes != Axes::Iops && m.mbps.is_some()
-            }
-        });
-        if let Some(m) = m {
+        // The best row of the headline walls (the reads'), and of the writes' where they differ.
+        let best = |ms: &[Match]| -> Option<Match> {
+            let on =
+                |m: &&Match| if iops { m.on.axes != Axes::Mbps } else { m.on.axes != Axes::Iops && m.mbps.is_some() };
+            ms.iter().find(on).cloned()
+        };
+        for m in [best(&s.e.matches), best(&s.e.write_matches)].into_iter().flatten() {
             let (at, fig) = if iops {
                 (m.iops, format!("{} IOPS", thousands(m.iops)))
             } else {

@@ -47,11 +47,19 @@ pub fn render(o: &mut String, e: &Explanation) {
         walls(o, "Writes", w);
     }
     let _ = writeln!(o, "<h3>Catalog matches (within ±{:.0} %)</h3>", e.tolerance_pct);
-    if e.matches.is_empty() {
+    if e.matches.is_empty() && e.write_matches.is_empty() {
         let _ = writeln!(o, "<p>none</p>");
-    } else {
+    }
+    let writes_too = !e.write_matches.is_empty();
+    for (who, ms) in [("Reads", &e.matches), ("Writes", &e.write_matches)] {
+        if ms.is_empty() {
+            continue;
+        }
+        if writes_too {
+            let _ = writeln!(o, "<p>{who}:</p>");
+        }
         let _ = writeln!(o, "<ul>");
-        for m in &e.matches {
+        for m in ms {
             let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
             let _ = writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}</li>", esc(&m.name), m.iops, esc(&m.on.to_string()));
         }
