@@ -48,7 +48,13 @@ pub fn render(r: &RunResult) -> String {
     };
     for t in &r.tests {
         let s = &t.spec;
-        let blocks = s.blocks.iter().map(|b| format!("{}/{}", b.size, b.pct)).collect::<Vec<_>>().join(":");
+        // Writes' own sizes after a comma, as fio's bssplit has them.
+        let blocks = [Some(&s.blocks), s.write_blocks.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|bs| bs.iter().map(|b| format!("{}/{}", b.size, b.pct)).collect::<Vec<_>>().join(":"))
+            .collect::<Vec<_>>()
+            .join(",");
         let pattern = format!("{:?}", s.pattern).to_lowercase();
         // Who measured (host, vm, the rank's columns), the operation, over how long, and what.
         let mut write = |host: &str, vm: &str, op: &str, secs: f64, o: &OpStats, rank: [String; 2]| {

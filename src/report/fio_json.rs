@@ -149,9 +149,16 @@ fn one_hot(labels: &[&str], idx: usize) -> V {
 /// fio-plot needs rw, bs, iodepth and numjobs, so those are added from the spec when missing.
 fn job_options(t: &TestResult) -> V {
     let sp = &t.spec;
-    let bs: Vec<String> = sp.blocks.iter().map(|b| format_block(b.size).to_lowercase()).collect();
-    let one = bs.len() == 1;
-    let split = sp.blocks.iter().zip(&bs).map(|(b, s)| format!("{s}/{}", b.pct)).collect::<Vec<_>>().join(":");
+    // Writes' own sizes follow the reads' after a comma, as fio writes them (bs=4k,64k).
+    let sizes = [Some(&sp.blocks), sp.write_blocks.as_ref()];
+    let one = sizes.iter().flatten().all(|b| b.len() == 1);
+    let each =
+        |f: &dyn Fn(&[crate::spec::BlockShare]) -> String| sizes.iter().flatten().map(|b| f(b)).collect::<Vec<_>>();
+    let bs = |b: &[crate::spec::BlockShare]| format_block(b[0].size).to_lowercase();
+    let split = |b: &[crate::spec::BlockShare]| {
+        b.iter().map(|x| format!("{}/{}", format_block(x.size).to_lowercase(), x.pct)).collect::<Vec<_>>().join(":")
+    };
+    let (bs, split) = (each(&bs).join(","), each(&split).join(","));
     let runtime = if sp.duration.fract() == 0.0 {
         format!("{}", sp.duration)
     } else {
@@ -160,7 +167,7 @@ fn job_options(t: &TestResult) -> V {
     let derived = [
         ("rw", sp.rw_name().to_string()),
         ("rwmixread", if (1..100).contains(&sp.read_pct) { sp.read_pct.to_string() } else { String::new() }),
-        ("bs", if one { bs[0].clone() } else { String::new() }),
+        ("bs", if one { bs } else { String::new() }),
         ("bssplit", if one { String::new() } else { split }),
         ("iodepth", sp.qd.to_string()),
         ("numjobs", sp.threads.to_string()),

@@ -84,6 +84,24 @@ fn given_options_and_groups_and_an_idle_direction() {
 }
 
 #[test]
+fn writes_own_block_sizes_follow_the_reads_as_fio_writes_them() {
+    let mut r = fixture();
+    let share = |size, pct| crate::spec::BlockShare { size, pct };
+    let opts = |r: &RunResult| {
+        let j: Value = serde_json::from_str(&render(r)).unwrap();
+        let o = &j["jobs"][0]["job options"];
+        (o["bs"].as_str().map(String::from), o["bssplit"].as_str().map(String::from))
+    };
+    r.tests[0].spec.blocks = vec![share(4096, 100)];
+    r.tests[0].spec.write_blocks = Some(vec![share(65536, 100)]);
+    assert_eq!(opts(&r), (Some("4k,64k".into()), None));
+    r.tests[0].spec.write_blocks = Some(vec![share(8192, 50), share(65536, 50)]);
+    assert_eq!(opts(&r), (None, Some("4k/100,8k/50:64k/50".into())));
+    let csv = crate::report::render(&r, crate::report::Format::Csv);
+    assert!(csv.lines().nth(1).unwrap().contains(",\"4096/100,8192/50:65536/50\","), "{csv}");
+}
+
+#[test]
 fn series_use_the_sample_stddev_as_fio() {
     let (min, max, mean, dev) = series(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
     assert_eq!((min, max, mean), (2.0, 9.0, 5.0));
