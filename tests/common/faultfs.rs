@@ -45,7 +45,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 #[path = "faultfs_faults.rs"]
 mod faults;
 pub use faults::{Fate, Faults, KINDS};
-use faults::{Node, State};
+use faults::State;
 
 struct Fs {
     dir: PathBuf,
@@ -163,7 +163,8 @@ impl Filesystem for Fs {
         reply: ReplyCreate,
     ) {
         let (Some(name), true) = (name.to_str(), parent == INodeNo::ROOT) else { return reply.error(Errno::EINVAL) };
-        match create(&self.dir, &self.state, name) {
+        let made = self.state.lock().unwrap().create(&self.dir, name);
+        match made {
             Ok((ino, size)) => reply.created(
                 &TTL,
                 &attr(INodeNo(ino), size),
@@ -328,24 +329,6 @@ impl Filesystem for Fs {
     }
 }
 
-/// A new empty file (or the one of that name): its inode and size.
-fn create(dir: &Path, state: &Mutex<State>, name: &str) -> std::io::Result<(u64, u64)> {
-    let mut st = state.lock().unwrap();
-    if let Some((&ino, n)) = st.nodes.iter().find(|(_, n)| n.name == name) {
-        return Ok((ino, n.size));
-    }
-    let ino = st.next_ino;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(dir.join(ino.to_string()))?;
-    st.next_ino += 1;
-    st.nodes.insert(ino, Node { name: name.to_string(), file: Arc::new(file), size: 0 });
-    Ok((ino, 0))
-}
-
 /// A mounted fault file system; unmounted when dropped.
 pub struct FaultFs {
     state: Arc<Mutex<State>>,
@@ -366,7 +349,7 @@ impl FaultFs {
             pending: Vec::new(),
         }));
         if size > 0 {
-            let (ino, _) = create(backing, &state, "data")?;
+            let (ino, _) = state.lock().unwrap().create(backing, "data")?;
             let mut st = state.lock().unwrap();
             let n = st.nodes.get_mut(&ino).unwrap();
             n.file.set_len(size)?;

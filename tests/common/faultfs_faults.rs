@@ -86,6 +86,23 @@ pub struct State {
 }
 
 impl State {
+    /// A new empty file (or the one of that name), kept in `dir`: its inode and size.
+    pub fn create(&mut self, dir: &std::path::Path, name: &str) -> std::io::Result<(u64, u64)> {
+        if let Some((&ino, n)) = self.nodes.iter().find(|(_, n)| n.name == name) {
+            return Ok((ino, n.size));
+        }
+        let ino = self.next_ino;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(dir.join(ino.to_string()))?;
+        self.next_ino += 1;
+        self.nodes.insert(ino, Node { name: name.to_string(), file: Arc::new(file), size: 0 });
+        Ok((ino, 0))
+    }
+
     /// Marks the pending write faults of `file` that `hit` selects (by offset, length) as `fate`.
     pub fn settle(&mut self, file: &str, fate: Fate, hit: impl Fn(u64, u64) -> bool) {
         let log = &mut self.faults.log;
