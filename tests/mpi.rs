@@ -51,6 +51,15 @@ fn three_ranks_combine_into_one_result() {
     assert_eq!(u(&t["total"]["ios"]), ranks.iter().map(|r| u(&r["ios"])).sum::<u64>());
     let merged = merge(ranks);
     assert_eq!(merged.1, u(&t["total"]["ios"]));
+    eprintln!(
+        "ranks {:.1?} IOPS (sum {sum:.1}), combined {iops:.1}, {common:.1} over the common window; p99 reported {} µs, \
+         of all ranks' samples {} µs; start offsets {:.3?} ms, clock offsets {:.4?} ms",
+        ranks.iter().map(|r| f(&r["iops"])).collect::<Vec<_>>(),
+        f(&t["total"]["lat_us"]["percentiles"]["99"]),
+        percentile_us(&merged, 99.0),
+        ranks.iter().map(|r| f(&r["start_offset_ms"])).collect::<Vec<_>>(),
+        ranks.iter().map(|r| f(&r["clock_offset_ms"])).collect::<Vec<_>>(),
+    );
     for pct in ["50", "99", "99.9"] {
         let want = percentile_us(&merged, pct.parse().unwrap());
         let got = f(&t["total"]["lat_us"]["percentiles"][pct]);
@@ -108,6 +117,7 @@ fn a_rank_without_its_target_fails_the_run_naming_it() {
     let missing = dir.path().join("d1");
     let line = stderr.lines().find(|l| l.starts_with("error: rank 1 ")).unwrap_or_else(|| panic!("{stderr}"));
     assert!(line.contains(&format!("{} does not exist", missing.display())), "{line}");
+    eprintln!("exit {code} after {took:.2?}: {line}");
     assert!(!stderr.contains("rank 0 (") && !stderr.contains("rank 2 ("), "{stderr}");
     for k in [0, 2] {
         assert!(entries(&dir.path().join(format!("d{k}"))).is_empty(), "rank {k} left its file");

@@ -21,7 +21,7 @@ use crate::spec::Spec;
 use crate::target;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How far ahead of now rank 0 sets a common start: enough for the message to reach every rank.
 const LEAD: Duration = Duration::from_millis(100);
@@ -287,15 +287,23 @@ pub fn execute(
                     }
                     let start = group.comm.start_time(LEAD)?;
                     wait_until(start, clock);
-                    let on_root_clock = || (now_ns() - clock.offset_ns - start) as f64 / 1e6;
-                    let start_offset_ms = on_root_clock();
-                    let (mut t, first_done) =
-                        super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
+                    let waited = Instant::now();
+                    let w = super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
+                    // Where the rank's I/O began (its measured window less the warm-up) and
+                    // ended, after the common start on rank 0's clock: the start spread is
+                    // the ranks' set-up (threads, files, rings) as much as their clocks.
+                    let on_root_clock = |at: Instant| {
+                        let ago = Instant::now().saturating_duration_since(at).as_nanos() as i64;
+                        (now_ns() - ago - clock.offset_ns - start) as f64 / 1e6
+                    };
+                    let began =
+                        w.window.0.map_or(waited, |m| m.checked_sub(Duration::from_secs_f64(spec.warmup)).unwrap_or(m));
+                    let (mut t, first_done) = (w.t, w.first_done);
                     let meta = RankMeta {
                         rank,
                         host: host.clone(),
-                        start_offset_ms,
-                        end_offset_ms: on_root_clock(),
+                        start_offset_ms: on_root_clock(began),
+                        end_offset_ms: on_root_clock(w.window.1.unwrap_or_else(Instant::now)),
                         clock_offset_ms: clock.offset_ns as f64 / 1e6,
                         clock_rtt_ms: clock.rtt_ns as f64 / 1e6,
                         region: part.as_ref().map(|s| (s.offset, s.range.unwrap_or(0))),

@@ -36,7 +36,15 @@ struct Wall {
     target: Option<u64>,
 }
 
-/// One test on this rank: its result, and what it had measured when the first rank was done.
+/// One test on this rank as watched: its result, what it had measured when the first rank was
+/// done, and when its measured window began and its run was over.
+pub(super) struct Watched {
+    pub t: TestResult,
+    pub first_done: Option<FirstDone>,
+    pub window: (Option<Instant>, Option<Instant>),
+}
+
+/// One test on this rank, watched.
 pub(super) fn run_watched(
     comm: &Comm,
     wall: Stonewall,
@@ -44,7 +52,7 @@ pub(super) fn run_watched(
     targets: &[target::Prepared],
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
-) -> anyhow::Result<(TestResult, Option<FirstDone>)> {
+) -> anyhow::Result<Watched> {
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
     let tally = Arc::new(Tally::new(wall == Stonewall::WearOut));
@@ -154,7 +162,7 @@ pub(super) fn run_watched(
             "went on to {n} I/Os or more, the most any rank had done when the first was done (--stonewall wear-out)"
         ));
     }
-    Ok((t, w.at_first))
+    Ok(Watched { t, first_done: w.at_first, window: tally.window() })
 }
 
 /// This rank failed: rank 0 tells the others, another rank tells rank 0 (which tells the rest).

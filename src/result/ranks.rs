@@ -22,8 +22,9 @@ pub struct RankStats {
     pub p99_us: Option<f64>,
     /// Measured seconds of this rank.
     pub duration_s: f64,
-    /// When the rank began its test relative to the common start time, ms on rank 0's clock
-    /// (positive: late). The spread of these is the run's start spread.
+    /// When the rank's I/O began (its measured window less the warm-up) relative to the
+    /// common start time, ms on rank 0's clock (positive: late): clock error and set-up
+    /// together. The spread of these is the run's start spread.
     pub start_offset_ms: f64,
     /// The rank's wall clock minus rank 0's, ms, from the fastest of several round trips.
     pub clock_offset_ms: f64,

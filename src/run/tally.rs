@@ -63,6 +63,11 @@ impl Tally {
         Progress { ios, bytes, seconds }
     }
 
+    /// When the measured window began and when the run was over, once they are known.
+    pub fn window(&self) -> (Option<Instant>, Option<Instant>) {
+        (self.start.get().copied(), self.end.get().copied())
+    }
+
     /// From now on the workers issue at most `n` more I/Os between them; 0 ends the run (once
     /// the I/Os in flight are done, which still count).
     pub fn limit(&self, n: u64) {

@@ -44,8 +44,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[path = "faultfs_faults.rs"]
 mod faults;
-pub use faults::{Fate, Faults, KINDS};
 use faults::State;
+pub use faults::{Fate, Faults, KINDS};
 
 struct Fs {
     dir: PathBuf,
