@@ -2,7 +2,9 @@
 //! that was run (which `-X` reads back) and one `<TimeSpan>` per test: CPU, the `<Latency>`
 //! percentile buckets, per-second `<Iops>`, and per thread and target the byte and I/O counts.
 //! Latency is in ms with three decimals, as DiskSpd prints it. Elements DiskSpd fills from
-//! Windows alone (ETW, power scheme, NUMA topology, wait statistics) are left out.
+//! Windows alone (ETW, power scheme, NUMA topology, wait statistics) are left out; a test cut
+//! short by Ctrl-C, and each notice of a test (partial, stopped by a stonewall …), adds a
+//! `<Warning>` to its time span.
 
 use crate::result::{RunResult, TestResult, ThreadOp};
 use crate::spec::diskspd::ResultsFormat;
@@ -55,6 +57,13 @@ fn time_span(x: &mut XmlOut, r: &RunResult, t: &TestResult) {
         x.leaf("Error", "The test was interrupted before the measurements began. No results are displayed.");
         x.close("TimeSpan");
         return;
+    }
+    // DiskSpd has no word for these; readers that look for its elements pass over them.
+    if t.interrupted {
+        x.leaf("Warning", "Interrupted (Ctrl-C): the figures cover only the time measured before it.");
+    }
+    for n in &t.notices {
+        x.leaf("Warning", n);
     }
     x.leaf("TestTimeSeconds", format!("{:.2}", t.duration_s));
     x.leaf("ThreadCount", t.threads.len());

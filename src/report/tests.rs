@@ -70,3 +70,23 @@ fn diskspd_xml_percentiles_come_from_the_histogram_or_the_summary() {
     assert_eq!(bucket(&xml, "2", "ReadMilliseconds"), None);
     assert_eq!(xml.matches("<Bucket>").count(), 108);
 }
+
+#[test]
+fn diskspd_xml_marks_an_interrupted_test_and_its_notices() {
+    let mut r = fixture();
+    let xml = super::render(&r, super::Format::DiskspdXml);
+    assert!(!xml.contains("<Warning>"), "{xml}");
+    r.interrupted = true;
+    r.tests[0].interrupted = true;
+    r.tests[0].notices = vec!["partial: 2 of 3 ranks <ran> it".into()];
+    let xml = super::render(&r, super::Format::DiskspdXml);
+    let span = &xml[xml.find("<TimeSpan>\n").unwrap()..];
+    let warnings: Vec<&str> = span.lines().filter(|l| l.trim_start().starts_with("<Warning>")).map(str::trim).collect();
+    assert_eq!(
+        warnings,
+        [
+            "<Warning>Interrupted (Ctrl-C): the figures cover only the time measured before it.</Warning>",
+            "<Warning>partial: 2 of 3 ranks &lt;ran&gt; it</Warning>"
+        ]
+    );
+}
