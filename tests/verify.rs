@@ -136,3 +136,48 @@ fn bad_verify_input_is_one_line_and_exit_2() {
         assert!(entries(dir.path()).is_empty());
     }
 }
+
+/// `iolens fio JOB` in a directory of its own: (exit code, the tests' `verify`, stderr), and
+/// the directory holds nothing afterwards.
+fn fio_verify(job: &str) -> (i32, Vec<Value>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("job.fio");
+    std::fs::write(&file, job.replace("DIR", dir.path().to_str().unwrap())).unwrap();
+    let out = bin().args(["fio", "--format", "json", "--quiet", "--no-store"]).arg(&file).output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    std::fs::remove_file(&file).unwrap();
+    assert!(entries(dir.path()).is_empty(), "test file left behind: {:?}", entries(dir.path()));
+    let tests = serde_json::from_str::<Value>(&stdout)
+        .map_or(Vec::new(), |v| v["tests"].as_array().unwrap().iter().map(|t| t["verify"].clone()).collect());
+    (code, tests, stderr)
+}
+
+#[test]
+fn fio_jobs_verifying_one_file_expect_what_each_other_wrote() {
+    // Two jobs writing and reading the same pages at once: each must expect the other's writes
+    // (with a map per job, job b's reads of job a's pages were thousands of false findings).
+    let global =
+        "[global]\nfilename=DIR/shared.dat\nsize=8m\ndirect=1\nruntime=1\ntime_based\nverify=crc32c\nrw=randrw\n";
+    let (code, tests, stderr) = fio_verify(&format!("{global}bs=4k\n[a]\n[b]\n"));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(tests.len(), 2);
+    for v in &tests {
+        assert_eq!(v["findings"].as_array().unwrap().len(), 0, "{v}");
+        assert!(u(&v["pages_written"]) > 100 && u(&v["pages_checked"]) > 100, "{v}");
+    }
+    // Parts of their own, with pages of their own: separate maps, still clean.
+    let (code, tests, stderr) = fio_verify(&format!("{global}[a]\nbs=4k\n[b]\nbs=8k\noffset=8m\n"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(tests.iter().all(|v| v["findings"].as_array().unwrap().is_empty()), "{tests:?}");
+    // The same pages seen as two different sizes cannot be verified: refused in one line.
+    let (code, _, stderr) = fio_verify(&format!("{global}[a]\nbs=4k\n[b]\nbs=8k\n"));
+    assert_eq!(code, 2, "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].starts_with("error: verify: two jobs verify overlapping parts of ")
+            && errors[0].ends_with("shared.dat with different pages (4KiB at 0 and 8KiB at 0); give them the same block size and region, or parts of their own"),
+        "{}",
+        errors[0]
+    );
+}

@@ -223,10 +223,11 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     devices.dedup();
 
     let run_id = verifying::new_run_id();
+    let mut maps = verifying::Verified::default();
     let verified = jobs
         .iter()
         .map(|j| match j.spec.verify {
-            Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt),
+            Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt, &mut maps),
             None => Ok(Vec::new()),
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -296,7 +297,7 @@ fn worker_args<'a>(
     (first, count, depth): (usize, usize, u32),
     shared: &'a Shared,
     mailboxes: &'a [Mailbox],
-    verified: &'a [(verifying::VerifyTarget, u32)],
+    verified: &'a [(std::sync::Arc<verifying::VerifyTarget>, u32)],
     run_id: u64,
 ) -> Vec<(usize, worker::WorkerArgs<'a>, &'a std::fs::File)> {
     let spec = job.spec;

@@ -9,6 +9,7 @@ use crate::spec::verify::VerifySpec;
 use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
 use std::collections::VecDeque;
 use std::fs::File;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the workers of one target share: its pages' generations, and where they lie.
@@ -19,6 +20,8 @@ pub struct VerifyTarget {
     pub name: String,
     /// First byte of page 0.
     pub start: u64,
+    /// Bytes per page.
+    pub page: u64,
 }
 
 /// A worker's part in verification.
@@ -259,17 +262,27 @@ pub fn new_run_id() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one((nanos, std::process::id()))
 }
 
-/// Stamps every target of a verifying job as generation 0 of run `run_id` and maps its pages.
-/// The unit is 512 bytes or the target's logical block size, whichever is larger.
+/// The pages verified so far in a run, by file: jobs that verify the same pages of one file
+/// (fio jobs sharing a `filename=`) share one map, so each expects what the others wrote.
+#[derive(Default)]
+pub struct Verified {
+    seen: Vec<(std::path::PathBuf, Arc<VerifyTarget>, u32)>,
+}
+
+/// Stamps every target of a verifying job as generation 0 of run `run_id` and maps its pages,
+/// unless an earlier job of the run verifies the same pages (then it takes that map). The
+/// unit is 512 bytes or the target's logical block size, whichever is larger. Each mapped
+/// file region gets its own id in the run's stamps.
 pub fn prepare_targets(
     spec: &crate::spec::Spec,
     targets: &[crate::target::Prepared],
     run_id: u64,
     stop: &std::sync::atomic::AtomicBool,
-) -> anyhow::Result<Vec<(VerifyTarget, u32)>> {
+    verified: &mut Verified,
+) -> anyhow::Result<Vec<(Arc<VerifyTarget>, u32)>> {
     let page = spec.blocks[0].size;
     let mut out = Vec::with_capacity(targets.len());
-    for (i, t) in targets.iter().enumerate() {
+    for t in targets {
         let unit = t.info.logical_block_size.unwrap_or(512).max(crate::verify::stamp::MIN_UNIT as u32);
         if !page.is_multiple_of(unit as u64) {
             return Err(crate::error::UsageError::new(
@@ -284,17 +297,38 @@ pub fn prepare_targets(
         let start = spec.offset;
         let len = spec.range.unwrap_or(t.plan.size - spec.offset);
         let pages = len / page;
-        let region = crate::target::stamped::Region {
-            start,
-            end: start + pages * page,
-            page,
-            unit: unit as usize,
-            run_id,
-            file_id: i as u32,
-        };
+        let end = start + pages * page;
+        let path = std::fs::canonicalize(&t.plan.path).unwrap_or_else(|_| t.plan.path.clone());
+        let mut same = verified.seen.iter().filter(|(p, ..)| *p == path);
+        let earlier = same.find(|(_, v, _)| v.start < end && start < v.start + v.map.len() as u64 * v.page);
+        match earlier {
+            Some((_, v, u)) if (v.start, v.map.len() as u64, v.page) == (start, pages, page) => {
+                out.push((Arc::clone(v), *u));
+                continue;
+            }
+            Some((_, v, _)) => {
+                return Err(crate::error::UsageError::new(
+                    "verify",
+                    format!(
+                        "two jobs verify overlapping parts of {} with different pages ({} at {} and {} at {}); give them the same block size and region, or parts of their own",
+                        t.plan.path.display(),
+                        crate::spec::size::format_size(v.page),
+                        v.start,
+                        crate::spec::size::format_size(page),
+                        start
+                    ),
+                )
+                .into())
+            }
+            None => {}
+        }
+        let file_id = verified.seen.len() as u32;
+        let region = crate::target::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
         crate::target::stamped::prefill(&t.file, &region, stop)?;
         let map = PageMap::new(pages as usize, 0);
-        out.push((VerifyTarget { map, file_id: i as u32, name: t.plan.path.display().to_string(), start }, unit));
+        let v = Arc::new(VerifyTarget { map, file_id, name: t.plan.path.display().to_string(), start, page });
+        verified.seen.push((path, Arc::clone(&v), unit));
+        out.push((v, unit));
     }
     Ok(out)
 }
