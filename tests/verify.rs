@@ -181,3 +181,40 @@ fn fio_jobs_verifying_one_file_expect_what_each_other_wrote() {
         errors[0]
     );
 }
+
+#[test]
+fn a_new_file_is_written_once_before_a_verifying_run() {
+    // The stamps of generation 0 cover the whole new file: filling it with random data first
+    // wrote every byte twice. Counted from the system calls, by strace, not by iolens.
+    let p = Privileged::new();
+    let Some(()) = p.need("strace (the independent count)", program("strace")) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("strace.txt");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-y", "-e", "trace=write,pwrite64,pwritev,pwritev2", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_iolens"))
+        .args(["run", "--verify", "--rw", "randread", "--size", "8M", "-d", "0.3", "--no-store", "--quiet"])
+        .arg(&data)
+        .env("IOLENS_STORE", test_store())
+        .output()
+        .unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let inside = format!("<{}/", data.display());
+    let written: u64 = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(&inside) && !l.contains("unfinished"))
+        .filter_map(|l| l.rsplit_once(") = ").and_then(|(_, n)| n.split_whitespace().next()?.parse::<u64>().ok()))
+        .sum();
+    let resumed: u64 = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("resumed>") && l.contains("write"))
+        .count() as u64;
+    assert_eq!(resumed, 0, "a write strace split in two would be missed: see {}", trace.display());
+    assert_eq!(written, 8 << 20, "bytes written to the test file before and during a read-only run");
+}
