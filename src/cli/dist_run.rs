@@ -15,7 +15,7 @@ use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output
 use super::EXIT_FAIL;
 use crate::dist::combine::{combine, rank_row, RankMeta};
 use crate::dist::comm::{now_ns, wait_until, Comm, GRACE};
-use crate::dist::{expand_rank, is_shared, rank_file, share_region};
+use crate::dist::{expand_rank, rank_file, share_region, shared_targets};
 use crate::result::{TargetInfo, TestResult};
 use crate::spec::Spec;
 use crate::target;
@@ -222,7 +222,7 @@ pub fn execute(
     passes: &Passes,
     dist: Dist,
 ) -> anyhow::Result<i32> {
-    let shared = shared_targets(items)?;
+    let shared = shared_targets(items.iter().flat_map(|i| i.spec.targets.iter()))?;
     let comm = Comm::init(super::install_interrupt())?;
     crate::run::keep_mergeable();
     let (rank, host) = (comm.rank(), comm.host().to_string());
@@ -343,20 +343,6 @@ pub fn execute(
         group.comm.abandon();
     }
     Ok(code)
-}
-
-/// Whether the ranks share their targets (none has `{rank}`): refused when a test mixes
-/// shared targets with per-rank ones, as one region cannot be split for some of them only.
-fn shared_targets(items: &[Item]) -> Result<bool, crate::error::UsageError> {
-    let mut kinds = items.iter().flat_map(|i| i.spec.targets.iter()).map(|t| is_shared(t));
-    let first = kinds.next().unwrap_or(false);
-    if kinds.any(|k| k != first) {
-        return crate::error::usage(
-            "--mpi",
-            "targets with {rank} (one per rank) and without (shared, split among the ranks) cannot be mixed",
-        );
-    }
-    Ok(first)
 }
 
 /// This rank's part of the shared targets' region (the smallest target's, if several). Before

@@ -49,8 +49,34 @@ pub fn rank_file(path: &str, rank: u32, size: u32) -> String {
     }
 }
 
+/// Whether the ranks share their targets (none has `{rank}`): refused when a test mixes
+/// shared targets with per-rank ones, as one region cannot be split for some of them only.
+pub fn shared_targets<'a>(targets: impl Iterator<Item = &'a String>) -> Result<bool, crate::error::UsageError> {
+    let mut kinds = targets.map(|t| is_shared(t));
+    let first = kinds.next().unwrap_or(false);
+    if kinds.any(|k| k != first) {
+        return crate::error::usage(
+            "--mpi",
+            "targets with {rank} (one per rank) and without (shared, split among the ranks) cannot be mixed",
+        );
+    }
+    Ok(first)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn targets_are_all_shared_or_all_per_rank() {
+        let of = |t: &[&str]| super::shared_targets(t.iter().map(|s| s.to_string()).collect::<Vec<_>>().iter());
+        assert!(of(&["/nfs/a", "/nfs/b"]).unwrap());
+        assert!(!of(&["/data/f.{rank}", "/dev/loop{rank}"]).unwrap());
+        let e = of(&["/data/f.{rank}", "/nfs/shared"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--mpi: targets with {rank} (one per rank) and without (shared, split among the ranks) cannot be mixed"
+        );
+    }
+
     #[test]
     fn rank_placeholder_is_expanded_everywhere() {
         assert_eq!(super::expand_rank("/dev/loop{rank}", 2), "/dev/loop2");
