@@ -1,6 +1,6 @@
 //! iolens: measure what a disk, volume or VM can really do, and explain why.
 //!
-//! Flow: a front end (`cli`) produces a [`spec::Spec`]; [`target`] checks and prepares the
+//! Flow: a front end (`cli`) produces a [`workload::Spec`]; [`targets`] checks and prepares the
 //! files; [`run`] drives one [`engine`] per worker and records into [`stats`]; the merged
 //! [`result::RunResult`] is what every [`report`] reads.
 //!
@@ -11,20 +11,20 @@
 
 pub mod analyze;
 pub mod cli;
+pub mod cluster;
 pub mod compare;
-pub mod dist;
 pub mod engine;
 pub mod error;
 pub mod report;
 pub mod result;
 pub mod run;
-pub mod spec;
 pub mod stats;
 pub mod store;
-pub mod target;
+pub mod targets;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod verify;
+pub mod workload;
 // testing.rs is also included by path into the integration tests, which must not pull its
 // tests in: they are declared here instead of inside it.
 #[cfg(test)]

@@ -1,14 +1,14 @@
 //! The module layering, checked on the source: the stored schema (`result`) is a leaf that no
 //! analysis, report, store or comparison code defines, nothing below `cli` reaches up into it,
-//! and platform calls stay in `engine`, `target`, `stats` and `run`. Unit tests are left out:
+//! and platform calls stay in `engine`, `targets`, `stats` and `run`. Unit tests are left out:
 //! they may use anything to check their module.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const MODULES: [&str; 15] = [
-    "analyze", "cli", "compare", "dist", "engine", "error", "report", "result", "run", "spec", "stats", "store",
-    "target", "testing", "verify",
+    "analyze", "cli", "cluster", "compare", "engine", "error", "report", "result", "run", "stats", "store", "targets",
+    "testing", "verify", "workload",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -88,7 +88,7 @@ fn offending(from: &str, forbidden: &[&str]) -> BTreeSet<String> {
 fn the_scanner_sees_what_it_checks() {
     // A check that finds nothing because it reads nothing would pass: make sure it reads.
     let u = uses();
-    assert!(u.iter().any(|(f, t, _)| f == "cli" && t == "spec"), "no cli → spec use found");
+    assert!(u.iter().any(|(f, t, _)| f == "cli" && t == "workload"), "no cli → workload use found");
     assert!(u.iter().any(|(f, t, _)| f == "analyze" && t == "result"), "no analyze → result use found");
     assert!(u.iter().any(|(f, t, _)| f == "report" && t == "result"));
 }
@@ -96,7 +96,7 @@ fn the_scanner_sees_what_it_checks() {
 #[test]
 fn result_is_the_leaf_schema() {
     let bad =
-        offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "target", "verify"]);
+        offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "targets", "verify"]);
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
@@ -110,43 +110,43 @@ fn nothing_below_cli_reaches_into_it() {
 
 #[test]
 fn front_ends_and_formats_do_not_drive_io() {
-    for m in ["spec", "report", "analyze", "compare", "store"] {
+    for m in ["workload", "report", "analyze", "compare", "store"] {
         let bad = offending(m, &["run", "engine", "cli"]);
         assert!(bad.is_empty(), "{m}: {bad:#?}");
     }
-    let bad = offending("spec", &["target", "report", "store", "analyze"]);
+    let bad = offending("workload", &["targets", "report", "store", "analyze"]);
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
 #[test]
-fn mpi_is_named_only_in_dist() {
+fn mpi_is_named_only_in_cluster() {
     // A build without the `mpi` feature must compile every other file: MPI's types and calls
-    // stay in src/dist/, and the front end reaches them through it.
+    // stay in src/cluster/, and the front end reaches them through it.
     let (src, all) = sources();
     let mut bad = Vec::new();
     let mut seen = false;
     for f in all {
         let Some(code) = code(&f) else { continue };
         let names = code.contains("use mpi::") || code.contains(" mpi::") || code.contains("(mpi::");
-        if module_of(&src, &f) == "dist" {
+        if module_of(&src, &f) == "cluster" {
             seen |= names;
         } else if names {
             bad.push(f.strip_prefix(&src).unwrap().display().to_string());
         }
     }
-    assert!(seen, "no use of the mpi crate found in src/dist/");
+    assert!(seen, "no use of the mpi crate found in src/cluster/");
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
 #[test]
 fn platform_calls_stay_in_the_platform_layers() {
-    // Windows is a target: spec, result, report, analyze, compare, store and verify stay
-    // portable; what they need of the machine comes from stats, target or engine.
+    // Windows is a target: workload, result, report, analyze, compare, store and verify stay
+    // portable; what they need of the machine comes from stats, targets or engine.
     let (src, all) = sources();
     let mut bad = Vec::new();
     for f in all {
         let m = module_of(&src, &f);
-        if !["spec", "result", "report", "analyze", "compare", "store", "verify"].contains(&m.as_str()) {
+        if !["workload", "result", "report", "analyze", "compare", "store", "verify"].contains(&m.as_str()) {
             continue;
         }
         let Some(code) = code(&f) else { continue };

@@ -153,7 +153,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
             } else {
                 Wall::Latency
             };
-            w.binding.insert(crate::spec::size::format_block(p.bs), b);
+            w.binding.insert(crate::workload::size::format_block(p.bs), b);
         }
     }
     if qd_flat && bs.len() < 2 {

@@ -117,7 +117,7 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
 /// The block sizes where `wall` binds, smallest first.
 fn by_size(w: &Walls, wall: Wall) -> Vec<&String> {
     let mut v: Vec<&String> = w.sizes_bound_by(wall).collect();
-    v.sort_by_key(|k| crate::spec::size::parse_size(k).unwrap_or(0));
+    v.sort_by_key(|k| crate::workload::size::parse_size(k).unwrap_or(0));
     v
 }
 

@@ -5,7 +5,7 @@
 
 use crate::compare::test_key;
 use crate::result::TestResult;
-use crate::spec::{BlockShare, Pattern, Spec};
+use crate::workload::{BlockShare, Pattern, Spec};
 use std::time::{Duration, Instant};
 
 pub const QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];

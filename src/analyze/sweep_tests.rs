@@ -3,7 +3,7 @@
 
 use super::{Step, Sweeper, QDS, SIZES};
 use crate::result::{RunResult, TestResult};
-use crate::spec::Spec;
+use crate::workload::Spec;
 use std::time::{Duration, Instant};
 
 /// A disk: `lat_us` per I/O while latency-bound, at most `iops` and `mbps` (10^6 B/s); writes

@@ -3,8 +3,8 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
-use crate::spec::presets::{self, CdmOp, CdmTest};
-use crate::spec::{parse, Spec};
+use crate::workload::presets::{self, CdmOp, CdmTest};
+use crate::workload::{parse, Spec};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]

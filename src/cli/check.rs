@@ -9,8 +9,8 @@ use super::fail;
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
-use crate::spec::presets::{CdmOp, CdmTest};
-use crate::spec::{parse, Spec};
+use crate::workload::presets::{CdmOp, CdmTest};
+use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
 

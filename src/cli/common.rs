@@ -5,7 +5,7 @@
 use super::exec::Output;
 use super::stored::StoreArgs;
 use crate::error::UsageError;
-use crate::spec::Spec;
+use crate::workload::Spec;
 use clap::Args;
 use std::path::{Path, PathBuf};
 

@@ -7,8 +7,8 @@ use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
 use crate::report::Format;
-use crate::spec::diskspd::{self, DiskspdJob, ResultsFormat};
-use crate::spec::diskspd_xml_out::{write_profile, ProfileSpan, XmlOut};
+use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
+use crate::workload::diskspd::{self, DiskspdJob, ResultsFormat};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]

@@ -13,12 +13,12 @@
 use super::dist::Dist;
 use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes, Runner};
 use super::EXIT_FAIL;
-use crate::dist::combine::{combine, rank_row, RankMeta};
-use crate::dist::comm::{now_ns, wait_until, Comm, GRACE};
-use crate::dist::{expand_rank, rank_file, share_region, shared_targets};
+use crate::cluster::combine::{combine, rank_row, RankMeta};
+use crate::cluster::comm::{now_ns, wait_until, Comm, GRACE};
+use crate::cluster::{expand_rank, rank_file, share_region, shared_targets};
 use crate::result::{TargetInfo, TestResult};
-use crate::spec::Spec;
-use crate::target;
+use crate::targets;
+use crate::workload::Spec;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -246,12 +246,12 @@ pub fn execute(
     if shared && rank != 0 {
         let made: Vec<String> =
             group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
-        target::adopt(made.iter().map(Into::into));
+        targets::adopt(made.iter().map(Into::into));
     }
     // A region too small to split is refused before any file is made.
     let prepared =
         match items.iter().filter(|_| shared).find_map(|i| {
-            my_part(&i.spec, &target::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()
+            my_part(&i.spec, &targets::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()
         }) {
             Some(e) => Err(e),
             None => prepare(&items, size_given, output),
@@ -274,7 +274,7 @@ pub fn execute(
                 let (interrupt, opts) = (&p.interrupt, &p.opts);
                 // Both closures below talk to the other ranks, one at a time.
                 let cell = std::cell::RefCell::new(&mut group);
-                let mut measure = |spec: &crate::spec::Spec, targets: &mut [target::Prepared]| {
+                let mut measure = |spec: &crate::workload::Spec, targets: &mut [targets::Prepared]| {
                     let part = if shared {
                         Some(my_part(spec, &targets.iter().map(|t| t.plan.clone()).collect::<Vec<_>>(), rank, size)?)
                     } else {
@@ -324,7 +324,7 @@ pub fn execute(
             } else {
                 Err(Stopped.into())
             };
-            target::cleanup(&p.targets, p.base.keep);
+            targets::cleanup(&p.targets, p.base.keep);
             fin.targets = p.targets.iter().map(|t| t.info.clone()).collect();
             if let Err(e) = result {
                 if !e.is::<Stopped>() {
@@ -347,7 +347,7 @@ pub fn execute(
 
 /// This rank's part of the shared targets' region (the smallest target's, if several). Before
 /// the targets are prepared, `plans` may be empty (a planning error, which preparing reports).
-fn my_part(spec: &Spec, plans: &[target::Plan], rank: u32, size: u32) -> anyhow::Result<Spec> {
+fn my_part(spec: &Spec, plans: &[targets::Plan], rank: u32, size: u32) -> anyhow::Result<Spec> {
     let Some(smallest) = plans.iter().min_by_key(|p| p.size) else { return Ok(spec.clone()) };
     share_region(spec, smallest.size, rank, size).map_err(|e| {
         anyhow::Error::new(crate::error::UsageError::new("--mpi", format!("{}: {e}", smallest.path.display())))

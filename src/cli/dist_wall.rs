@@ -12,11 +12,11 @@
 //!   ends on that count, not at its time.
 
 use super::dist::Stonewall;
-use crate::dist::comm::{Comm, GRACE};
+use crate::cluster::comm::{Comm, GRACE};
 use crate::result::ranks::FirstDone;
 use crate::result::TestResult;
 use crate::run::tally::Tally;
-use crate::{run, target};
+use crate::{run, targets};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -48,8 +48,8 @@ pub(super) struct Watched {
 pub(super) fn run_watched(
     comm: &Comm,
     wall: Stonewall,
-    spec: &crate::spec::Spec,
-    targets: &[target::Prepared],
+    spec: &crate::workload::Spec,
+    targets: &[targets::Prepared],
     interrupt: &AtomicBool,
     opts: &run::RunOptions,
 ) -> anyhow::Result<Watched> {

@@ -6,8 +6,8 @@ use super::{install_interrupt, EXIT_FINDINGS, EXIT_INTERRUPTED};
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
 use crate::result::{RunResult, TestResult, SCHEMA_VERSION};
-use crate::spec::Spec;
-use crate::{run, target};
+use crate::workload::Spec;
+use crate::{run, targets};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,11 +115,11 @@ pub fn execute_series(
     let mut p = prepare(envelope, size_given, output)?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let (interrupt, opts) = (&p.interrupt, &p.opts);
-    let mut measure = |spec: &Spec, targets: &mut [target::Prepared]| run::run_test(spec, targets, interrupt, opts);
+    let mut measure = |spec: &Spec, targets: &mut [targets::Prepared]| run::run_test(spec, targets, interrupt, opts);
     let mut choose = |runs: &[TestResult]| Ok(best_pass(&pass_keys(runs)));
     let runner = Runner { measure: &mut measure, choose: &mut choose };
     let (tests, done) = run_items(next, &mut p.targets, interrupt, opts.progress, passes, runner);
-    target::cleanup(&p.targets, p.base.keep);
+    targets::cleanup(&p.targets, p.base.keep);
     done?;
     let targets = p.targets.iter().map(|t| t.info.clone()).collect();
     finish(command, started_at, targets, tests, interrupt, output, annotate)
@@ -129,7 +129,7 @@ pub fn execute_series(
 pub(super) struct Ready {
     /// The spec the targets were planned for.
     pub base: Spec,
-    pub targets: Vec<target::Prepared>,
+    pub targets: Vec<targets::Prepared>,
     pub interrupt: Arc<AtomicBool>,
     pub opts: run::RunOptions,
 }
@@ -141,7 +141,7 @@ pub(super) fn prepare(envelope: &[Item], size_given: bool, output: &Output) -> a
     if envelope.iter().any(|i| i.spec.writes()) {
         base.read_pct = 0;
     }
-    let plans = target::plan(&base, size_given)?;
+    let plans = targets::plan(&base, size_given)?;
     for (opt, p) in [("--out", output.out.as_ref().map(|o| &o.0)), ("--trace", output.trace.as_ref())] {
         if let Some(p) = p {
             if plans.iter().any(|t| same_file(p, &t.path)) {
@@ -154,7 +154,7 @@ pub(super) fn prepare(envelope: &[Item], size_given: bool, output: &Output) -> a
     }
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
-    let targets = target::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
+    let targets = targets::prepare(&base, &plans, &interrupt, prefill_progress(progress))?;
     let opts = run::RunOptions { progress, trace: output.trace.clone(), ..Default::default() };
     Ok(Ready { base, targets, interrupt, opts })
 }
@@ -175,7 +175,7 @@ pub(super) fn finish(
         command: command.into(),
         args: std::env::args().skip(1).collect(),
         started_at,
-        host: crate::target::host::detect(targets),
+        host: crate::targets::host::detect(targets),
         interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
         tests,
         label: output.store.label.clone(),
@@ -219,7 +219,7 @@ pub(super) fn prefill_progress(progress: bool) -> impl FnMut(&Path, f64) {
 
 /// Measures one test on the targets: `run::run_test`, or that with the ranks of an MPI run
 /// started together.
-pub(super) type Measure<'a> = &'a mut dyn FnMut(&Spec, &mut [target::Prepared]) -> anyhow::Result<TestResult>;
+pub(super) type Measure<'a> = &'a mut dyn FnMut(&Spec, &mut [targets::Prepared]) -> anyhow::Result<TestResult>;
 
 /// Which of a test's passes to keep (an index into them).
 pub(super) type Choose<'a> = &'a mut dyn FnMut(&[TestResult]) -> anyhow::Result<usize>;
@@ -246,7 +246,7 @@ pub(super) struct Runner<'a> {
 /// The series' tests; on an error, the tests completed before it and the error.
 pub(super) fn run_items(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
-    targets: &mut [target::Prepared],
+    targets: &mut [targets::Prepared],
     interrupt: &AtomicBool,
     progress: bool,
     passes: &Passes,
@@ -260,7 +260,7 @@ pub(super) fn run_items(
 fn run_into(
     tests: &mut Vec<TestResult>,
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
-    targets: &mut [target::Prepared],
+    targets: &mut [targets::Prepared],
     interrupt: &AtomicBool,
     progress: bool,
     passes: &Passes,
@@ -276,7 +276,7 @@ fn run_into(
         if k > 0 && passes.interval > 0.0 {
             pause(passes.interval, interrupt);
         }
-        target::reopen_for(&item.spec, targets)?;
+        targets::reopen_for(&item.spec, targets)?;
         if passes.prepare {
             if progress {
                 eprintln!("{}: preparing pass (not counted)", item.name);
@@ -348,7 +348,7 @@ pub(super) fn check_memory(spec: &Spec, targets: usize) -> Result<(), UsageError
             format!(
                 "{} outstanding I/Os of {} need {:.1} GiB of buffers, more than half the {:.1} GiB available; lower --qd, --threads or --bs",
                 targets as u128 * spec.threads as u128 * spec.qd as u128,
-                crate::spec::size::format_block(spec.max_block()),
+                crate::workload::size::format_block(spec.max_block()),
                 bytes as f64 / (1u64 << 30) as f64,
                 a as f64 / (1u64 << 30) as f64
             ),

@@ -9,7 +9,7 @@ use super::fail;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, Config};
 use crate::error::{usage, UsageError};
-use crate::spec::{parse, Spec};
+use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -111,7 +111,7 @@ pub fn item(s: Step) -> Item {
 /// Whether a sweep of `target` writes too: not with --reads-only, and on a block device only
 /// with --force-device (said once on stderr).
 pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
-    let device = crate::target::host::is_block_device(std::path::Path::new(target));
+    let device = crate::targets::host::is_block_device(std::path::Path::new(target));
     if device && !force_device && !reads_only {
         eprintln!("note: {target} is a block device: reads only (writes need --force-device)");
     }

@@ -8,8 +8,8 @@ use super::exec::{check_memory, finish, prefill_progress, same_file, Item, Passe
 use super::{fail, install_interrupt};
 use crate::error::{usage, UsageError};
 use crate::report::Format;
-use crate::spec::fio::{self, FioJob};
-use crate::{run, target};
+use crate::workload::fio::{self, FioJob};
+use crate::{run, targets};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -62,8 +62,8 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
 /// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
 fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
     let Some(pct) = j.size_pct else { return Ok(()) };
-    let plans = target::plan(&j.spec, false)?;
-    if let Some(t) = plans.iter().find(|t| t.kind == target::Kind::NewFile) {
+    let plans = targets::plan(&j.spec, false)?;
+    if let Some(t) = plans.iter().find(|t| t.kind == targets::Kind::NewFile) {
         return usage(
             &format!("[{}]", j.name),
             format!("size={pct}%: {} does not exist; a percentage needs existing files or devices", t.path.display()),
@@ -148,11 +148,11 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     // Everything is checked before anything is created.
     let mut plans = Vec::with_capacity(jobs.len());
     for j in &jobs {
-        let p = target::plan(&j.spec, j.size_given())?;
+        let p = targets::plan(&j.spec, j.size_given())?;
         // fio's allow_file_create=0: the job may use files that exist, or that an earlier job
         // of this run creates, and no other.
-        let earlier = |t: &target::Plan| plans.iter().flatten().any(|o: &target::Plan| o.path == t.path);
-        if let Some(t) = p.iter().find(|t| t.kind == target::Kind::NewFile && !j.allow_file_create && !earlier(t)) {
+        let earlier = |t: &targets::Plan| plans.iter().flatten().any(|o: &targets::Plan| o.path == t.path);
+        if let Some(t) = p.iter().find(|t| t.kind == targets::Kind::NewFile && !j.allow_file_create && !earlier(t)) {
             return usage(
                 &format!("[{}]", j.name),
                 format!("allow_file_create=0: {} does not exist and this job may not create it", t.path.display()),
@@ -182,14 +182,14 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
     let interrupt = install_interrupt();
     let progress = !own.quiet && std::io::stderr().is_terminal();
     // Files are created once, by the first job naming them; every job gets its own handles.
-    let mut owned: Vec<target::Prepared> = Vec::new();
-    let mut per_job: Vec<Vec<target::Prepared>> = Vec::with_capacity(jobs.len());
+    let mut owned: Vec<targets::Prepared> = Vec::new();
+    let mut per_job: Vec<Vec<targets::Prepared>> = Vec::with_capacity(jobs.len());
     let prepared = (|| -> anyhow::Result<()> {
         for (j, p) in jobs.iter().zip(&plans) {
             let mut mine = Vec::with_capacity(p.len());
             for plan in p {
                 if !owned.iter().any(|o| o.plan.path == plan.path) {
-                    owned.extend(target::prepare(
+                    owned.extend(targets::prepare(
                         &j.spec,
                         std::slice::from_ref(plan),
                         &interrupt,
@@ -197,14 +197,14 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
                     )?);
                 }
                 let of = owned.iter().find(|o| o.plan.path == plan.path).expect("prepared above");
-                mine.push(target::share(&j.spec, of)?);
+                mine.push(targets::share(&j.spec, of)?);
             }
             per_job.push(mine);
         }
         Ok(())
     })();
     if let Err(e) = prepared {
-        target::cleanup(&owned, own.keep);
+        targets::cleanup(&owned, own.keep);
         return Err(e);
     }
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
@@ -244,7 +244,7 @@ fn go(a: FioArgs) -> anyhow::Result<i32> {
         }
     }
     drop(per_job);
-    target::cleanup(&owned, own.keep);
+    targets::cleanup(&owned, own.keep);
     outcome?;
     let code =
         finish("fio", started_at, owned.iter().map(|t| t.info.clone()).collect(), tests, &interrupt, &output, &|_| {

@@ -152,11 +152,11 @@ pub fn install_interrupt() -> Arc<AtomicBool> {
         let f = flag.clone();
         let _ = ctrlc::set_handler(move || {
             if f.swap(true, Ordering::SeqCst) {
-                crate::target::remove_all_created();
+                crate::targets::remove_all_created();
                 std::process::exit(EXIT_INTERRUPTED);
             }
             if REMOVE_AT_STOP.load(Ordering::SeqCst) {
-                crate::target::remove_all_created();
+                crate::targets::remove_all_created();
             }
         });
         flag
@@ -170,7 +170,7 @@ pub fn fail(e: &anyhow::Error) -> i32 {
         eprintln!("error: {u}");
         return EXIT_USAGE;
     }
-    if e.downcast_ref::<crate::target::Interrupted>().is_some() {
+    if e.downcast_ref::<crate::targets::Interrupted>().is_some() {
         eprintln!("interrupted");
         return EXIT_INTERRUPTED;
     }

@@ -3,8 +3,8 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::UsageError;
-use crate::spec::dbpatterns::{pattern, Db};
-use crate::spec::{parse, Spec};
+use crate::workload::dbpatterns::{pattern, Db};
+use crate::workload::{parse, Spec};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]

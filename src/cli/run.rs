@@ -3,8 +3,8 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
-use crate::spec::verify::{parse_inject, VerifySpec};
-use crate::spec::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
+use crate::workload::verify::{parse_inject, VerifySpec};
+use crate::workload::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
 use clap::Args;
 use std::path::PathBuf;
 

@@ -4,9 +4,9 @@
 use super::exec::{finish, Output};
 use super::{fail, install_interrupt, EXIT_FAIL, EXIT_FINDINGS};
 use crate::error::{usage, UsageError};
-use crate::spec::parse;
-use crate::spec::size::format_size;
 use crate::verify::simdb::{self, Config};
+use crate::workload::parse;
+use crate::workload::size::format_size;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -83,7 +83,7 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
     if !dir.is_dir() {
         return usage(&dir.display().to_string(), "is not a directory; simdb needs a directory for its files");
     }
-    let unit = crate::target::host::describe(&dir, 0, false).logical_block_size.unwrap_or(512).max(512) as usize;
+    let unit = crate::targets::host::describe(&dir, 0, false).logical_block_size.unwrap_or(512).max(512) as usize;
     let page = parse::block_size("--page", &a.page)? as usize;
     if !page.is_multiple_of(unit) || page > 64 << 10 {
         return usage(
@@ -132,7 +132,7 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
         duration,
         seed: match &a.seed {
             Some(s) => number("--seed", s, 0, u64::MAX)?,
-            None => crate::spec::Spec::default().seed,
+            None => crate::workload::Spec::default().seed,
         },
         write_through: a.write_through,
         buffered: a.buffered,
@@ -155,7 +155,7 @@ fn check_room(c: &Config) -> Result<(), UsageError> {
         );
     }
     let need = simdb::needed_bytes(c.data_files, c.data_size, c.log_size, c.page);
-    match crate::target::free_space(&c.dir) {
+    match crate::targets::free_space(&c.dir) {
         Ok((_, free)) if free < need => usage(
             &dir,
             format!("has {} free; the data files, log and journal need {}", format_size(free), format_size(need)),
@@ -197,7 +197,7 @@ fn go(a: SimdbArgs) -> anyhow::Result<i32> {
     } else {
         simdb::run(&cfg, &interrupt, a.common.keep, progress)?
     };
-    let targets = out.paths.iter().map(|(p, size)| crate::target::host::describe(p, *size, true)).collect();
+    let targets = out.paths.iter().map(|(p, size)| crate::targets::host::describe(p, *size, true)).collect();
     let summary = out.summary.clone();
     let code = finish("simdb", started_at, targets, out.tests.clone(), &interrupt, &output, &|r| {
         r.simdb = Some(summary.clone());

@@ -4,8 +4,8 @@
 use super::exec::{execute, Item, Passes};
 use super::fail;
 use crate::error::{usage, UsageError};
-use crate::spec::size::format_block;
-use crate::spec::{parse, BlockShare, Pattern, Spec};
+use crate::workload::size::format_block;
+use crate::workload::{parse, BlockShare, Pattern, Spec};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]

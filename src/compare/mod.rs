@@ -4,14 +4,14 @@
 //! (`<<` 2×, `<<<` 3×, `<<<<<` 5×).
 
 use crate::result::{OpStats, RunResult, TestResult};
-use crate::spec::size::format_block;
-use crate::spec::{Pattern, Spec};
+use crate::workload::size::format_block;
+use crate::workload::{Pattern, Spec};
 use serde::Serialize;
 
 /// What makes two tests the same test, written as CrystalDiskMark users write it.
 pub fn test_key(s: &Spec) -> String {
     let kind = if s.pattern == Pattern::Sequential { "SEQ" } else { "RND" };
-    let split = |blocks: &[crate::spec::BlockShare]| {
+    let split = |blocks: &[crate::workload::BlockShare]| {
         if blocks.len() == 1 {
             format_block(blocks[0].size)
         } else {
@@ -214,11 +214,11 @@ mod tests {
 
     #[test]
     fn cdm_and_run_name_the_same_test_alike() {
-        use crate::spec::presets::{CdmOp, CdmTest};
+        use crate::workload::presets::{CdmOp, CdmTest};
         let cdm = CdmTest::parse("SEQ1M Q8T1").unwrap().spec(&Spec::default(), CdmOp::Read);
         let run = Spec {
             pattern: Pattern::Sequential,
-            blocks: vec![crate::spec::BlockShare { size: 1 << 20, pct: 100 }],
+            blocks: vec![crate::workload::BlockShare { size: 1 << 20, pct: 100 }],
             qd: 8,
             read_pct: 100,
             ..Spec::default()

@@ -16,7 +16,7 @@
 
 use super::{Completion, Engine, IoReq, OpKind};
 use crate::result::verify::Injected;
-use crate::spec::verify::Inject;
+use crate::workload::verify::Inject;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io;

@@ -13,7 +13,7 @@ pub mod vectored;
 
 pub use buffers::AlignedBuf;
 
-use crate::spec::EngineKind;
+use crate::workload::EngineKind;
 
 use std::fs::File;
 use std::io;

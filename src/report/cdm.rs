@@ -29,7 +29,7 @@ pub fn render(r: &RunResult) -> String {
         let _ = writeln!(
             o,
             "\n{} test file, {} s per pass, {cache}, engine {}",
-            crate::spec::size::format_size(s.size),
+            crate::workload::size::format_size(s.size),
             s.duration,
             t.engine
         );

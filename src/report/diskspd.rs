@@ -4,8 +4,8 @@
 
 use super::text::{cpu_table, thread_table};
 use crate::result::{RunResult, TestResult};
-use crate::spec::size::format_size;
-use crate::spec::{DataPattern, Pattern, Spec};
+use crate::workload::size::format_size;
+use crate::workload::{DataPattern, Pattern, Spec};
 use std::fmt::Write;
 
 const RULE: &str = "-------------------------------------------------------------------------------";

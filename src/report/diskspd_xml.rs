@@ -7,9 +7,9 @@
 //! `<Warning>` to its time span.
 
 use crate::result::{RunResult, TestResult, ThreadOp};
-use crate::spec::diskspd::ResultsFormat;
-use crate::spec::diskspd_xml_out::{write_profile, ProfileSpan, XmlOut};
 use crate::stats::{HistDump, LatRec, LatStats};
+use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
+use crate::workload::diskspd::ResultsFormat;
 
 pub fn render(r: &RunResult) -> String {
     let mut x = XmlOut::default();

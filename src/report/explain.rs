@@ -53,7 +53,7 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
     }
     if !w.binding.is_empty() {
         let mut sizes: Vec<(&String, &Wall)> = w.binding.iter().collect();
-        sizes.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
+        sizes.sort_by_key(|(k, _)| crate::workload::size::parse_size(k).unwrap_or(0));
         let list: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  binding: {}", list.join(", "));
     }

@@ -11,8 +11,8 @@
 //! `iodepth_level` is the configured depth (100 % in its bucket), not a measured distribution.
 
 use crate::result::{OpStats, RunResult, TestResult};
-use crate::spec::size::format_block;
 use crate::stats::{stddev, HistDump, LatStats, Percentiles};
+use crate::workload::size::format_block;
 use std::fmt::Write;
 
 /// fio's default `percentile_list`.
@@ -153,9 +153,9 @@ fn job_options(t: &TestResult) -> V {
     let sizes = [Some(&sp.blocks), sp.write_blocks.as_ref()];
     let one = sizes.iter().flatten().all(|b| b.len() == 1);
     let each =
-        |f: &dyn Fn(&[crate::spec::BlockShare]) -> String| sizes.iter().flatten().map(|b| f(b)).collect::<Vec<_>>();
-    let bs = |b: &[crate::spec::BlockShare]| format_block(b[0].size).to_lowercase();
-    let split = |b: &[crate::spec::BlockShare]| {
+        |f: &dyn Fn(&[crate::workload::BlockShare]) -> String| sizes.iter().flatten().map(|b| f(b)).collect::<Vec<_>>();
+    let bs = |b: &[crate::workload::BlockShare]| format_block(b[0].size).to_lowercase();
+    let split = |b: &[crate::workload::BlockShare]| {
         b.iter().map(|x| format!("{}/{}", format_block(x.size).to_lowercase(), x.pct)).collect::<Vec<_>>().join(":")
     };
     let (bs, split) = (each(&bs).join(","), each(&split).join(","));

@@ -86,7 +86,7 @@ fn given_options_and_groups_and_an_idle_direction() {
 #[test]
 fn writes_own_block_sizes_follow_the_reads_as_fio_writes_them() {
     let mut r = fixture();
-    let share = |size, pct| crate::spec::BlockShare { size, pct };
+    let share = |size, pct| crate::workload::BlockShare { size, pct };
     let opts = |r: &RunResult| {
         let j: Value = serde_json::from_str(&render(r)).unwrap();
         let o = &j["jobs"][0]["job options"];

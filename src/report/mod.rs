@@ -112,7 +112,7 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
 }
 
 /// DiskSpd's `-Rp` text: the input parameters of specs that are not run.
-pub fn diskspd_profile_text(specs: &[crate::spec::Spec]) -> String {
+pub fn diskspd_profile_text(specs: &[crate::workload::Spec]) -> String {
     diskspd::profile_text(specs)
 }
 

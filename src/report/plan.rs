@@ -5,7 +5,7 @@ use crate::analyze::catalog::{Disk, Source, Vm};
 use crate::analyze::plan::{AtSize, Candidate};
 use crate::analyze::{burst::model_of, thousands as num};
 use crate::result::analysis::{BurstModel, Expected};
-use crate::spec::size::format_block;
+use crate::workload::size::format_block;
 use std::fmt::Write;
 
 fn opt(v: Option<f64>) -> String {

@@ -4,7 +4,7 @@
 use crate::result::simdb::Simdb;
 use crate::result::verify::{counts, Finding, FindingClass};
 use crate::result::{RunResult, TestResult};
-use crate::spec::size::format_size;
+use crate::workload::size::format_size;
 use std::fmt::Write;
 
 /// Findings listed one by one; the rest are counted by class.

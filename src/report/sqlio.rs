@@ -3,8 +3,8 @@
 
 use super::text::header;
 use crate::result::RunResult;
-use crate::spec::size::format_block;
-use crate::spec::Pattern;
+use crate::workload::size::format_block;
+use crate::workload::Pattern;
 use std::fmt::Write;
 
 pub fn render(r: &RunResult) -> String {
@@ -14,7 +14,7 @@ pub fn render(r: &RunResult) -> String {
         let _ = writeln!(
             o,
             "\n{} test file, {} s per cell, {} outstanding per thread, {}, engine {}",
-            crate::spec::size::format_size(s.size),
+            crate::workload::size::format_size(s.size),
             s.duration,
             s.qd,
             if s.direct { "unbuffered (O_DIRECT)" } else { "buffered" },

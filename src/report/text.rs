@@ -3,8 +3,8 @@
 //! and the CPU table — plus per-second figures.
 
 use crate::result::{OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
-use crate::spec::size::format_size;
 use crate::stats::{LatStats, PERCENTILES};
+use crate::workload::size::format_size;
 use std::fmt::Write;
 
 const RULE: &str = "-------------------------------------------------------------------------------";

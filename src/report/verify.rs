@@ -2,7 +2,7 @@
 //! injected faults beside what was detected, and a one-line verdict.
 
 use crate::result::verify::{counts, FindingClass, Verification};
-use crate::spec::size::format_block;
+use crate::workload::size::format_block;
 use std::fmt::Write;
 
 /// Findings listed row by row; the rest are counted only (all are in JSON and the store).

@@ -235,9 +235,9 @@ fn test(
 ) -> Result<TestResult, UsageError> {
     let opts = options(&entries[0]["job options"]);
     let mut notices = Vec::new();
-    let (mut spec, dropped) = crate::spec::fio::spec_of_options(name, globals, &opts).unwrap_or_else(|e| {
+    let (mut spec, dropped) = crate::workload::fio::spec_of_options(name, globals, &opts).unwrap_or_else(|e| {
         notices.push(format!("the job's options do not make an iolens spec ({e}); matched as a default test"));
-        (crate::spec::Spec::default(), Vec::new())
+        (crate::workload::Spec::default(), Vec::new())
     });
     if !dropped.is_empty() {
         notices.push(format!("options iolens does not know, left out of the spec: {}", dropped.join(", ")));

@@ -1,6 +1,6 @@
 //! Who ran the test and on what: enough to tell runs from different machines apart and to
 //! recognise a cloud VM (Azure, AWS and GCP identify themselves through DMI). The schema only:
-//! `target::host` reads these facts off the machine.
+//! `targets::host` reads these facts off the machine.
 
 use serde::{Deserialize, Serialize};
 

@@ -9,9 +9,9 @@ pub mod ranks;
 pub mod simdb;
 pub mod verify;
 
-use crate::spec::Spec;
 use crate::stats::cpu::CpuStats;
 use crate::stats::{HistDump, LatRec, LatStats};
+use crate::workload::Spec;
 use serde::{Deserialize, Serialize};
 
 pub use host::{Host, TargetInfo, TargetKind};

@@ -118,7 +118,7 @@ pub fn spread(ranks: &[RankStats]) -> Option<Spread> {
 /// The ranks' parts of a shared target, for a report: "rank 0 4MiB at 0, rank 1 4MiB at
 /// 4MiB, …"; None when the ranks have targets of their own.
 pub fn parts(ranks: &[RankStats]) -> Option<String> {
-    let size = crate::spec::size::format_size;
+    let size = crate::workload::size::format_size;
     let at = |o: u64| if o == 0 { "0".to_string() } else { size(o) };
     let each: Option<Vec<String>> =
         ranks.iter().map(|r| r.region.map(|(o, l)| format!("rank {} {} at {}", r.rank, size(l), at(o)))).collect();

@@ -5,9 +5,9 @@ use super::worker::WorkerRec;
 use crate::result::{
     FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats,
 };
-use crate::spec::{EngineKind, Spec};
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::{stddev, LatRec};
+use crate::workload::{EngineKind, Spec};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -211,7 +211,7 @@ fn full_seconds(r: &WorkerRec, m_start: u64) -> std::ops::Range<usize> {
 /// fio's rate_min check: each whole rate cycle of a worker's measured seconds against its
 /// minimum; the first cycle that falls short, with the cycle's place.
 fn below_min_rate(
-    m: &crate::spec::MinRate,
+    m: &crate::workload::MinRate,
     series: &[[u64; 4]],
     secs: std::ops::Range<usize>,
     read_pct: u32,

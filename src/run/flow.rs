@@ -3,7 +3,7 @@
 //! weight holds back. The counts then stay in the ratio of the weights, whatever each job's
 //! speed on its own.
 
-use crate::spec::{Flow, Spec};
+use crate::workload::{Flow, Spec};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// One flow group: the I/Os its workers issued (from 1, as fio counts, so that no share is a

@@ -17,8 +17,8 @@ mod worker;
 
 use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
-use crate::spec::{EngineKind, Spec};
-use crate::target::Prepared;
+use crate::targets::Prepared;
+use crate::workload::{EngineKind, Spec};
 pub use build::keep_mergeable;
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use std::io::Write;

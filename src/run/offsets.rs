@@ -2,7 +2,7 @@
 //! per worker, seeded from the spec's seed and the worker's index so runs repeat exactly.
 
 use crate::engine::OpKind;
-use crate::spec::{Pattern, RandomDist, Spec};
+use crate::workload::{Pattern, RandomDist, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Zipf};
@@ -40,7 +40,7 @@ impl OffsetGen {
         let start = spec.worker_offset(worker);
         let len = spec.range.unwrap_or(target_size - start);
         let align = spec.effective_align();
-        let table = |b: &[crate::spec::BlockShare]| {
+        let table = |b: &[crate::workload::BlockShare]| {
             let mut acc = 0;
             b.iter()
                 .map(|b| {
@@ -159,7 +159,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::BlockShare;
+    use crate::workload::BlockShare;
 
     fn spec(pattern: Pattern) -> Spec {
         Spec { targets: vec!["x".into()], pattern, ..Spec::default() }

@@ -1,7 +1,7 @@
 //! Which failed I/Os a worker passes over (fio's continue_on_error and ignore_error), with the
 //! spec's error names turned into this platform's numbers once, before the run.
 
-use crate::spec::OnError;
+use crate::workload::OnError;
 
 pub(super) struct ErrorPolicy {
     go_on: [bool; 2],
@@ -28,7 +28,7 @@ impl ErrorPolicy {
     }
 }
 
-/// The number of an error named in `spec::shaping::ERROR_NAMES`, where this platform has it.
+/// The number of an error named in `workload::shaping::ERROR_NAMES`, where this platform has it.
 fn errno(name: &str) -> Option<i32> {
     Some(match name {
         "EPERM" => libc::EPERM,
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn every_name_the_spec_takes_has_a_number_and_defaults_are_fios() {
-        for n in crate::spec::shaping::ERROR_NAMES {
+        for n in crate::workload::shaping::ERROR_NAMES {
             assert!(errno(n).is_some(), "{n}");
         }
         let p = ErrorPolicy::new(&OnError { go_on: [true, false], errors: Default::default() });

@@ -2,7 +2,7 @@
 //! queuing, waits for what is in flight, spins, then sleeps out the rest of the pause. Nothing
 //! is in flight while it thinks, so no latency includes the pause.
 
-use crate::spec::ThinkTime;
+use crate::workload::ThinkTime;
 
 pub(super) struct Think {
     blocks: u64,

@@ -5,8 +5,8 @@
 
 use crate::engine::{self, AlignedBuf, Completion, Engine, IoReq, OpKind};
 use crate::result::verify::Verification;
-use crate::spec::verify::VerifySpec;
 use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
+use crate::workload::verify::VerifySpec;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::sync::Arc;
@@ -274,8 +274,8 @@ pub struct Verified {
 /// unit is 512 bytes or the target's logical block size, whichever is larger. Each mapped
 /// file region gets its own id in the run's stamps.
 pub fn prepare_targets(
-    spec: &crate::spec::Spec,
-    targets: &[crate::target::Prepared],
+    spec: &crate::workload::Spec,
+    targets: &[crate::targets::Prepared],
     run_id: u64,
     stop: &std::sync::atomic::AtomicBool,
     verified: &mut Verified,
@@ -312,9 +312,9 @@ pub fn prepare_targets(
                     format!(
                         "two jobs verify overlapping parts of {} with different pages ({} at {} and {} at {}); give them the same block size and region, or parts of their own",
                         t.plan.path.display(),
-                        crate::spec::size::format_size(v.page),
+                        crate::workload::size::format_size(v.page),
                         v.start,
-                        crate::spec::size::format_size(page),
+                        crate::workload::size::format_size(page),
                         start
                     ),
                 )
@@ -323,8 +323,8 @@ pub fn prepare_targets(
             None => {}
         }
         let file_id = verified.seen.len() as u32;
-        let region = crate::target::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
-        crate::target::stamped::prefill(&t.file, &region, stop)?;
+        let region = crate::targets::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
+        crate::targets::stamped::prefill(&t.file, &region, stop)?;
         let map = PageMap::new(pages as usize, 0);
         let v = Arc::new(VerifyTarget { map, file_id, name: t.plan.path.display().to_string(), start, page });
         verified.seen.push((path, Arc::clone(&v), unit));
@@ -336,7 +336,7 @@ pub fn prepare_targets(
 impl VerifyArgs<'_> {
     /// The fault injector's settings for this worker, when the run injects faults:
     /// (rates, seed, unit, tested region).
-    pub fn injector(&self, seed: u64) -> Option<(crate::spec::verify::Inject, u64, u32, (u64, u64))> {
+    pub fn injector(&self, seed: u64) -> Option<(crate::workload::verify::Inject, u64, u32, (u64, u64))> {
         let end = self.target.start + self.target.map.len() as u64 * self.page as u64;
         self.spec.inject.map(|i| (i, seed, self.unit, (self.target.start, end)))
     }

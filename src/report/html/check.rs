@@ -8,7 +8,7 @@ use crate::analyze::thousands;
 use crate::compare::test_key;
 pub use crate::report::explain::verdict;
 use crate::result::{RunResult, TestResult};
-use crate::spec::presets::PROFILES;
+use crate::workload::presets::PROFILES;
 use std::fmt::Write;
 
 /// A CrystalDiskMark row: its label ("SEQ1M Q8T1") and its read and write tests.

@@ -9,7 +9,7 @@ use crate::analyze::infer::Point;
 use crate::analyze::thousands;
 use crate::result::analysis::{Axes, Explanation, Match, Walls};
 use crate::result::{RunResult, TestResult};
-use crate::spec::size::format_block;
+use crate::workload::size::format_block;
 use std::collections::BTreeMap;
 
 const READS: Rgb = (0, 114, 178);

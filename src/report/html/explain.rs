@@ -32,7 +32,7 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
     }
     if !w.binding.is_empty() {
         let mut b: Vec<(&String, &Wall)> = w.binding.iter().collect();
-        b.sort_by_key(|(k, _)| crate::spec::size::parse_size(k).unwrap_or(0));
+        b.sort_by_key(|(k, _)| crate::workload::size::parse_size(k).unwrap_or(0));
         row(o, "binding", b.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
     }
     let _ = writeln!(o, "</table>");

@@ -4,7 +4,7 @@
 //! crossover), each labelled with its figure where no other label sits.
 
 use super::esc;
-use crate::spec::size::format_block;
+use crate::workload::size::format_block;
 use std::fmt::Write;
 
 pub type Rgb = (u8, u8, u8);

@@ -5,7 +5,7 @@ use super::{charts, esc, figure};
 use crate::result::simdb::Simdb;
 use crate::result::verify::counts;
 use crate::result::RunResult;
-use crate::spec::size::format_size;
+use crate::workload::size::format_size;
 use std::fmt::Write;
 
 /// Findings listed in the page; the JSON and the store hold them all.

@@ -4,7 +4,7 @@
 use super::charts::{self, Lines, Scale, Series};
 use super::figure;
 use crate::result::{RunResult, TestResult};
-use crate::spec::size::format_block;
+use crate::workload::size::format_block;
 use std::fmt::Write;
 
 /// The axes a sweep varies, in the order points vary (the last fastest), as `cli::sweep` runs them.

@@ -3,8 +3,8 @@
 
 use super::{esc, ops};
 use crate::result::RunResult;
-use crate::spec::size::format_size;
 use crate::stats::PERCENTILES;
+use crate::workload::size::format_size;
 use std::fmt::Write;
 
 fn us(v: Option<f64>) -> String {

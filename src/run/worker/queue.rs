@@ -3,8 +3,8 @@
 
 use super::{window_overlap, Slot, Worker};
 use crate::engine::{Engine, IoReq, OpKind};
-use crate::spec::DataPattern;
-use crate::target::data;
+use crate::targets::data;
+use crate::workload::DataPattern;
 
 impl<E: Engine> Worker<'_, E> {
     /// Queues the next I/O; false when verification found every page it tried held.

@@ -7,9 +7,9 @@ use super::{log, Kind, Sim};
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::Verification;
 use crate::result::{FsyncStats, Histograms, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats};
-use crate::spec::{BlockShare, EngineKind, Pattern, Spec};
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::{LatRec, SecondHist};
+use crate::workload::{BlockShare, EngineKind, Pattern, Spec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

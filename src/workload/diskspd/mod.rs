@@ -3,8 +3,11 @@
 //! targets, sizes take one K/M/G/T/b suffix, and DiskSpd's defaults apply (64K blocks, 2 outstanding,
 //! cached I/O, 5 s warm-up), so a line pasted from a Windows run means here what it meant there.
 
-use super::{BlockShare, DataPattern, Pattern, Spec};
 use crate::error::{usage, UsageError};
+use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
+
+mod xml;
+pub mod xml_out;
 
 type R<T> = Result<T, UsageError>;
 
@@ -105,7 +108,7 @@ pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
 /// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
 pub fn parse(args: &[String]) -> R<DiskspdJob> {
     match args.iter().find(|a| a.starts_with("-X")) {
-        Some(x) => super::diskspd_xml::parse_with_profile(args, x),
+        Some(x) => xml::parse_with_profile(args, x),
         None => parse_line(args),
     }
 }
@@ -390,5 +393,4 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
 }
 
 #[cfg(test)]
-#[path = "diskspd_tests.rs"]
 mod tests;

@@ -2,7 +2,7 @@
 
 use super::values::{eval, keyword_value};
 use super::*;
-use crate::spec::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, RateProcess, ThinkTime};
+use crate::workload::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, RateProcess, ThinkTime};
 
 fn parse(text: &str) -> R<Vec<FioJob>> {
     parse_job_text(text, Path::new("."), &|v| (v == "SIZE").then(|| "64m".to_string()))
@@ -358,7 +358,7 @@ fn fio_examples_parse_or_name_the_engine() {
 
 #[test]
 fn verify_options_map_to_the_one_checker() {
-    use crate::spec::verify::VerifySpec;
+    use crate::workload::verify::VerifySpec;
     let j = &parse(
         "[j]\nfilename=f\nsize=1m\nrw=randwrite\nverify=md5\nverify_backlog=16\nverify_fatal\ndo_verify=0\n\
          verify_interval=512\nverify_async=2\n",

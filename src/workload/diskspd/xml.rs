@@ -4,7 +4,7 @@
 //! -R, -v and -z may be added, and targets on the command line stand in for the profile's `*1`,
 //! `*2` … paths. A whole `-Rxml` result is taken too: its `<Profile>` is what was run.
 
-use super::diskspd::{parse_line, DiskspdJob, ResultsFormat};
+use super::{parse_line, DiskspdJob, ResultsFormat};
 use crate::error::{usage, UsageError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -321,7 +321,7 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
         // target: each target alone must mean the same as the first.
         let alone = |k: usize| -> R<_> {
             let j = line(&s.targets[k].1, vec![paths[k].clone()])?;
-            Ok((super::Spec { targets: Vec::new(), ..j.spec }, j.create_size))
+            Ok((crate::workload::Spec { targets: Vec::new(), ..j.spec }, j.create_size))
         };
         let first = alone(0)?;
         for k in 1..paths.len() {
@@ -384,5 +384,5 @@ fn substitute(paths: &[String], given: &[String], file: &str) -> R<Vec<String>> 
 }
 
 #[cfg(test)]
-#[path = "diskspd_xml_tests.rs"]
+#[path = "xml_tests.rs"]
 mod tests;

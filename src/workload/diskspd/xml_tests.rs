@@ -1,10 +1,10 @@
 //! Tests of `-X` profiles: a profile in DiskSpd's own shape, the round trip through the profile
 //! iolens echoes, and the one-line errors.
 
-use super::super::diskspd::{parse, DiskspdJob, ResultsFormat};
-use super::super::diskspd_xml_out::{write_profile, ProfileSpan, XmlOut};
-use super::super::{DataPattern, Pattern};
+use super::super::xml_out::{write_profile, ProfileSpan, XmlOut};
+use super::super::{parse, DiskspdJob, ResultsFormat};
 use crate::error::UsageError;
+use crate::workload::{DataPattern, Pattern};
 
 /// A profile as DiskSpd users write them: a 4 KiB random 70/30 mix on two template targets,
 /// then a 64 KiB sequential read; comments, an XML declaration and an entity included.

@@ -2,8 +2,8 @@
 //! the shape of DiskSpd's `Profile::GetXml`. It says only what the DiskSpd command line could
 //! say, so that `-X` reads it back into the same specs.
 
-use super::diskspd::ResultsFormat;
-use super::{DataPattern, Pattern, Spec};
+use super::ResultsFormat;
+use crate::workload::{DataPattern, Pattern, Spec};
 use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use std::fmt::Display;

@@ -4,8 +4,6 @@
 
 pub mod dbpatterns;
 pub mod diskspd;
-mod diskspd_xml;
-pub mod diskspd_xml_out;
 pub mod fio;
 pub mod parse;
 pub mod presets;

@@ -2,7 +2,7 @@
 //! base, times defaulting to seconds, per-direction `read,write` lists, booleans, distributions,
 //! and `${VAR}` / keyword substitution in job files.
 
-use crate::spec::{BlockShare, DataPattern, RandomDist};
+use crate::workload::{BlockShare, DataPattern, RandomDist};
 
 type R<T> = Result<T, String>;
 

@@ -2,7 +2,7 @@
 //! names, iolens stamps every unit with its own CRC-32C, file, address and write generation,
 //! which also tells lost, torn and misdirected writes apart from corruption.
 
-use crate::spec::verify::VerifySpec;
+use crate::workload::verify::VerifySpec;
 
 type R<T> = Result<T, String>;
 

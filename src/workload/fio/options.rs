@@ -6,8 +6,8 @@
 use super::names::{canonical, fio_name, FLAGS};
 use super::noted::{engine, note, noted};
 use super::Opt;
-use crate::spec::{BlockShare, DataPattern, EngineKind, MinRate, OnError, Pattern, RateProcess, Spec};
-use crate::spec::{StartDelay, ThinkTime};
+use crate::workload::{BlockShare, DataPattern, EngineKind, MinRate, OnError, Pattern, RateProcess, Spec};
+use crate::workload::{StartDelay, ThinkTime};
 
 use super::values::u32v;
 use super::values::{
@@ -100,7 +100,7 @@ pub(super) struct Job {
     io_size: Option<u64>,
     number_ios: Option<u64>,
     verify: super::verify::FioVerify,
-    flow: crate::spec::Flow,
+    flow: crate::workload::Flow,
 }
 
 impl Job {

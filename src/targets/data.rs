@@ -1,7 +1,7 @@
 //! What goes into written blocks. Default data is incompressible and every write is stamped
 //! with fresh values, because SANs and cloud storage layers compress and dedupe.
 
-use crate::spec::DataPattern;
+use crate::workload::DataPattern;
 use rand::rngs::SmallRng;
 use rand::RngCore;
 

@@ -2,7 +2,7 @@
 //! each such option yields one note saying what iolens does instead, so a job file written for
 //! fio runs and its report says where the run differs.
 
-use crate::spec::EngineKind;
+use crate::workload::EngineKind;
 
 type R<T> = Result<T, String>;
 

@@ -2,8 +2,8 @@
 //! and gathered into one result on rank 0. `combine` (pure) merges the ranks' tests; `comm`
 //! holds every MPI call and exists only with the `mpi` feature, so a default build links no MPI.
 
-use crate::spec::size::format_size;
-use crate::spec::Spec;
+use crate::workload::size::format_size;
+use crate::workload::Spec;
 
 pub mod combine;
 #[cfg(feature = "mpi")]
@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn a_shared_region_is_split_into_whole_blocks_without_overlap() {
-        use crate::spec::{BlockShare, Spec};
+        use crate::workload::{BlockShare, Spec};
         let spec = Spec { blocks: vec![BlockShare { size: 65536, pct: 100 }], offset: 4096, ..Spec::default() };
         // 10 MiB + 4 KiB, 4096 of it skipped: 10 MiB over 3 ranks is 53.33 blocks of 64 KiB each.
         let parts: Vec<(u64, u64)> = (0..3)
