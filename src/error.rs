@@ -1,5 +1,6 @@
-//! Errors a user can fix by changing what they typed. They exit with code 2 and print one line
-//! naming the option and what it accepts; everything else is an `anyhow` error (exit 1).
+//! Errors and the exit codes they map to, once, in `main`. A `UsageError` is what a user can fix
+//! by changing what they typed: one line naming the option and what it accepts, exit code 2;
+//! everything else is an `anyhow` error (exit 1), or `Interrupted` (130).
 
 use std::fmt;
 
@@ -27,4 +28,38 @@ impl std::error::Error for UsageError {}
 /// Shorthand for an `Err(UsageError)`.
 pub fn usage<T>(option: &str, message: impl Into<String>) -> Result<T, UsageError> {
     Err(UsageError::new(option, message))
+}
+
+/// The run was stopped by Ctrl-C (or SIGTERM) before it measured anything.
+#[derive(Debug)]
+pub struct Interrupted;
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// Exit codes: 0 success, 1 failure, 2 bad input, 3 data verification found bad pages or log
+/// records, 130 interrupted (as shells report Ctrl-C).
+pub const EXIT_FAIL: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+/// Data verification found bad pages (lost, torn, misdirected, corrupt or never read).
+pub const EXIT_FINDINGS: i32 = 3;
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Prints an error the iolens way (one line) and returns its exit code.
+pub fn exit_code(e: &anyhow::Error) -> i32 {
+    if let Some(u) = e.downcast_ref::<UsageError>() {
+        eprintln!("error: {u}");
+        return EXIT_USAGE;
+    }
+    if e.downcast_ref::<Interrupted>().is_some() {
+        eprintln!("interrupted");
+        return EXIT_INTERRUPTED;
+    }
+    eprintln!("error: {e:#}");
+    EXIT_FAIL
 }

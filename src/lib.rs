@@ -18,6 +18,7 @@ pub mod error;
 pub mod report;
 pub mod result;
 pub mod run;
+pub mod session;
 pub mod stats;
 pub mod store;
 pub mod targets;

@@ -109,6 +109,15 @@ fn nothing_below_cli_reaches_into_it() {
 }
 
 #[test]
+fn the_session_does_not_know_the_mpi_runner() {
+    // The MPI runner plugs into the session (prepare, run_items, finish); the command line
+    // chooses between them, so the session never reaches up into cluster.
+    let bad = offending("session", &["cluster", "cli"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+    assert!(uses().iter().any(|(f, t, _)| f == "cluster" && t == "session"), "no cluster → session use found");
+}
+
+#[test]
 fn front_ends_and_formats_do_not_drive_io() {
     for m in ["workload", "report", "analyze", "compare", "store"] {
         let bad = offending(m, &["run", "engine", "cli"]);
@@ -140,13 +149,16 @@ fn mpi_is_named_only_in_cluster() {
 
 #[test]
 fn platform_calls_stay_in_the_platform_layers() {
-    // Windows is a target: workload, result, report, analyze, compare, store and verify stay
-    // portable; what they need of the machine comes from stats, targets or engine.
+    // Windows is a target: the command line, the session, workload, result, report, analyze,
+    // compare, store and verify stay portable; what they need of the machine comes from stats,
+    // targets or engine.
     let (src, all) = sources();
     let mut bad = Vec::new();
     for f in all {
         let m = module_of(&src, &f);
-        if !["workload", "result", "report", "analyze", "compare", "store", "verify"].contains(&m.as_str()) {
+        if !["cli", "session", "workload", "result", "report", "analyze", "compare", "store", "verify"]
+            .contains(&m.as_str())
+        {
             continue;
         }
         let Some(code) = code(&f) else { continue };

@@ -1,8 +1,7 @@
 //! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
 
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use crate::error::{usage, UsageError};
+use crate::session::{Item, Passes};
 use crate::workload::presets::{self, CdmOp, CdmTest};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -40,7 +39,7 @@ pub struct CdmArgs {
     #[arg(long)]
     pub buffered: bool,
     #[command(flatten)]
-    pub dist: super::dist::DistArgs,
+    pub mpi: super::mpi::MpiArgs,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
@@ -76,21 +75,18 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     Ok(items)
 }
 
-pub fn main(a: CdmArgs) -> i32 {
-    let go =
-        || -> anyhow::Result<i32> {
-            let items = items(&a)?;
-            let passes =
-                Passes {
-                    prepare: !a.no_prepare,
-                    count: a.passes.parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
-                        UsageError::new("--passes", format!("'{}' is not allowed; use 1-100", a.passes))
-                    })?,
-                    interval: parse::seconds("--interval", &a.interval)?,
-                };
-            let mut output = a.common.output(None)?;
-            output.dist = a.dist.check()?;
-            execute("cdm", &items, true, &output, &passes)
-        };
-    go().unwrap_or_else(|e| fail(&e))
+pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
+    let items = items(&a)?;
+    let passes = Passes {
+        prepare: !a.no_prepare,
+        count: a
+            .passes
+            .parse()
+            .ok()
+            .filter(|n| (1..=100).contains(n))
+            .ok_or_else(|| UsageError::new("--passes", format!("'{}' is not allowed; use 1-100", a.passes)))?,
+        interval: parse::seconds("--interval", &a.interval)?,
+    };
+    let output = a.common.output(None)?;
+    super::mpi::execute("cdm", &items, true, &output, &passes, a.mpi.check()?)
 }

@@ -3,12 +3,11 @@
 //! walls found, the catalog matches and the advice; the result saved and an HTML report written.
 
 use super::common::CommonArgs;
-use super::exec::{execute_series, Item, Passes};
 use super::explain::{analyse, item, may_write, Judge};
-use super::fail;
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
+use crate::session::{execute_series, Item, Passes};
 use crate::workload::presets::{CdmOp, CdmTest};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -37,65 +36,59 @@ pub struct CheckArgs {
     pub common: CommonArgs,
 }
 
-pub fn main(a: CheckArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let (cat, cfg, tol) = a.judge.read()?;
-        let target = a.target.clone().unwrap_or_else(|| ".".into());
-        let writes = may_write(&target, a.reads_only, a.common.force_device);
-        let default_size = if a.quick { "256MiB" } else { "1GiB" };
-        let mut base = Spec {
-            targets: vec![target],
-            size: parse::size("--size", a.size.as_deref().unwrap_or(default_size))?,
-            ..Spec::default()
-        };
-        a.common.apply(&mut base);
-        // CrystalDiskMark's default tests (the quick check keeps three), then the sweep.
-        let (tests, secs, budget) = if a.quick {
-            (vec!["SEQ1M Q8T1", "RND4K Q32T1", "RND4K Q1T1"], 1.0, 12.0)
-        } else {
-            (vec!["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"], 3.0, 70.0)
-        };
-        let ops: &[CdmOp] = if writes { &[CdmOp::Read, CdmOp::Write] } else { &[CdmOp::Read] };
-        let mut profile: Vec<Item> = Vec::new();
-        let with_time = Spec { duration: secs, warmup: secs / 4.0, ..base.clone() };
-        for t in tests {
-            let t = CdmTest::parse(t)?;
-            for &op in ops {
-                let spec = t.spec(&with_time, op);
-                spec.validate()?;
-                profile.push(Item { name: format!("{} {}", t.label(), op.name()), spec, notes: Vec::new() });
-            }
-        }
-        let mut output = a.common.output(None)?;
-        if output.out.is_none() {
-            let html = a.html.clone().unwrap_or_else(|| {
-                let t = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-                PathBuf::from(format!("iolens-check-{}.html", t.replace([':', '-'], "").trim_end_matches('Z')))
-            });
-            if html.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
-                return usage(
-                    "--html",
-                    format!("directory {} does not exist", html.parent().unwrap_or(&html).display()),
-                )?;
-            }
-            output.out = Some((html, Format::Html));
-        }
-        let skip = profile.len();
-        let mut sweeper = Sweeper::new(base, budget, true, writes, skip);
-        sweeper.prefix = "sweep ";
-        let mut queue = profile.clone().into_iter();
-        let mut next = |done: &[crate::result::TestResult]| {
-            queue.next().or_else(|| sweeper.next(done, std::time::Instant::now()).map(item))
-        };
-        let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
-        let html = output.out.as_ref().map(|(p, _)| p.clone());
-        let code = execute_series("check", &profile, a.size.is_some(), &output, &Passes::ONCE, &mut next, &annotate)?;
-        if let Some(p) = html {
-            if p.exists() {
-                eprintln!("report: {}", p.display());
-            }
-        }
-        Ok(code)
+pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
+    let (cat, cfg, tol) = a.judge.read()?;
+    let target = a.target.clone().unwrap_or_else(|| ".".into());
+    let writes = may_write(&target, a.reads_only, a.common.force_device);
+    let default_size = if a.quick { "256MiB" } else { "1GiB" };
+    let mut base = Spec {
+        targets: vec![target],
+        size: parse::size("--size", a.size.as_deref().unwrap_or(default_size))?,
+        ..Spec::default()
     };
-    go().unwrap_or_else(|e| fail(&e))
+    a.common.apply(&mut base);
+    // CrystalDiskMark's default tests (the quick check keeps three), then the sweep.
+    let (tests, secs, budget) = if a.quick {
+        (vec!["SEQ1M Q8T1", "RND4K Q32T1", "RND4K Q1T1"], 1.0, 12.0)
+    } else {
+        (vec!["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"], 3.0, 70.0)
+    };
+    let ops: &[CdmOp] = if writes { &[CdmOp::Read, CdmOp::Write] } else { &[CdmOp::Read] };
+    let mut profile: Vec<Item> = Vec::new();
+    let with_time = Spec { duration: secs, warmup: secs / 4.0, ..base.clone() };
+    for t in tests {
+        let t = CdmTest::parse(t)?;
+        for &op in ops {
+            let spec = t.spec(&with_time, op);
+            spec.validate()?;
+            profile.push(Item { name: format!("{} {}", t.label(), op.name()), spec, notes: Vec::new() });
+        }
+    }
+    let mut output = a.common.output(None)?;
+    if output.out.is_none() {
+        let html = a.html.clone().unwrap_or_else(|| {
+            let t = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+            PathBuf::from(format!("iolens-check-{}.html", t.replace([':', '-'], "").trim_end_matches('Z')))
+        });
+        if html.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+            return usage("--html", format!("directory {} does not exist", html.parent().unwrap_or(&html).display()))?;
+        }
+        output.out = Some((html, Format::Html));
+    }
+    let skip = profile.len();
+    let mut sweeper = Sweeper::new(base, budget, true, writes, skip);
+    sweeper.prefix = "sweep ";
+    let mut queue = profile.clone().into_iter();
+    let mut next = |done: &[crate::result::TestResult]| {
+        queue.next().or_else(|| sweeper.next(done, std::time::Instant::now()).map(item))
+    };
+    let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
+    let html = output.out.as_ref().map(|(p, _)| p.clone());
+    let code = execute_series("check", &profile, a.size.is_some(), &output, &Passes::ONCE, &mut next, &annotate)?;
+    if let Some(p) = html {
+        if p.exists() {
+            eprintln!("report: {}", p.display());
+        }
+    }
+    Ok(code)
 }

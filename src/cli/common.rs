@@ -2,9 +2,9 @@
 //! keeping the test file, quiet, and the store. Clap commands flatten them; diskspd and fio,
 //! which read their own argument lists, take them with `split`.
 
-use super::exec::Output;
 use super::stored::StoreArgs;
 use crate::error::UsageError;
+use crate::session::Output;
 use crate::workload::Spec;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -49,7 +49,7 @@ impl Default for CommonArgs {
 
 impl CommonArgs {
     pub fn output(&self, trace: Option<&Path>) -> Result<Output, UsageError> {
-        Output::new(&self.format, self.out.as_deref(), trace, self.quiet, &self.store)
+        Output::new(&self.format, self.out.as_deref(), trace, self.quiet, self.store.check()?)
     }
 
     /// The permissions and clean-up choice, onto a spec.

@@ -1,6 +1,5 @@
 //! `iolens compare A B [C…]`: results by id, label or JSON file, side by side with verdicts.
 
-use super::fail;
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
 use crate::result::RunResult;
@@ -33,7 +32,7 @@ pub struct CompareArgs {
 /// A result and the name its columns carry.
 fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
     if Path::new(what).is_file() {
-        let r = super::transfer::read(Path::new(what), None)?;
+        let r = super::import_export::read(Path::new(what), None)?;
         return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
     }
     if store.is_none() {
@@ -59,52 +58,49 @@ fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result
     Ok((r.label.clone().map_or_else(|| format!("#{id}"), |l| format!("#{id} {l}")), r))
 }
 
-pub fn main(a: CompareArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let same = match a.same.trim_end_matches('%').parse::<f64>() {
-            Ok(v) if (0.0..100.0).contains(&v) => v / 100.0,
-            _ => return usage("--same", format!("'{}' is not allowed; use a percentage from 0 to 100", a.same))?,
-        };
-        let format = Format::parse(&a.format)?;
-        let out = match &a.out {
-            Some(p) => {
-                if p.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
-                    return usage("--out", format!("directory {} does not exist", p.parent().unwrap_or(p).display()))?;
-                }
-                Some((p, Format::from_extension(p).unwrap_or(format)))
-            }
-            None => None,
-        };
-        let path = a.store.clone().unwrap_or_else(store::default_path);
-        let mut store = None;
-        let mut names = Vec::new();
-        let mut results = Vec::new();
-        for w in &a.results {
-            let (n, r) = resolve(w, &mut store, &path)?;
-            names.push(n);
-            results.push(r);
-        }
-        let base = match &a.baseline {
-            None => 0,
-            Some(b) => match a.results.iter().position(|w| w == b) {
-                Some(i) => i,
-                None => {
-                    let (n, r) = resolve(b, &mut store, &path)?;
-                    names.insert(0, n);
-                    results.insert(0, r);
-                    0
-                }
-            },
-        };
-        let c = crate::compare::compare(&results, &names, base, same);
-        // Both renderings are made before anything is written, so a refused format writes nothing.
-        let shown = report::render_comparison(&c, &results, format)?;
-        let file = out.map(|(p, f)| report::render_comparison(&c, &results, f).map(|t| (p, t))).transpose()?;
-        print!("{shown}");
-        if let Some((p, text)) = file {
-            report::write_text(&text, p)?;
-        }
-        Ok(0)
+pub fn main(a: CompareArgs) -> anyhow::Result<i32> {
+    let same = match a.same.trim_end_matches('%').parse::<f64>() {
+        Ok(v) if (0.0..100.0).contains(&v) => v / 100.0,
+        _ => return usage("--same", format!("'{}' is not allowed; use a percentage from 0 to 100", a.same))?,
     };
-    go().unwrap_or_else(|e| fail(&e))
+    let format = Format::parse(&a.format)?;
+    let out = match &a.out {
+        Some(p) => {
+            if p.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+                return usage("--out", format!("directory {} does not exist", p.parent().unwrap_or(p).display()))?;
+            }
+            Some((p, Format::from_extension(p).unwrap_or(format)))
+        }
+        None => None,
+    };
+    let path = a.store.clone().unwrap_or_else(store::default_path);
+    let mut store = None;
+    let mut names = Vec::new();
+    let mut results = Vec::new();
+    for w in &a.results {
+        let (n, r) = resolve(w, &mut store, &path)?;
+        names.push(n);
+        results.push(r);
+    }
+    let base = match &a.baseline {
+        None => 0,
+        Some(b) => match a.results.iter().position(|w| w == b) {
+            Some(i) => i,
+            None => {
+                let (n, r) = resolve(b, &mut store, &path)?;
+                names.insert(0, n);
+                results.insert(0, r);
+                0
+            }
+        },
+    };
+    let c = crate::compare::compare(&results, &names, base, same);
+    // Both renderings are made before anything is written, so a refused format writes nothing.
+    let shown = report::render_comparison(&c, &results, format)?;
+    let file = out.map(|(p, f)| report::render_comparison(&c, &results, f).map(|t| (p, t))).transpose()?;
+    print!("{shown}");
+    if let Some((p, text)) = file {
+        report::write_text(&text, p)?;
+    }
+    Ok(0)
 }

@@ -3,10 +3,9 @@
 //! they mix freely: `iolens diskspd --format json -t2 -o32 -b4k -r -w25 -d60 -Sh -L -c1G io.dat`.
 
 use super::common::{self, CommonArgs};
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use crate::error::{usage, UsageError};
 use crate::report::Format;
+use crate::session::{execute, Item, Passes};
 use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
 use crate::workload::diskspd::{self, DiskspdJob, ResultsFormat};
 use clap::Args;
@@ -32,40 +31,37 @@ fn split(args: &[String]) -> Result<(CommonArgs, Vec<String>), UsageError> {
     Ok((own, rest))
 }
 
-pub fn main(a: DiskspdArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let (own, rest) = split(&a.args)?;
-        let job = diskspd::parse(&rest)?;
-        let mut output = own.output(None)?;
-        if job.results == Some(ResultsFormat::Xml) && !job.profile_only {
-            // -Rxml picks DiskSpd's XML where iolens' default text would go; a typed --format wins.
-            if let Some(r) = rest.iter().find(|a| a.starts_with("-R")).filter(|_| own.format != "text") {
-                return Err(UsageError::new(r, format!("conflicts with --format {}; use one", own.format)).into());
-            }
-            if own.format == "text" {
-                output.format = Format::DiskspdXml;
-            }
+pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
+    let (own, rest) = split(&a.args)?;
+    let job = diskspd::parse(&rest)?;
+    let mut output = own.output(None)?;
+    if job.results == Some(ResultsFormat::Xml) && !job.profile_only {
+        // -Rxml picks DiskSpd's XML where iolens' default text would go; a typed --format wins.
+        if let Some(r) = rest.iter().find(|a| a.starts_with("-R")).filter(|_| own.format != "text") {
+            return Err(UsageError::new(r, format!("conflicts with --format {}; use one", own.format)).into());
         }
-        for n in &job.notes {
-            eprintln!("note: {n}");
+        if own.format == "text" {
+            output.format = Format::DiskspdXml;
         }
-        if job.profile_only {
-            print!("{}", profile(&job));
-            return Ok(0);
-        }
-        // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
-        let size_given = job.create_size.is_some();
-        let items: Vec<Item> = std::iter::once(job.spec)
-            .chain(job.later)
-            .map(|mut spec| {
-                own.apply(&mut spec);
-                spec.targets.dedup();
-                Item { name: spec.short_name(), spec, notes: job.notes.clone() }
-            })
-            .collect();
-        execute("diskspd", &items, size_given, &output, &Passes::ONCE)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+    }
+    for n in &job.notes {
+        eprintln!("note: {n}");
+    }
+    if job.profile_only {
+        print!("{}", profile(&job));
+        return Ok(0);
+    }
+    // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
+    let size_given = job.create_size.is_some();
+    let items: Vec<Item> = std::iter::once(job.spec)
+        .chain(job.later)
+        .map(|mut spec| {
+            own.apply(&mut spec);
+            spec.targets.dedup();
+            Item { name: spec.short_name(), spec, notes: job.notes.clone() }
+        })
+        .collect();
+    execute("diskspd", &items, size_given, &output, &Passes::ONCE)
 }
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).

@@ -4,11 +4,10 @@
 //! walls, the catalog matches and the advice.
 
 use super::common::CommonArgs;
-use super::exec::{execute_series, Item, Passes};
-use super::fail;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, Config};
 use crate::error::{usage, UsageError};
+use crate::session::{execute_series, Item, Passes};
 use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
@@ -152,45 +151,42 @@ fn explain_stored(a: &ExplainArgs, ids: Vec<i64>) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-pub fn main(a: ExplainArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let ids: Option<Vec<i64>> = (!a.what.is_empty() && a.what.iter().all(|w| !std::path::Path::new(w).exists()))
-            .then(|| a.what.iter().map(|w| w.parse::<i64>().ok().filter(|n| *n > 0)).collect())
-            .flatten();
-        if let Some(ids) = ids {
-            return explain_stored(&a, ids);
-        }
-        if a.what.len() > 1 {
-            return usage("TARGET", "explain sweeps one target (or takes result ids)")?;
-        }
-        let (cat, cfg, tol) = a.judge.read()?;
-        let budget = parse::seconds("--budget", &a.budget)?;
-        if budget < 5.0 {
-            return usage("--budget", "at least 5 s: every step needs a second or more")?;
-        }
-        let mut base = Spec {
-            targets: vec![a.what.first().cloned().unwrap_or_else(|| ".".into())],
-            size: parse::size("--size", a.size.as_deref().unwrap_or("1GiB"))?,
-            ..Spec::default()
-        };
-        a.common.apply(&mut base);
-        let writes = may_write(&base.targets[0], a.reads_only, a.common.force_device);
-        let output = a.common.output(None)?;
-        let mut sw = Sweeper::new(base, budget, true, writes, 0);
-        let envelope = vec![item(sw.step(true, 64, 1 << 20)), item(sw.step(!writes, 64, 1 << 20))];
-        for i in &envelope {
-            i.spec.validate()?;
-        }
-        let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
-        execute_series(
-            "explain",
-            &envelope,
-            a.size.is_some(),
-            &output,
-            &Passes::ONCE,
-            &mut |done| sw.next(done, std::time::Instant::now()).map(item),
-            &annotate,
-        )
+pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
+    let ids: Option<Vec<i64>> = (!a.what.is_empty() && a.what.iter().all(|w| !std::path::Path::new(w).exists()))
+        .then(|| a.what.iter().map(|w| w.parse::<i64>().ok().filter(|n| *n > 0)).collect())
+        .flatten();
+    if let Some(ids) = ids {
+        return explain_stored(&a, ids);
+    }
+    if a.what.len() > 1 {
+        return usage("TARGET", "explain sweeps one target (or takes result ids)")?;
+    }
+    let (cat, cfg, tol) = a.judge.read()?;
+    let budget = parse::seconds("--budget", &a.budget)?;
+    if budget < 5.0 {
+        return usage("--budget", "at least 5 s: every step needs a second or more")?;
+    }
+    let mut base = Spec {
+        targets: vec![a.what.first().cloned().unwrap_or_else(|| ".".into())],
+        size: parse::size("--size", a.size.as_deref().unwrap_or("1GiB"))?,
+        ..Spec::default()
     };
-    go().unwrap_or_else(|e| fail(&e))
+    a.common.apply(&mut base);
+    let writes = may_write(&base.targets[0], a.reads_only, a.common.force_device);
+    let output = a.common.output(None)?;
+    let mut sw = Sweeper::new(base, budget, true, writes, 0);
+    let envelope = vec![item(sw.step(true, 64, 1 << 20)), item(sw.step(!writes, 64, 1 << 20))];
+    for i in &envelope {
+        i.spec.validate()?;
+    }
+    let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
+    execute_series(
+        "explain",
+        &envelope,
+        a.size.is_some(),
+        &output,
+        &Passes::ONCE,
+        &mut |done| sw.next(done, std::time::Instant::now()).map(item),
+        &annotate,
+    )
 }

@@ -1,6 +1,5 @@
 //! `iolens history`, `show ID` and `delete ID`: what the store holds.
 
-use super::fail;
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
 use crate::store::{self, Filter, Store};
@@ -59,61 +58,52 @@ fn open(path: &Option<PathBuf>) -> anyhow::Result<Store> {
     Store::open(&p)
 }
 
-pub fn history(a: HistoryArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let limit = a.limit.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
-            UsageError::new("--limit", format!("'{}' is not allowed; use a whole number above 0", a.limit))
-        })?;
-        if let Some(s) = &a.since {
-            if !(s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-') {
-                return Err(UsageError::new(
-                    "--since",
-                    format!("'{s}' is not a date; write 2026-11-01 or 2026-11-01T12:00:00Z"),
-                )
-                .into());
-            }
+pub fn history(a: HistoryArgs) -> anyhow::Result<i32> {
+    let limit = a.limit.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+        UsageError::new("--limit", format!("'{}' is not allowed; use a whole number above 0", a.limit))
+    })?;
+    if let Some(s) = &a.since {
+        if !(s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-') {
+            return Err(UsageError::new(
+                "--since",
+                format!("'{s}' is not a date; write 2026-11-01 or 2026-11-01T12:00:00Z"),
+            )
+            .into());
         }
-        let s = open(&a.store)?;
-        let f = Filter {
-            host: a.host.clone(),
-            target: a.target.clone(),
-            label: a.label.clone(),
-            since: a.since.clone(),
-            limit: Some(limit),
-        };
-        for e in s.list(&f)? {
-            let label = e.label.map(|l| format!(" \"{l}\"")).unwrap_or_default();
-            let from = e.source.map(|s| format!("  [{s}]")).unwrap_or_default();
-            println!("{:>5}  {}  {}{label}  {}  {}{from}", e.id, e.started_at, e.host, e.command, e.headline);
-        }
-        Ok(0)
+    }
+    let s = open(&a.store)?;
+    let f = Filter {
+        host: a.host.clone(),
+        target: a.target.clone(),
+        label: a.label.clone(),
+        since: a.since.clone(),
+        limit: Some(limit),
     };
-    go().unwrap_or_else(|e| fail(&e))
+    for e in s.list(&f)? {
+        let label = e.label.map(|l| format!(" \"{l}\"")).unwrap_or_default();
+        let from = e.source.map(|s| format!("  [{s}]")).unwrap_or_default();
+        println!("{:>5}  {}  {}{label}  {}  {}{from}", e.id, e.started_at, e.host, e.command, e.headline);
+    }
+    Ok(0)
 }
 
-pub fn show(a: ShowArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let n = id(&a.id)?;
-        let format = Format::parse(&a.format)?;
-        let s = open(&a.store)?;
-        let Some(r) = s.load(n)? else {
-            return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
-        };
-        print!("{}", report::render(&r, format));
-        Ok(0)
+pub fn show(a: ShowArgs) -> anyhow::Result<i32> {
+    let n = id(&a.id)?;
+    let format = Format::parse(&a.format)?;
+    let s = open(&a.store)?;
+    let Some(r) = s.load(n)? else {
+        return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
     };
-    go().unwrap_or_else(|e| fail(&e))
+    print!("{}", report::render(&r, format));
+    Ok(0)
 }
 
-pub fn delete(a: ShowArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let n = id(&a.id)?;
-        let mut s = open(&a.store)?;
-        if !s.delete(n)? {
-            return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
-        }
-        eprintln!("deleted result {n}");
-        Ok(0)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+pub fn delete(a: ShowArgs) -> anyhow::Result<i32> {
+    let n = id(&a.id)?;
+    let mut s = open(&a.store)?;
+    if !s.delete(n)? {
+        return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
+    }
+    eprintln!("deleted result {n}");
+    Ok(0)
 }

@@ -1,20 +1,18 @@
-//! Command-line front end: clap definitions, one file per subcommand. Turns arguments into a
-//! Spec, hands it to the runner and the result to a report; does no I/O or formatting itself.
+//! Command-line front end: clap definitions, one file per subcommand. Turns arguments into
+//! workloads (or queries) and hands them to `session` (or `cluster`, with `--mpi`), which runs
+//! them and reports; it makes no platform call, runs nothing and formats nothing itself. Errors
+//! come back to `main`, which maps them to exit codes once.
 
 mod cdm;
 mod check;
 mod common;
 mod compare;
 mod diskspd;
-mod dist;
-#[cfg(feature = "mpi")]
-mod dist_run;
-#[cfg(feature = "mpi")]
-mod dist_wall;
-mod exec;
 mod explain;
 mod fio;
 mod history;
+mod import_export;
+mod mpi;
 mod pattern;
 mod plan;
 mod run;
@@ -22,11 +20,9 @@ mod simdb;
 mod sqlio;
 mod stored;
 mod sweep;
-mod transfer;
 
+use crate::error::EXIT_USAGE;
 use clap::{Parser, Subcommand};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(name = "iolens", version, about = "A storage performance lab in one command", propagate_version = true)]
@@ -59,9 +55,9 @@ enum Command {
     /// Remove a stored result
     Delete(history::ShowArgs),
     /// Save iolens JSON results from other machines into the store, keeping their host
-    Import(transfer::ImportArgs),
+    Import(import_export::ImportArgs),
     /// Write stored results out (json or text)
-    Export(transfer::ExportArgs),
+    Export(import_export::ExportArgs),
     /// fio job files or fio's command line, jobs of a group at the same time; --output-format=json as fio
     Fio(fio::FioArgs),
     /// A database's I/O pattern (oltp, log, readahead, checkpoint, backup, restore, dss, tempdb)
@@ -85,33 +81,21 @@ enum Command {
     Catalog(plan::CatalogArgs),
 }
 
-/// Exit codes: 0 success, 1 failure, 2 bad input, 3 data verification found bad pages or log
-/// records, 130 interrupted (as shells report Ctrl-C).
-pub const EXIT_FAIL: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_INTERRUPTED: i32 = 130;
-/// Data verification found bad pages (lost, torn, misdirected, corrupt or never read).
-pub const EXIT_FINDINGS: i32 = 3;
-
-pub fn main() -> i32 {
-    // A closed pipe (`iolens show 3 | head`) ends the program quietly, as it does for cat.
-    #[cfg(unix)]
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+/// Parses the command line and runs the command; Ok(exit code), or the error `main` maps to one.
+pub fn main() -> anyhow::Result<i32> {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
             let _ = e.print();
-            return 0;
+            return Ok(0);
         }
         Err(e) => {
             // One line, as for every other bad input; clap's first line names the argument.
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("error: invalid arguments");
             eprintln!("{first} (see --help)");
-            return EXIT_USAGE;
+            return Ok(EXIT_USAGE);
         }
     };
     match cli.command {
@@ -129,51 +113,9 @@ pub fn main() -> i32 {
         Command::Fio(args) => fio::main(args),
         Command::History(args) => history::history(args),
         Command::Compare(args) => compare::main(args),
-        Command::Import(args) => transfer::import(args),
-        Command::Export(args) => transfer::export(args),
+        Command::Import(args) => import_export::import(args),
+        Command::Export(args) => import_export::export(args),
         Command::Show(args) => history::show(args),
         Command::Delete(args) => history::delete(args),
     }
-}
-
-/// Set by `--mpi` (unless --keep): the first Ctrl-C or SIGTERM removes the test files at once.
-/// mpirun kills the ranks a second after it stopped them, or within tens of milliseconds when
-/// three or more ranks died at once, and a rank may be stuck sending to a rank 0 that is gone;
-/// workers still running lose only the names of their files.
-pub static REMOVE_AT_STOP: AtomicBool = AtomicBool::new(false);
-
-/// Ctrl-C (and SIGTERM) set a flag the runner polls; a second one removes the test files and
-/// exits at once. One flag per process: every call returns it (a handler can be set only once,
-/// and `--mpi` needs the flag before the targets are prepared).
-pub fn install_interrupt() -> Arc<AtomicBool> {
-    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        let _ = ctrlc::set_handler(move || {
-            if f.swap(true, Ordering::SeqCst) {
-                crate::targets::remove_all_created();
-                std::process::exit(EXIT_INTERRUPTED);
-            }
-            if REMOVE_AT_STOP.load(Ordering::SeqCst) {
-                crate::targets::remove_all_created();
-            }
-        });
-        flag
-    })
-    .clone()
-}
-
-/// Prints an error the iolens way and returns its exit code.
-pub fn fail(e: &anyhow::Error) -> i32 {
-    if let Some(u) = e.downcast_ref::<crate::error::UsageError>() {
-        eprintln!("error: {u}");
-        return EXIT_USAGE;
-    }
-    if e.downcast_ref::<crate::targets::Interrupted>().is_some() {
-        eprintln!("interrupted");
-        return EXIT_INTERRUPTED;
-    }
-    eprintln!("error: {e:#}");
-    EXIT_FAIL
 }

@@ -1,8 +1,7 @@
 //! `iolens pattern NAME`: a database's I/O pattern as a ready workload.
 
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use crate::error::UsageError;
+use crate::session::{Item, Passes};
 use crate::workload::dbpatterns::{pattern, Db};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -31,7 +30,7 @@ pub struct PatternArgs {
     #[arg(long)]
     pub buffered: bool,
     #[command(flatten)]
-    pub dist: super::dist::DistArgs,
+    pub mpi: super::mpi::MpiArgs,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
@@ -53,12 +52,8 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
     Ok(Item { name: a.name.clone(), spec: p.spec, notes: vec![p.description] })
 }
 
-pub fn main(a: PatternArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let item = item(&a)?;
-        let mut output = a.common.output(None)?;
-        output.dist = a.dist.check()?;
-        execute("pattern", &[item], true, &output, &Passes::ONCE)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+pub fn main(a: PatternArgs) -> anyhow::Result<i32> {
+    let item = item(&a)?;
+    let output = a.common.output(None)?;
+    super::mpi::execute("pattern", &[item], true, &output, &Passes::ONCE, a.mpi.check()?)
 }

@@ -2,7 +2,6 @@
 //! that meet a target, or predicts what a named one gives and which limit binds.
 
 use super::explain::Judge;
-use super::fail;
 use crate::analyze::catalog::{Caps, Catalog};
 use crate::analyze::plan::{self, Target};
 use crate::error::{usage, UsageError};
@@ -26,29 +25,24 @@ pub struct CatalogArgs {
     pub catalog: Option<PathBuf>,
 }
 
-pub fn catalog(a: CatalogArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let cat = Catalog::load(a.catalog.as_deref())?;
-        let format = Format::parse(&a.format)?;
-        let want = |cloud: &str, text: &[&str]| {
-            a.cloud.as_deref().is_none_or(|c| c.eq_ignore_ascii_case(cloud))
-                && a.search.as_deref().is_none_or(|s| text.iter().any(|t| t.to_lowercase().contains(&s.to_lowercase())))
-        };
-        let disks: Vec<_> = cat.disks.iter().filter(|d| want(&d.cloud, &[&d.name, &d.kind])).collect();
-        let vms: Vec<_> = cat.vms.iter().filter(|v| want(&v.cloud, &[&v.name])).collect();
-        if format == Format::Json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({ "disks": disks, "vms": vms, "sources": cat.sources })
-                )?
-            );
-            return Ok(0);
-        }
-        print!("{}", crate::report::plan::catalog(&disks, &vms, &cat.sources));
-        Ok(0)
+pub fn catalog(a: CatalogArgs) -> anyhow::Result<i32> {
+    let cat = Catalog::load(a.catalog.as_deref())?;
+    let format = Format::parse(&a.format)?;
+    let want = |cloud: &str, text: &[&str]| {
+        a.cloud.as_deref().is_none_or(|c| c.eq_ignore_ascii_case(cloud))
+            && a.search.as_deref().is_none_or(|s| text.iter().any(|t| t.to_lowercase().contains(&s.to_lowercase())))
     };
-    go().unwrap_or_else(|e| fail(&e))
+    let disks: Vec<_> = cat.disks.iter().filter(|d| want(&d.cloud, &[&d.name, &d.kind])).collect();
+    let vms: Vec<_> = cat.vms.iter().filter(|v| want(&v.cloud, &[&v.name])).collect();
+    if format == Format::Json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "disks": disks, "vms": vms, "sources": cat.sources }))?
+        );
+        return Ok(0);
+    }
+    print!("{}", crate::report::plan::catalog(&disks, &vms, &cat.sources));
+    Ok(0)
 }
 
 #[derive(Args, Debug, Clone)]
@@ -127,45 +121,42 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-pub fn main(a: PlanArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let format = Format::parse(&a.format)?;
-        let (iops, mbps) = (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?);
-        let latency = number("--latency-ms", &a.latency_ms)?;
-        if iops.is_none() && mbps.is_none() {
-            return predict(&a, format);
-        }
-        let (cat, _, _) = a.judge.read()?;
-        let max_disks = match a.max_disks.parse::<u32>() {
-            Ok(n) if (1..=64).contains(&n) => n,
-            _ => return usage("--max-disks", format!("'{}' is not allowed; use 1-64", a.max_disks))?,
-        };
-        let top = a
-            .top
-            .parse::<usize>()
-            .ok()
-            .filter(|n| *n > 0)
-            .ok_or_else(|| UsageError::new("--top", format!("'{}' is not a number above 0", a.top)))?;
-        let clouds: Vec<String> = a.cloud.iter().map(|c| c.to_lowercase()).collect();
-        if let Some(c) = clouds.first() {
-            if !cat.disks.iter().any(|d| &d.cloud == c) {
-                return usage("--cloud", format!("'{c}' has no disks in the catalog; use azure, aws or gcp"))?;
-            }
-        }
-        let t = Target {
-            iops: iops.unwrap_or(0.0),
-            mbps: mbps.unwrap_or(0.0),
-            clouds,
-            max_disks,
-            size_gib: number("--size", &a.size)?,
-        };
-        let found = plan::plan(&cat, &t);
-        if format == Format::Json {
-            println!("{}", serde_json::to_string_pretty(&found.iter().take(top).collect::<Vec<_>>())?);
-            return Ok(0);
-        }
-        print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some()));
-        Ok(0)
+pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
+    let format = Format::parse(&a.format)?;
+    let (iops, mbps) = (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?);
+    let latency = number("--latency-ms", &a.latency_ms)?;
+    if iops.is_none() && mbps.is_none() {
+        return predict(&a, format);
+    }
+    let (cat, _, _) = a.judge.read()?;
+    let max_disks = match a.max_disks.parse::<u32>() {
+        Ok(n) if (1..=64).contains(&n) => n,
+        _ => return usage("--max-disks", format!("'{}' is not allowed; use 1-64", a.max_disks))?,
     };
-    go().unwrap_or_else(|e| fail(&e))
+    let top = a
+        .top
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| UsageError::new("--top", format!("'{}' is not a number above 0", a.top)))?;
+    let clouds: Vec<String> = a.cloud.iter().map(|c| c.to_lowercase()).collect();
+    if let Some(c) = clouds.first() {
+        if !cat.disks.iter().any(|d| &d.cloud == c) {
+            return usage("--cloud", format!("'{c}' has no disks in the catalog; use azure, aws or gcp"))?;
+        }
+    }
+    let t = Target {
+        iops: iops.unwrap_or(0.0),
+        mbps: mbps.unwrap_or(0.0),
+        clouds,
+        max_disks,
+        size_gib: number("--size", &a.size)?,
+    };
+    let found = plan::plan(&cat, &t);
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&found.iter().take(top).collect::<Vec<_>>())?);
+        return Ok(0);
+    }
+    print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some()));
+    Ok(0)
 }

@@ -1,8 +1,7 @@
 //! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
 
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use crate::error::{usage, UsageError};
+use crate::session::{Item, Passes};
 use crate::workload::verify::{parse_inject, VerifySpec};
 use crate::workload::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
 use clap::Args;
@@ -133,7 +132,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "KIND:RATE,…")]
     pub inject: Option<String>,
     #[command(flatten)]
-    pub dist: super::dist::DistArgs,
+    pub mpi: super::mpi::MpiArgs,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
 }
@@ -265,17 +264,9 @@ fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
     }))
 }
 
-pub fn main(a: RunArgs) -> i32 {
-    match go(a) {
-        Ok(code) => code,
-        Err(e) => fail(&e),
-    }
-}
-
-fn go(a: RunArgs) -> anyhow::Result<i32> {
+pub fn main(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
-    let mut output = a.common.output(a.trace.as_deref())?;
-    output.dist = a.dist.check()?;
+    let output = a.common.output(a.trace.as_deref())?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
-    execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE)
+    super::mpi::execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE, a.mpi.check()?)
 }

@@ -1,9 +1,9 @@
 //! `iolens simdb [DIR]`: the database I/O simulator (SQLIOSim's users, stamped pages, a
 //! generation journal), and `--verify-only` for the files a killed run left behind.
 
-use super::exec::{finish, Output};
-use super::{fail, install_interrupt, EXIT_FAIL, EXIT_FINDINGS};
 use crate::error::{usage, UsageError};
+use crate::error::{EXIT_FAIL, EXIT_FINDINGS};
+use crate::session::{finish, install_interrupt, Output};
 use crate::verify::simdb::{self, Config};
 use crate::workload::parse;
 use crate::workload::size::format_size;
@@ -165,14 +165,7 @@ fn check_room(c: &Config) -> Result<(), UsageError> {
     }
 }
 
-pub fn main(a: SimdbArgs) -> i32 {
-    match go(a) {
-        Ok(code) => code,
-        Err(e) => fail(&e),
-    }
-}
-
-fn go(a: SimdbArgs) -> anyhow::Result<i32> {
+pub fn main(a: SimdbArgs) -> anyhow::Result<i32> {
     let cfg = to_config(&a)?;
     let output: Output = a.common.output(None)?;
     if a.verify_only {

@@ -1,9 +1,8 @@
 //! `iolens sqlio`: the SQLIO matrix our users ran before moving SQL Server — block sizes ×
 //! threads × {sequential, random} × {read, write}, each cell a short run on one 1 GiB file.
 
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use crate::error::{usage, UsageError};
+use crate::session::{execute, Item, Passes};
 use crate::workload::size::format_block;
 use crate::workload::{parse, BlockShare, Pattern, Spec};
 use clap::Args;
@@ -94,11 +93,8 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
     Ok(items)
 }
 
-pub fn main(a: SqlioArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let items = items(&a)?;
-        let output = a.common.output(None)?;
-        execute("sqlio", &items, true, &output, &Passes::ONCE)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+pub fn main(a: SqlioArgs) -> anyhow::Result<i32> {
+    let items = items(&a)?;
+    let output = a.common.output(None)?;
+    execute("sqlio", &items, true, &output, &Passes::ONCE)
 }

@@ -1,9 +1,9 @@
-//! Where every measuring command keeps its result: the store options they all share
-//! (`--label`, `--tag`, `--store`, `--no-store`) and the saving itself.
+//! The store options every measuring command shares (`--label`, `--tag`, `--store`,
+//! `--no-store`), checked into the `session::StoreOpts` the result is saved with.
 
 use crate::error::{usage, UsageError};
-use crate::result::RunResult;
-use crate::store::{self, Store};
+use crate::session::StoreOpts;
+use crate::store;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -21,15 +21,6 @@ pub struct StoreArgs {
     /// Do not save the result
     #[arg(long, conflicts_with = "store")]
     pub no_store: bool,
-}
-
-/// The checked store options.
-#[derive(Debug, Clone, Default)]
-pub struct StoreOpts {
-    pub label: Option<String>,
-    pub tags: Vec<(String, String)>,
-    /// None = do not save.
-    pub path: Option<PathBuf>,
 }
 
 impl StoreArgs {
@@ -61,14 +52,5 @@ impl StoreArgs {
             _ => return Ok(false),
         }
         Ok(true)
-    }
-}
-
-/// Saves the result; a store that cannot be written costs a warning, not the measurement.
-pub fn save(r: &RunResult, opts: &StoreOpts) {
-    let Some(path) = &opts.path else { return };
-    match Store::open(path).and_then(|mut s| s.save(r)) {
-        Ok(id) => eprintln!("saved as result {id} in {}", path.display()),
-        Err(e) => eprintln!("warning: the result was not saved in {}: {e:#}", path.display()),
     }
 }

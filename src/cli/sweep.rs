@@ -1,10 +1,9 @@
 //! `iolens sweep`: Iometer-style access specifications. Any of --bs, --qd, --threads and
 //! --read-pct takes a comma list; every combination is one point, run on the same target.
 
-use super::exec::{execute, Item, Passes};
-use super::fail;
 use super::run::{to_spec, RunArgs};
 use crate::error::{usage, UsageError};
+use crate::session::{Item, Passes};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -86,13 +85,9 @@ pub fn items(a: &RunArgs) -> Result<Vec<Item>, UsageError> {
         .collect()
 }
 
-pub fn main(a: SweepArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let items = items(&a.run)?;
-        let r = &a.run;
-        let mut output = r.common.output(r.trace.as_deref())?;
-        output.dist = r.dist.check()?;
-        execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+pub fn main(a: SweepArgs) -> anyhow::Result<i32> {
+    let items = items(&a.run)?;
+    let r = &a.run;
+    let output = r.common.output(r.trace.as_deref())?;
+    super::mpi::execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE, r.mpi.check()?)
 }

@@ -8,6 +8,22 @@ use crate::workload::Spec;
 pub mod combine;
 #[cfg(feature = "mpi")]
 pub mod comm;
+#[cfg(feature = "mpi")]
+pub mod run;
+#[cfg(feature = "mpi")]
+mod wall;
+
+/// When the ranks of a run stop measuring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stonewall {
+    /// Each rank runs its own course.
+    None,
+    /// Every rank stops when the first one is done: all measure the same window.
+    FirstDone,
+    /// Every rank goes on until it has done as many I/Os as the most any rank had done when
+    /// the first was done (IOR's stoneWallingWearOut).
+    WearOut,
+}
 
 /// A target with `{rank}` in it names one target per rank: `/dev/loop{rank}`, `dir/file.{rank}`.
 pub fn expand_rank(target: &str, rank: u32) -> String {

@@ -11,6 +11,31 @@ fn read_trim(p: impl AsRef<Path>) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())
 }
 
+/// A field of /proc/meminfo ("MemTotal:", "MemAvailable:"), in bytes.
+fn meminfo(field: &str) -> Option<u64> {
+    let t = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = t.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib * 1024)
+}
+
+/// The memory a run can still take without pushing other programs out, in bytes.
+pub fn memory_available() -> Option<u64> {
+    meminfo("MemAvailable:")
+}
+
+/// Do two paths name the same file (existing or about to be created)?
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    let norm = |p: &Path| {
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        fs::canonicalize(parent).ok().map(|d| d.join(p.file_name().unwrap_or_default()))
+    };
+    norm(a).is_some() && norm(a) == norm(b)
+}
+
 /// The machine running iolens, with the targets it tests.
 pub fn detect(targets: Vec<TargetInfo>) -> Host {
     let cpu_model = fs::read_to_string("/proc/cpuinfo")
@@ -22,12 +47,7 @@ pub fn detect(targets: Vec<TargetInfo>) -> Host {
                 .map(|(_, v)| v.trim().to_string())
         })
         .unwrap_or_else(|| "unknown".into());
-    let memory_bytes = fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("MemTotal:")).map(str::to_string))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()))
-        .map(|kib| kib * 1024)
-        .unwrap_or(0);
+    let memory_bytes = meminfo("MemTotal:").unwrap_or(0);
     Host {
         hostname: read_trim("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown".into()),
         os: read_trim("/etc/os-release")

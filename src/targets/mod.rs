@@ -12,7 +12,7 @@ pub mod stamped;
 
 pub use mark::adopt;
 
-use crate::error::{usage, UsageError};
+use crate::error::{usage, Interrupted, UsageError};
 use crate::result::host::TargetInfo;
 use crate::workload::size::format_size;
 use crate::workload::Spec;
@@ -220,16 +220,6 @@ pub fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
     }
     Ok((fs::metadata(dir)?.dev(), s.f_bavail as u64 * s.f_frsize as u64))
 }
-
-/// The run was interrupted while preparing.
-#[derive(Debug)]
-pub struct Interrupted;
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("interrupted")
-    }
-}
-impl std::error::Error for Interrupted {}
 
 /// Creates and fills new files, opens everything with the spec's flags. On error or
 /// interruption the files created so far are removed before returning.

@@ -25,7 +25,7 @@ pub fn prefill(f: &File, r: &Region, stop: &AtomicBool) -> anyhow::Result<()> {
     let mut at = r.start;
     while at < r.end {
         if stop.load(Ordering::Relaxed) {
-            return Err(super::Interrupted.into());
+            return Err(crate::error::Interrupted.into());
         }
         let n = chunk.min(r.end - at) as usize;
         let b = &mut buf.as_mut_slice()[..n];

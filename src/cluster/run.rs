@@ -10,13 +10,14 @@
 //! none as lost, and reports what it has: its own measurements, the survivors', and every
 //! test the lost ranks had finished (each rank sends its finished tests at the next meeting).
 
-use super::dist::Dist;
-use super::exec::{best_pass, finish, pass_keys, prepare, run_items, Item, Output, Passes, Runner};
-use super::EXIT_FAIL;
-use crate::cluster::combine::{combine, rank_row, RankMeta};
-use crate::cluster::comm::{now_ns, wait_until, Comm, GRACE};
-use crate::cluster::{expand_rank, rank_file, share_region, shared_targets};
+use super::combine::{combine, rank_row, RankMeta};
+use super::comm::{now_ns, wait_until, Comm, GRACE};
+use super::{expand_rank, rank_file, share_region, shared_targets, Stonewall};
+use crate::error::{EXIT_FAIL, EXIT_USAGE};
 use crate::result::{TargetInfo, TestResult};
+use crate::session::{
+    best_pass, finish, install_interrupt, pass_keys, prepare, run_items, Item, Output, Passes, Runner, REMOVE_AT_STOP,
+};
 use crate::targets;
 use crate::workload::Spec;
 use serde::{Deserialize, Serialize};
@@ -220,10 +221,10 @@ pub fn execute(
     size_given: bool,
     output: &Output,
     passes: &Passes,
-    dist: Dist,
+    wall: Stonewall,
 ) -> anyhow::Result<i32> {
     let shared = shared_targets(items.iter().flat_map(|i| i.spec.targets.iter()))?;
-    let comm = Comm::init(super::install_interrupt())?;
+    let comm = Comm::init(install_interrupt())?;
     crate::run::keep_mergeable();
     let (rank, host) = (comm.rank(), comm.host().to_string());
     let hosts = comm.gather(host.as_bytes()).unwrap_or_default();
@@ -266,7 +267,7 @@ pub fn execute(
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => {
             let size = group.comm.size();
-            super::REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
+            REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
             p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), rank, size).into());
             let result = if group.ready().unwrap_or(false) {
                 let clock = group.comm.clock_offset();
@@ -288,7 +289,7 @@ pub fn execute(
                     let start = group.comm.start_time(LEAD)?;
                     wait_until(start, clock);
                     let waited = Instant::now();
-                    let w = super::dist_wall::run_watched(&group.comm, dist.stonewall, spec, targets, interrupt, opts)?;
+                    let w = super::wall::run_watched(&group.comm, wall, spec, targets, interrupt, opts)?;
                     // Where the rank's I/O began (its measured window less the warm-up) and
                     // ended, after the common start on rank 0's clock: the start spread is
                     // the ranks' set-up (threads, files, rings) as much as their clocks.
@@ -336,7 +337,7 @@ pub fn execute(
     let code = match group.done(fin)? {
         None => 0,
         // Whatever happens to the report, the other ranks wait for this exit code.
-        Some(finals) => report(command, started_at, finals, output).unwrap_or_else(|e| super::fail(&e)),
+        Some(finals) => report(command, started_at, finals, output).unwrap_or_else(|e| crate::error::exit_code(&e)),
     };
     let code = group.exit_code(code);
     if group.comm.stopped() {
@@ -380,7 +381,7 @@ fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output
     let same = errors.windows(2).all(|w| w[0] == w[1]);
     if tests.is_empty() && errors.len() == finals.len() && errors[0].starts_with("--mpi: ") && same {
         eprintln!("error: {}", errors[0]);
-        return Ok(super::EXIT_USAGE);
+        return Ok(EXIT_USAGE);
     }
     // Named first: when a rank died, mpirun may not pass on all of a long report.
     if !failed.is_empty() {

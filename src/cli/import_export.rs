@@ -1,7 +1,6 @@
 //! `iolens import FILE…` and `iolens export ID…`: results travel as their JSON (the usual way:
 //! run on each VM, copy the JSON home, import), keeping the host they were measured on.
 
-use super::fail;
 use super::stored::StoreArgs;
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
@@ -54,61 +53,55 @@ pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
     serde_json::from_value(v).map_err(|e| UsageError::new(&shown, format!("is not an iolens result: {e}")))
 }
 
-pub fn import(a: ImportArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let opts = a.store.check()?;
-        // Every file is read and checked before the first one is saved.
-        let results = a.files.iter().map(|f| read(f, a.host.as_deref())).collect::<Result<Vec<_>, _>>()?;
-        let Some(path) = opts.path else { return usage("--no-store", "import saves into the store; drop --no-store")? };
-        let mut s = Store::open(&path)?;
-        for (f, mut r) in a.files.iter().zip(results) {
-            if opts.label.is_some() {
-                r.label = opts.label.clone();
-            }
-            r.tags.extend(opts.tags.iter().cloned());
-            let id = s.save(&r)?;
-            println!("{id}\t{}\t{}\t{}", r.host.hostname, r.command, f.display());
+pub fn import(a: ImportArgs) -> anyhow::Result<i32> {
+    let opts = a.store.check()?;
+    // Every file is read and checked before the first one is saved.
+    let results = a.files.iter().map(|f| read(f, a.host.as_deref())).collect::<Result<Vec<_>, _>>()?;
+    let Some(path) = opts.path else { return usage("--no-store", "import saves into the store; drop --no-store")? };
+    let mut s = Store::open(&path)?;
+    for (f, mut r) in a.files.iter().zip(results) {
+        if opts.label.is_some() {
+            r.label = opts.label.clone();
         }
-        Ok(0)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+        r.tags.extend(opts.tags.iter().cloned());
+        let id = s.save(&r)?;
+        println!("{id}\t{}\t{}\t{}", r.host.hostname, r.command, f.display());
+    }
+    Ok(0)
 }
 
-pub fn export(a: ExportArgs) -> i32 {
-    let go = || -> anyhow::Result<i32> {
-        let format = Format::parse(&a.format)?;
-        let ids = a
-            .ids
-            .iter()
-            .map(|s| {
-                s.parse::<i64>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| UsageError::new("ID", format!("'{s}' is not a result id")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if let Some(d) = &a.dir {
-            if !d.is_dir() {
-                return usage("--dir", format!("{} is not a directory", d.display()))?;
+pub fn export(a: ExportArgs) -> anyhow::Result<i32> {
+    let format = Format::parse(&a.format)?;
+    let ids = a
+        .ids
+        .iter()
+        .map(|s| {
+            s.parse::<i64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| UsageError::new("ID", format!("'{s}' is not a result id")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(d) = &a.dir {
+        if !d.is_dir() {
+            return usage("--dir", format!("{} is not a directory", d.display()))?;
+        }
+    }
+    let path = a.store.clone().unwrap_or_else(store::default_path);
+    if !path.exists() {
+        return usage("--store", format!("{} does not exist yet; measure something first", path.display()))?;
+    }
+    let s = Store::open(&path)?;
+    for id in ids {
+        let Some(r) = s.load(id)? else { return usage("ID", format!("no result {id} in {}", path.display()))? };
+        match &a.dir {
+            Some(d) => {
+                let f = d.join(format!("iolens-{id}.{}", format.extension()));
+                report::write_file(&r, format, &f)?;
+                eprintln!("wrote {}", f.display());
             }
+            None => print!("{}", report::render(&r, format)),
         }
-        let path = a.store.clone().unwrap_or_else(store::default_path);
-        if !path.exists() {
-            return usage("--store", format!("{} does not exist yet; measure something first", path.display()))?;
-        }
-        let s = Store::open(&path)?;
-        for id in ids {
-            let Some(r) = s.load(id)? else { return usage("ID", format!("no result {id} in {}", path.display()))? };
-            match &a.dir {
-                Some(d) => {
-                    let f = d.join(format!("iolens-{id}.{}", format.extension()));
-                    report::write_file(&r, format, &f)?;
-                    eprintln!("wrote {}", f.display());
-                }
-                None => print!("{}", report::render(&r, format)),
-            }
-        }
-        Ok(0)
-    };
-    go().unwrap_or_else(|e| fail(&e))
+    }
+    Ok(0)
 }

@@ -11,8 +11,8 @@
 //!   most by then (IOR's stoneWallingWearOut), so each did the same amount of work; its test
 //!   ends on that count, not at its time.
 
-use super::dist::Stonewall;
-use crate::cluster::comm::{Comm, GRACE};
+use super::comm::{Comm, GRACE};
+use super::Stonewall;
 use crate::result::ranks::FirstDone;
 use crate::result::TestResult;
 use crate::run::tally::Tally;

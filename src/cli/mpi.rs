@@ -1,12 +1,17 @@
-//! `--mpi`: the command on every MPI rank (launched by mpirun or srun), each rank on its own
-//! target, started together, and one combined result printed and saved by rank 0. Without the
-//! `mpi` cargo feature the option is refused in one line.
+//! `--mpi` and `--mpi-stonewall`: the command on every MPI rank (launched by mpirun or srun),
+//! each rank on its own target, started together, and one combined result printed and saved by
+//! rank 0 (`cluster`); without them, on this host (`session`). Without the `mpi` cargo feature
+//! the option is refused in one line.
 
+use crate::cluster::Stonewall;
 use crate::error::{usage, UsageError};
+use crate::session::{Item, Output, Passes};
 use clap::Args;
 
+const NO_MPI: &str = "this build of iolens lacks MPI; build it with `cargo build --release --features mpi`";
+
 #[derive(Args, Debug, Clone, Default)]
-pub struct DistArgs {
+pub struct MpiArgs {
     /// Run on every MPI rank (launch with mpirun or srun): each rank runs the same test on its
     /// own target, `{rank}` in a target becoming the rank (/dev/loop{rank}, dir/file.{rank});
     /// rank 0 prints and saves one result with a row per rank
@@ -20,28 +25,9 @@ pub struct DistArgs {
     pub stonewall: Option<String>,
 }
 
-/// When the ranks of a run stop measuring.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stonewall {
-    None,
-    /// Every rank stops when the first one is done: all measure the same window.
-    FirstDone,
-    /// Every rank goes on until it has done as many I/Os as the most any rank had done when
-    /// the first was done (IOR's stoneWallingWearOut).
-    WearOut,
-}
-
-/// How a command runs across ranks.
-#[derive(Debug, Clone, Copy)]
-pub struct Dist {
-    // Read by the MPI runner only, which a build without the feature lacks.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-    pub stonewall: Stonewall,
-}
-
-impl DistArgs {
+impl MpiArgs {
     /// None for a single-host run; refused when this build has no MPI.
-    pub fn check(&self) -> Result<Option<Dist>, UsageError> {
+    pub fn check(&self) -> Result<Option<Stonewall>, UsageError> {
         if !self.mpi {
             if self.stonewall.is_some() {
                 return usage("--mpi-stonewall", "applies to --mpi runs only; add --mpi");
@@ -49,10 +35,7 @@ impl DistArgs {
             return Ok(None);
         }
         if !cfg!(feature = "mpi") {
-            return usage(
-                "--mpi",
-                "this build of iolens lacks MPI; build it with `cargo build --release --features mpi`",
-            );
+            return usage("--mpi", NO_MPI);
         }
         let stonewall = match self.stonewall.as_deref().unwrap_or("none") {
             "none" => Stonewall::None,
@@ -60,33 +43,35 @@ impl DistArgs {
             "wear-out" => Stonewall::WearOut,
             v => return usage("--stonewall", format!("'{v}' is not allowed; use none, first-done or wear-out")),
         };
-        Ok(Some(Dist { stonewall }))
+        Ok(Some(stonewall))
     }
 }
 
-/// Runs `items` on every rank and reports on rank 0. Returns the exit code, the same on
-/// every rank.
-#[cfg(not(feature = "mpi"))]
+/// Runs `items` on every rank and reports on rank 0 (`mpi`: the checked `--mpi`), or on this
+/// host. Returns the exit code, the same on every rank.
 pub fn execute(
-    _: &str,
-    _: &[super::exec::Item],
-    _: bool,
-    _: &super::exec::Output,
-    _: &super::exec::Passes,
-    _: Dist,
+    command: &str,
+    items: &[Item],
+    size_given: bool,
+    output: &Output,
+    passes: &Passes,
+    mpi: Option<Stonewall>,
 ) -> anyhow::Result<i32> {
-    unreachable!("DistArgs::check refuses --mpi without the mpi feature")
+    match mpi {
+        #[cfg(feature = "mpi")]
+        Some(wall) => crate::cluster::run::execute(command, items, size_given, output, passes, wall),
+        #[cfg(not(feature = "mpi"))]
+        Some(_) => Ok(usage("--mpi", NO_MPI)?),
+        None => crate::session::execute(command, items, size_given, output, passes),
+    }
 }
-
-#[cfg(feature = "mpi")]
-pub use super::dist_run::execute;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(mpi: bool, stonewall: Option<&str>) -> DistArgs {
-        DistArgs { mpi, stonewall: stonewall.map(str::to_string) }
+    fn args(mpi: bool, stonewall: Option<&str>) -> MpiArgs {
+        MpiArgs { mpi, stonewall: stonewall.map(str::to_string) }
     }
 
     #[test]
@@ -108,9 +93,9 @@ mod tests {
     #[cfg(feature = "mpi")]
     #[test]
     fn stonewall_modes() {
-        assert_eq!(args(true, None).check().unwrap().unwrap().stonewall, Stonewall::None);
-        assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap().stonewall, Stonewall::FirstDone);
-        assert_eq!(args(true, Some("wear-out")).check().unwrap().unwrap().stonewall, Stonewall::WearOut);
+        assert_eq!(args(true, None).check().unwrap().unwrap(), Stonewall::None);
+        assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap(), Stonewall::FirstDone);
+        assert_eq!(args(true, Some("wear-out")).check().unwrap().unwrap(), Stonewall::WearOut);
         let e = args(true, Some("last")).check().unwrap_err();
         assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none, first-done or wear-out");
     }

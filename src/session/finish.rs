@@ -1,0 +1,71 @@
+//! After the last test: the one result built, written to its file, saved in the store and
+//! printed; the exit code says whether pages were bad or the run was cut short.
+
+use super::{Annotate, Output};
+use crate::error::{EXIT_FINDINGS, EXIT_INTERRUPTED};
+use crate::report;
+use crate::result::{RunResult, TargetInfo, TestResult, SCHEMA_VERSION};
+use crate::store::Store;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Where and how a result is kept: the checked `--label`, `--tag`, `--store` and `--no-store`.
+#[derive(Debug, Clone, Default)]
+pub struct StoreOpts {
+    pub label: Option<String>,
+    pub tags: Vec<(String, String)>,
+    /// None = do not save.
+    pub path: Option<PathBuf>,
+}
+
+/// Saves the result; a store that cannot be written costs a warning, not the measurement.
+pub fn save(r: &RunResult, opts: &StoreOpts) {
+    let Some(path) = &opts.path else { return };
+    match Store::open(path).and_then(|mut s| s.save(r)) {
+        Ok(id) => eprintln!("saved as result {id} in {}", path.display()),
+        Err(e) => eprintln!("warning: the result was not saved in {}: {e:#}", path.display()),
+    }
+}
+
+/// Builds the one result, prints it and saves it; the exit code says whether it was cut short.
+pub fn finish(
+    command: &str,
+    started_at: String,
+    targets: Vec<TargetInfo>,
+    tests: Vec<TestResult>,
+    interrupt: &AtomicBool,
+    output: &Output,
+    annotate: Annotate,
+) -> anyhow::Result<i32> {
+    let mut result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        iolens_version: env!("CARGO_PKG_VERSION").into(),
+        command: command.into(),
+        args: std::env::args().skip(1).collect(),
+        started_at,
+        host: crate::targets::host::detect(targets),
+        interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),
+        tests,
+        label: output.store.label.clone(),
+        tags: output.store.tags.clone(),
+        source: None,
+        analysis: None,
+        simdb: None,
+    };
+    annotate(&mut result)?;
+    // The file and the store first: under mpirun, stdout goes through mpirun, which stops
+    // forwarding it when it aborts the job (a rank died) and kills the ranks a second later.
+    let wrote = output.out.as_ref().map_or(Ok(()), |(path, f)| report::write_file(&result, *f, path));
+    save(&result, &output.store);
+    print!("{}", report::render(&result, output.format));
+    wrote?;
+    // Bad pages outrank an interruption: what was found stays found.
+    let found = result.tests.iter().any(|t| t.verify.as_ref().is_some_and(|v| !v.clean()));
+    Ok(if found {
+        EXIT_FINDINGS
+    } else if result.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}

@@ -1,0 +1,164 @@
+//! fio's jobs as fio runs them: the jobs of a group (between two stonewalls) at the same time,
+//! group after group, each job on its own handles to files created once, by the first job that
+//! names them.
+
+use super::{check_memory, finish, install_interrupt, prefill_progress, Output};
+use crate::error::{usage, UsageError};
+use crate::result::TestResult;
+use crate::run;
+use crate::targets::host::same_file;
+use crate::targets::{self, Plan, Prepared};
+use crate::workload::fio::FioJob;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
+pub fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
+    let Some(pct) = j.size_pct else { return Ok(()) };
+    let plans = targets::plan(&j.spec, false)?;
+    if let Some(t) = plans.iter().find(|t| t.kind == targets::Kind::NewFile) {
+        return usage(
+            &format!("[{}]", j.name),
+            format!("size={pct}%: {} does not exist; a percentage needs existing files or devices", t.path.display()),
+        );
+    }
+    let smallest = plans.iter().map(|t| t.size).min().unwrap_or(0).saturating_sub(j.spec.offset);
+    let block = j.spec.max_block();
+    j.spec.size = j.spec.offset + smallest * u64::from(pct) / 100 / block * block;
+    Ok(())
+}
+
+/// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the
+/// exit code: as in fio, a job below its rate_min fails the run, its figures still reported.
+pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Result<i32> {
+    let plans = plan_jobs(jobs, output)?;
+    print_notes(jobs);
+    let interrupt = install_interrupt();
+    let progress = !output.quiet && std::io::stderr().is_terminal();
+    let mut owned: Vec<Prepared> = Vec::new();
+    let per_job = match prepare_jobs(jobs, &plans, &interrupt, progress, &mut owned) {
+        Ok(p) => p,
+        Err(e) => {
+            targets::cleanup(&owned, keep);
+            return Err(e);
+        }
+    };
+    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let opts = run::RunOptions { progress, trace: output.trace.clone(), ..Default::default() };
+    let mut tests = Vec::new();
+    let outcome = run_each_group(jobs, &per_job, &interrupt, &opts, &mut tests);
+    drop(per_job);
+    targets::cleanup(&owned, keep);
+    outcome?;
+    let too_slow: Vec<String> =
+        tests.iter().filter_map(|t| t.failed.as_ref().map(|why| format!("[{}]: {why}", t.name))).collect();
+    let made = owned.iter().map(|t| t.info.clone()).collect();
+    let code = finish("fio", started_at, made, tests, &interrupt, output, &|_| Ok(()))?;
+    for line in &too_slow {
+        eprintln!("error: {line}");
+    }
+    Ok(if too_slow.is_empty() { code } else { code.max(1) })
+}
+
+/// Every job's targets, checked before anything is created.
+fn plan_jobs(jobs: &[FioJob], output: &Output) -> anyhow::Result<Vec<Vec<Plan>>> {
+    let mut plans: Vec<Vec<Plan>> = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        let p = targets::plan(&j.spec, j.size_given())?;
+        // fio's allow_file_create=0: the job may use files that exist, or that an earlier job
+        // of this run creates, and no other.
+        let earlier = |t: &Plan| plans.iter().flatten().any(|o: &Plan| o.path == t.path);
+        if let Some(t) = p.iter().find(|t| t.kind == targets::Kind::NewFile && !j.allow_file_create && !earlier(t)) {
+            return usage(
+                &format!("[{}]", j.name),
+                format!("allow_file_create=0: {} does not exist and this job may not create it", t.path.display()),
+            )?;
+        }
+        if let Some((out, _)) = &output.out {
+            if p.iter().any(|t| same_file(out, &t.path)) {
+                return usage(
+                    "--output",
+                    format!("{} is a target of this run; write the report elsewhere", out.display()),
+                )?;
+            }
+        }
+        check_memory(&j.spec, p.len())?;
+        plans.push(p);
+    }
+    Ok(plans)
+}
+
+/// The jobs' notes on stderr; a [global] option's note reaches every job: said once.
+fn print_notes(jobs: &[FioJob]) {
+    let everywhere = |n: &String| jobs.len() > 1 && jobs.iter().all(|j| j.notes.contains(n));
+    for n in jobs[0].notes.iter().filter(|n| everywhere(n)) {
+        eprintln!("note: [every job] {n}");
+    }
+    for j in jobs {
+        for n in j.notes.iter().filter(|n| !everywhere(n)) {
+            eprintln!("note: [{}] {n}", j.name);
+        }
+    }
+}
+
+/// Creates each file once (into `owned`, so that a failure part way still removes what was
+/// made) and gives every job its own handles to its files.
+fn prepare_jobs(
+    jobs: &[FioJob],
+    plans: &[Vec<Plan>],
+    interrupt: &AtomicBool,
+    progress: bool,
+    owned: &mut Vec<Prepared>,
+) -> anyhow::Result<Vec<Vec<Prepared>>> {
+    let mut per_job = Vec::with_capacity(jobs.len());
+    for (j, p) in jobs.iter().zip(plans) {
+        let mut mine = Vec::with_capacity(p.len());
+        for plan in p {
+            if !owned.iter().any(|o| o.plan.path == plan.path) {
+                owned.extend(targets::prepare(
+                    &j.spec,
+                    std::slice::from_ref(plan),
+                    interrupt,
+                    prefill_progress(progress),
+                )?);
+            }
+            let of = owned.iter().find(|o| o.plan.path == plan.path).expect("prepared above");
+            mine.push(targets::share(&j.spec, of)?);
+        }
+        per_job.push(mine);
+    }
+    Ok(per_job)
+}
+
+/// Runs the groups in order until one fails or Ctrl-C; each job's test named and noted as
+/// the job is.
+fn run_each_group(
+    jobs: &[FioJob],
+    per_job: &[Vec<Prepared>],
+    interrupt: &AtomicBool,
+    opts: &run::RunOptions,
+    tests: &mut Vec<TestResult>,
+) -> anyhow::Result<()> {
+    let mut groups: Vec<u32> = jobs.iter().map(|j| j.group).collect();
+    groups.dedup();
+    for g in groups {
+        if interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        let members: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].group == g).collect();
+        let group: Vec<run::Job> =
+            members.iter().map(|&i| run::Job { spec: &jobs[i].spec, targets: &per_job[i] }).collect();
+        for (mut t, &i) in run::run_group(&group, interrupt, opts)?.into_iter().zip(&members) {
+            let j = &jobs[i];
+            t.name = j.name.clone();
+            t.group = j.group;
+            t.options = j.options.clone();
+            t.notices.splice(0..0, j.notes.iter().cloned());
+            if let Some(why) = &t.failed {
+                t.notices.push(why.clone());
+            }
+            tests.push(t);
+        }
+    }
+    Ok(())
+}
