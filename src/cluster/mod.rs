@@ -9,6 +9,8 @@ pub mod combine;
 #[cfg(feature = "mpi")]
 pub mod comm;
 #[cfg(feature = "mpi")]
+mod group;
+#[cfg(feature = "mpi")]
 pub mod run;
 #[cfg(feature = "mpi")]
 mod wall;

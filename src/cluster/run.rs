@@ -11,210 +11,25 @@
 //! test the lost ranks had finished (each rank sends its finished tests at the next meeting).
 
 use super::combine::{combine, rank_row, RankMeta};
-use super::comm::{now_ns, wait_until, Comm, GRACE};
+use super::comm::{now_ns, wait_until, ClockOffset, Comm};
+use super::group::{Final, Group, Stopped};
 use super::{expand_rank, rank_file, share_region, shared_targets, Stonewall};
 use crate::error::{EXIT_FAIL, EXIT_USAGE};
-use crate::result::{TargetInfo, TestResult};
+use crate::result::TestResult;
+use crate::run::RunOptions;
 use crate::session::{
-    best_pass, finish, install_interrupt, pass_keys, prepare, run_items, Item, Output, Passes, Runner, REMOVE_AT_STOP,
+    finish, install_interrupt, prepare, run_items, Item, Output, Passes, Ready, Runner, REMOVE_AT_STOP,
 };
 use crate::targets;
 use crate::workload::Spec;
-use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How far ahead of now rank 0 sets a common start: enough for the message to reach every rank.
 const LEAD: Duration = Duration::from_millis(100);
 
-#[derive(Serialize, Deserialize)]
-enum Msg {
-    /// Ready for the next test; carries the tests finished since the last message.
-    Ready(Vec<TestResult>),
-    /// (complete, MB/s) of each pass of a test, to keep the pass that was best for all ranks.
-    Passes(Vec<(bool, f64)>),
-    Done(Box<Final>),
-}
-
-/// Everything a rank measured (but what it sent before), and why it stopped early if it did.
-#[derive(Serialize, Deserialize)]
-struct Final {
-    host: String,
-    error: Option<String>,
-    targets: Vec<TargetInfo>,
-    tests: Vec<TestResult>,
-}
-
-/// Another rank stopped: this one stops too, without an error of its own.
-#[derive(Debug)]
-struct Stopped;
-
-impl std::fmt::Display for Stopped {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("stopped because another rank did")
-    }
-}
-
-impl std::error::Error for Stopped {}
-
-struct Group {
-    comm: Comm,
-    /// On rank 0: every rank's host.
-    hosts: Vec<String>,
-    /// On rank 0: the tests each rank sent before it was done.
-    got: Vec<Vec<TestResult>>,
-    /// On rank 0: what each rank sent once it was done.
-    finals: Vec<Option<Final>>,
-    /// Elsewhere: this rank's finished tests not yet sent, and how many tests that covers.
-    unsent: Vec<TestResult>,
-    finished: usize,
-}
-
-impl Group {
-    fn post(&self, to: u32, m: &Msg) {
-        self.comm.send(to, &serde_json::to_vec(m).expect("serialisable"));
-    }
-
-    /// Rank 0: the next message of every rank not yet done (nor lost), but for "done".
-    fn collect(&mut self) -> anyhow::Result<Vec<(u32, Msg)>> {
-        let mut live = Vec::new();
-        for r in 1..self.comm.size() {
-            if self.finals[r as usize].is_some() {
-                continue;
-            }
-            let Ok(m) = self.comm.receive(r) else { continue };
-            match serde_json::from_slice(&m)? {
-                Msg::Done(f) => self.finals[r as usize] = Some(*f),
-                Msg::Ready(tests) => {
-                    self.got[r as usize].extend(tests);
-                    live.push((r, Msg::Ready(Vec::new())));
-                }
-                m => live.push((r, m)),
-            }
-        }
-        Ok(live)
-    }
-
-    /// No rank is done or lost: the run goes on.
-    fn go(&self) -> bool {
-        self.finals.iter().all(Option::is_none) && self.comm.lost().is_empty()
-    }
-
-    /// This rank's tests so far (`done`): the new ones go to rank 0 at the next meeting.
-    fn finished(&mut self, done: &[TestResult]) {
-        if self.comm.rank() != 0 {
-            self.unsent.extend(done[self.finished..].iter().cloned());
-        }
-        self.finished = done.len();
-    }
-
-    /// Every rank is ready: true, and the run goes on; false once any rank is done.
-    fn ready(&mut self) -> anyhow::Result<bool> {
-        if self.comm.rank() != 0 {
-            let tests = std::mem::take(&mut self.unsent);
-            self.post(0, &Msg::Ready(tests));
-            return Ok(self.comm.receive(0)? == [1]);
-        }
-        let ready = self.collect()?;
-        let go = self.go();
-        for (r, _) in ready {
-            self.comm.send(r, &[go as u8]);
-        }
-        Ok(go)
-    }
-
-    /// The pass every rank keeps of a test run several times (CrystalDiskMark's best of N): the
-    /// best of the ranks' summed MB/s, so the combined figures come from one common window.
-    fn agree_pass(&mut self, runs: &[TestResult]) -> anyhow::Result<usize> {
-        let mine = pass_keys(runs);
-        if self.comm.rank() != 0 {
-            self.post(0, &Msg::Passes(mine));
-            return match self.comm.receive(0)?.as_slice() {
-                [_, rest @ ..] if rest.len() == 4 => Ok(u32::from_le_bytes(rest.try_into()?) as usize),
-                _ => Err(Stopped.into()),
-            };
-        }
-        let live = self.collect()?;
-        let mut sum = mine;
-        for (_, m) in &live {
-            if let Msg::Passes(p) = m {
-                for (s, o) in sum.iter_mut().zip(p) {
-                    *s = (s.0 && o.0, s.1 + o.1);
-                }
-            }
-        }
-        // Even when a rank is done or lost, the others keep the test they measured; the next
-        // meeting stops them.
-        let best = best_pass(&sum);
-        for (r, _) in live {
-            self.comm.send(r, &verdict(self.go(), best));
-        }
-        Ok(best)
-    }
-
-    /// This rank is done. Rank 0 then tells the ranks still running to stop, and returns
-    /// every rank's final once all have sent theirs or are lost (a lost rank's final: the
-    /// tests it sent, and the error that it was lost).
-    fn done(&mut self, mut f: Final) -> anyhow::Result<Option<Vec<Final>>> {
-        if self.comm.rank() != 0 {
-            let rest = f.tests.split_off(self.finished.min(f.tests.len()));
-            f.tests = std::mem::take(&mut self.unsent);
-            f.tests.extend(rest);
-            self.post(0, &Msg::Done(Box::new(f)));
-            return Ok(None);
-        }
-        self.finals[0] = Some(f);
-        let waiting = |g: &Group| (1..g.comm.size()).any(|r| g.finals[r as usize].is_none() && !g.comm.is_lost(r));
-        while waiting(self) {
-            for (r, m) in self.collect()? {
-                match m {
-                    // Each keeps its best pass of the test it measured.
-                    Msg::Passes(p) => self.comm.send(r, &verdict(false, best_pass(&p))),
-                    _ => self.comm.send(r, &[0]),
-                }
-            }
-        }
-        let lost = format!(
-            "lost: no answer within {} ms once the run was stopped (killed, or its host or network gone)",
-            GRACE.as_millis()
-        );
-        let mut all = Vec::new();
-        for (r, f) in self.finals.iter_mut().enumerate() {
-            let mut tests = std::mem::take(&mut self.got[r]);
-            let mut f = f.take().unwrap_or_else(|| Final {
-                host: self.hosts.get(r).cloned().unwrap_or_else(|| "?".into()),
-                error: Some(lost.clone()),
-                targets: Vec::new(),
-                tests: Vec::new(),
-            });
-            tests.append(&mut f.tests);
-            f.tests = tests;
-            all.push(f);
-        }
-        Ok(Some(all))
-    }
-
-    /// Rank 0's exit code, on every rank (failure where rank 0 was lost).
-    fn exit_code(&self, code: i32) -> i32 {
-        match self.comm.broadcast(&code.to_le_bytes()) {
-            Ok(c) => i32::from_le_bytes(c.try_into().unwrap_or([0, 0, 0, 1])),
-            Err(e) => {
-                eprintln!(
-                    "error: rank {} ({}): {e}; what it measured is not reported",
-                    self.comm.rank(),
-                    self.comm.host()
-                );
-                EXIT_FAIL
-            }
-        }
-    }
-}
-
-/// The pass to keep, and whether the run goes on.
-fn verdict(go: bool, best: usize) -> Vec<u8> {
-    [&[go as u8][..], &(best as u32).to_le_bytes()].concat()
-}
-
+/// Runs `items` on every rank and reports on rank 0. Returns the exit code, the same on
+/// every rank.
 pub fn execute(
     command: &str,
     items: &[Item],
@@ -224,14 +39,9 @@ pub fn execute(
     wall: Stonewall,
 ) -> anyhow::Result<i32> {
     let shared = shared_targets(items.iter().flat_map(|i| i.spec.targets.iter()))?;
-    let comm = Comm::init(install_interrupt())?;
+    let mut group = Group::join(Comm::init(install_interrupt())?);
     crate::run::keep_mergeable();
-    let (rank, host) = (comm.rank(), comm.host().to_string());
-    let hosts = comm.gather(host.as_bytes()).unwrap_or_default();
-    let hosts = hosts.into_iter().map(|h| h.map_or("?".into(), |h| String::from_utf8_lossy(&h).into_owned())).collect();
-    let n = comm.size() as usize;
-    let (got, finals) = ((0..n).map(|_| Vec::new()).collect(), (0..n).map(|_| None).collect());
-    let mut group = Group { comm, hosts, got, finals, unsent: Vec::new(), finished: 0 };
+    let rank = group.comm.rank();
     let items: Vec<Item> = items
         .iter()
         .map(|i| {
@@ -241,98 +51,12 @@ pub fn execute(
         })
         .collect();
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let mut fin = Final { host: host.clone(), error: None, targets: Vec::new(), tests: Vec::new() };
-    // A shared file is created once, by rank 0, before the others open it; the others then
-    // treat it as this run's (it is written to without --allow-write, and rank 0 removes it).
-    if shared && rank != 0 {
-        let made: Vec<String> =
-            group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
-        targets::adopt(made.iter().map(Into::into));
-    }
-    // A region too small to split is refused before any file is made.
-    let prepared =
-        match items.iter().filter(|_| shared).find_map(|i| {
-            my_part(&i.spec, &targets::plan(&i.spec, size_given).unwrap_or_default(), rank, n as u32).err()
-        }) {
-            Some(e) => Err(e),
-            None => prepare(&items, size_given, output),
-        };
-    if shared && rank == 0 {
-        let made: Vec<String> = prepared.as_ref().map_or(Vec::new(), |p| {
-            p.targets.iter().filter(|t| t.info.created).map(|t| t.plan.path.display().to_string()).collect()
-        });
-        let _ = group.comm.broadcast(&serde_json::to_vec(&made).expect("serialisable"));
-    }
-    match prepared {
+    let host = group.comm.host().to_string();
+    let mut fin = Final { host, error: None, targets: Vec::new(), tests: Vec::new() };
+    let on = Rank { shared, wall, passes };
+    match prepare_rank(&mut group, &items, shared, size_given, output) {
         Err(e) => fin.error = Some(format!("{e:#}")),
-        Ok(mut p) => {
-            let size = group.comm.size();
-            REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
-            p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), rank, size).into());
-            let result = if group.ready().unwrap_or(false) {
-                let clock = group.comm.clock_offset();
-                let mut it = items.iter();
-                let (interrupt, opts) = (&p.interrupt, &p.opts);
-                // Both closures below talk to the other ranks, one at a time.
-                let cell = std::cell::RefCell::new(&mut group);
-                let mut measure = |spec: &crate::workload::Spec, targets: &mut [targets::Prepared]| {
-                    let part = if shared {
-                        Some(my_part(spec, &targets.iter().map(|t| t.plan.clone()).collect::<Vec<_>>(), rank, size)?)
-                    } else {
-                        None
-                    };
-                    let spec = part.as_ref().unwrap_or(spec);
-                    let mut group = cell.borrow_mut();
-                    if !group.ready()? {
-                        return Err(Stopped.into());
-                    }
-                    let start = group.comm.start_time(LEAD)?;
-                    wait_until(start, clock);
-                    let waited = Instant::now();
-                    let w = super::wall::run_watched(&group.comm, wall, spec, targets, interrupt, opts)?;
-                    // Where the rank's I/O began (its measured window less the warm-up) and
-                    // ended, after the common start on rank 0's clock: the start spread is
-                    // the ranks' set-up (threads, files, rings) as much as their clocks.
-                    let on_root_clock = |at: Instant| {
-                        let ago = Instant::now().saturating_duration_since(at).as_nanos() as i64;
-                        (now_ns() - ago - clock.offset_ns - start) as f64 / 1e6
-                    };
-                    let began =
-                        w.window.0.map_or(waited, |m| m.checked_sub(Duration::from_secs_f64(spec.warmup)).unwrap_or(m));
-                    let (mut t, first_done) = (w.t, w.first_done);
-                    let meta = RankMeta {
-                        rank,
-                        host: host.clone(),
-                        start_offset_ms: on_root_clock(began),
-                        end_offset_ms: on_root_clock(w.window.1.unwrap_or_else(Instant::now)),
-                        clock_offset_ms: clock.offset_ns as f64 / 1e6,
-                        clock_rtt_ms: clock.rtt_ns as f64 / 1e6,
-                        region: part.as_ref().map(|s| (s.offset, s.range.unwrap_or(0))),
-                        first_done,
-                    };
-                    t.ranks = vec![rank_row(&t, &meta)];
-                    Ok(t)
-                };
-                let mut choose = |runs: &[TestResult]| cell.borrow_mut().agree_pass(runs);
-                let mut next = |done: &[TestResult]| {
-                    cell.borrow_mut().finished(done);
-                    it.next().cloned()
-                };
-                let runner = Runner { measure: &mut measure, choose: &mut choose };
-                let (tests, r) = run_items(&mut next, &mut p.targets, interrupt, false, passes, runner);
-                fin.tests = tests;
-                r
-            } else {
-                Err(Stopped.into())
-            };
-            targets::cleanup(&p.targets, p.base.keep);
-            fin.targets = p.targets.iter().map(|t| t.info.clone()).collect();
-            if let Err(e) = result {
-                if !e.is::<Stopped>() {
-                    fin.error = Some(format!("{e:#}"));
-                }
-            }
-        }
+        Ok(mut p) => run_rank(&mut group, &items, &on, &mut p, &mut fin),
     }
     let code = match group.done(fin)? {
         None => 0,
@@ -344,6 +68,142 @@ pub fn execute(
         group.comm.abandon();
     }
     Ok(code)
+}
+
+/// How this rank runs its tests.
+struct Rank<'a> {
+    /// The ranks share their targets, each on its own part.
+    shared: bool,
+    wall: Stonewall,
+    passes: &'a Passes,
+}
+
+/// This rank's targets, prepared. A shared file is created once, by rank 0, before the others
+/// open it; they then treat it as this run's (written to without --allow-write, removed by
+/// rank 0). A region too small to split is refused before any file is made.
+fn prepare_rank(
+    group: &mut Group,
+    items: &[Item],
+    shared: bool,
+    size_given: bool,
+    output: &Output,
+) -> anyhow::Result<Ready> {
+    let (rank, n) = (group.comm.rank(), group.comm.size());
+    if shared && rank != 0 {
+        let made: Vec<String> =
+            group.comm.receive(0).ok().and_then(|m| serde_json::from_slice(&m).ok()).unwrap_or_default();
+        targets::adopt(made.iter().map(Into::into));
+    }
+    let too_small = items
+        .iter()
+        .filter(|_| shared)
+        .find_map(|i| my_part(&i.spec, &targets::plan(&i.spec, size_given).unwrap_or_default(), rank, n).err());
+    let prepared = match too_small {
+        Some(e) => Err(e),
+        None => prepare(items, size_given, output),
+    };
+    if shared && rank == 0 {
+        let made: Vec<String> = prepared.as_ref().map_or(Vec::new(), |p| {
+            p.targets.iter().filter(|t| t.info.created).map(|t| t.plan.path.display().to_string()).collect()
+        });
+        let _ = group.comm.broadcast(&serde_json::to_vec(&made).expect("serialisable"));
+    }
+    prepared
+}
+
+/// Runs the tests on this rank, each started with the others, and cleans up; what it measured
+/// and why it stopped early, if it did, go into `fin`.
+fn run_rank(group: &mut Group, items: &[Item], on: &Rank, p: &mut Ready, fin: &mut Final) {
+    let size = group.comm.size();
+    REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
+    p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), group.comm.rank(), size).into());
+    let result = if group.ready().unwrap_or(false) {
+        let clock = group.comm.clock_offset();
+        let mut it = items.iter();
+        let (interrupt, opts) = (&p.interrupt, &p.opts);
+        // Both closures below talk to the other ranks, one at a time.
+        let cell = std::cell::RefCell::new(&mut *group);
+        let mut measure = |spec: &Spec, targets: &mut [targets::Prepared]| {
+            let part = if on.shared {
+                let plans: Vec<targets::Plan> = targets.iter().map(|t| t.plan.clone()).collect();
+                Some(my_part(spec, &plans, cell.borrow().comm.rank(), size)?)
+            } else {
+                None
+            };
+            let test = Test {
+                spec: part.as_ref().unwrap_or(spec),
+                region: part.as_ref().map(|s| (s.offset, s.range.unwrap_or(0))),
+            };
+            measure_together(&mut cell.borrow_mut(), &test, targets, on.wall, clock, interrupt, opts)
+        };
+        let mut choose = |runs: &[TestResult]| cell.borrow_mut().agree_pass(runs);
+        let mut next = |done: &[TestResult]| {
+            cell.borrow_mut().finished(done);
+            it.next().cloned()
+        };
+        let runner = Runner { measure: &mut measure, choose: &mut choose };
+        let (tests, r) = run_items(&mut next, &mut p.targets, interrupt, false, on.passes, runner);
+        fin.tests = tests;
+        r
+    } else {
+        Err(Stopped.into())
+    };
+    targets::cleanup(&p.targets, p.base.keep);
+    fin.targets = p.targets.iter().map(|t| t.info.clone()).collect();
+    if let Err(e) = result {
+        if !e.is::<Stopped>() {
+            fin.error = Some(format!("{e:#}"));
+        }
+    }
+}
+
+/// One test as this rank runs it: its spec, on its part of a shared region if it has one.
+struct Test<'a> {
+    spec: &'a Spec,
+    /// (offset, length) of this rank's part.
+    region: Option<(u64, u64)>,
+}
+
+/// Meets the other ranks, starts at the common time and runs the test watched; its result
+/// carries this rank's row: where its I/O began and ended on rank 0's clock.
+fn measure_together(
+    group: &mut Group,
+    test: &Test,
+    targets: &mut [targets::Prepared],
+    wall: Stonewall,
+    clock: ClockOffset,
+    interrupt: &AtomicBool,
+    opts: &RunOptions,
+) -> anyhow::Result<TestResult> {
+    if !group.ready()? {
+        return Err(Stopped.into());
+    }
+    let start = group.comm.start_time(LEAD)?;
+    wait_until(start, clock);
+    let waited = Instant::now();
+    let w = super::wall::run_watched(&group.comm, wall, test.spec, targets, interrupt, opts)?;
+    // Where the rank's I/O began (its measured window less the warm-up) and ended, after the
+    // common start on rank 0's clock: the start spread is the ranks' set-up (threads, files,
+    // rings) as much as their clocks.
+    let on_root_clock = |at: Instant| {
+        let ago = Instant::now().saturating_duration_since(at).as_nanos() as i64;
+        (now_ns() - ago - clock.offset_ns - start) as f64 / 1e6
+    };
+    let warmup = Duration::from_secs_f64(test.spec.warmup);
+    let began = w.window.0.map_or(waited, |m| m.checked_sub(warmup).unwrap_or(m));
+    let (mut t, first_done) = (w.t, w.first_done);
+    let meta = RankMeta {
+        rank: group.comm.rank(),
+        host: group.comm.host().to_string(),
+        start_offset_ms: on_root_clock(began),
+        end_offset_ms: on_root_clock(w.window.1.unwrap_or_else(Instant::now)),
+        clock_offset_ms: clock.offset_ns as f64 / 1e6,
+        clock_rtt_ms: clock.rtt_ns as f64 / 1e6,
+        region: test.region,
+        first_done,
+    };
+    t.ranks = vec![rank_row(&t, &meta)];
+    Ok(t)
 }
 
 /// This rank's part of the shared targets' region (the smallest target's, if several). Before

@@ -15,7 +15,7 @@ use super::comm::{Comm, GRACE};
 use super::Stonewall;
 use crate::result::ranks::FirstDone;
 use crate::result::TestResult;
-use crate::run::tally::Tally;
+use crate::run::tally::{Progress, Tally};
 use crate::{run, targets};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,6 +34,89 @@ struct Wall {
     counts: Vec<Option<u64>>,
     /// The count every rank goes on to (wear-out), once known.
     target: Option<u64>,
+}
+
+/// What a rank looks at, once a millisecond, while its test runs.
+struct Step<'a> {
+    comm: &'a Comm,
+    wall: Stonewall,
+    tally: &'a Tally,
+    halt: &'a AtomicBool,
+    /// The rank's figures so far.
+    p: Progress,
+}
+
+impl Wall {
+    /// Rank 0: notes the others' done notices and counts; when the first rank is done, takes
+    /// its own snapshot and asks every rank for theirs; under wear-out, sends every rank the
+    /// count to reach. True once its test and every rank's part in the wall are over.
+    fn step_root(&mut self, s: &Step, finished: bool) -> bool {
+        let (comm, size) = (s.comm, s.comm.size());
+        while comm.wall_from().is_some() {
+            self.dones += 1;
+        }
+        if self.at_first.is_none() && (self.own || self.dones > 0) {
+            self.at_first = Some(snapshot(&s.p));
+            self.counts[0] = Some(s.p.ios);
+            if s.wall == Stonewall::FirstDone {
+                s.halt.store(true, Ordering::Relaxed);
+            }
+            (1..size).for_each(|r| comm.wall(r));
+        }
+        while let Some((r, n)) = comm.count_from() {
+            self.counts[r as usize] = Some(n);
+        }
+        if s.wall == Stonewall::WearOut && self.target.is_none() && self.counts.iter().all(Option::is_some) {
+            let most = self.counts.iter().flatten().copied().max().unwrap_or(0);
+            (1..size).for_each(|r| comm.count(r, most));
+            self.target = Some(most);
+            s.tally.limit(most.saturating_sub(s.tally.progress().ios));
+        }
+        finished && self.dones == size - 1 && self.counts.iter().all(Option::is_some)
+    }
+
+    /// Another rank: tells rank 0 when its own course is done, answers the first-done call with
+    /// its count, and under wear-out takes the count to reach. True once both are over.
+    fn step_rank(&mut self, s: &Step, finished: bool) -> bool {
+        if self.own && self.dones == 0 {
+            self.dones = 1;
+            s.comm.wall(0);
+        }
+        if self.at_first.is_none() && s.comm.wall_from().is_some() {
+            self.at_first = Some(snapshot(&s.p));
+            s.comm.count(0, s.p.ios);
+            if s.wall == Stonewall::FirstDone {
+                s.halt.store(true, Ordering::Relaxed);
+            }
+        }
+        if s.wall == Stonewall::WearOut && self.target.is_none() {
+            if let Some((_, most)) = s.comm.count_from() {
+                self.target = Some(most);
+                s.tally.limit(most.saturating_sub(s.tally.progress().ios));
+            }
+        }
+        finished && self.dones == 1 && self.at_first.is_some()
+    }
+
+    /// Says on the test why it stopped where it did: another rank's failure or the stonewall.
+    fn note(&self, t: &mut TestResult, failed: Option<u32>, interrupt: &AtomicBool) {
+        if let Some(r) = failed {
+            t.notices.push(format!("stopped when rank {r} failed"));
+        } else if t.interrupted && !interrupt.load(Ordering::Relaxed) {
+            // Cut short by the stonewall, not by Ctrl-C: its figures cover the common window.
+            t.interrupted = false;
+            t.notices.push("stopped when the first rank was done (--stonewall first-done)".into());
+        }
+        if let Some(n) = self.target {
+            t.notices.push(format!(
+                "went on to {n} I/Os or more, the most any rank had done when the first was done (--stonewall wear-out)"
+            ));
+        }
+    }
+}
+
+fn snapshot(p: &Progress) -> FirstDone {
+    FirstDone { ios: p.ios, bytes: p.bytes, seconds: p.seconds }
 }
 
 /// One test on this rank as watched: its result, what it had measured when the first rank was
@@ -91,49 +174,8 @@ pub(super) fn run_watched(
             }
             let p = tally.progress();
             w.own |= finished || (tally.open_ended() && p.seconds >= spec.duration);
-            let snapshot = || FirstDone { ios: p.ios, bytes: p.bytes, seconds: p.seconds };
-            let over = if rank == 0 {
-                while comm.wall_from().is_some() {
-                    w.dones += 1;
-                }
-                if w.at_first.is_none() && (w.own || w.dones > 0) {
-                    w.at_first = Some(snapshot());
-                    w.counts[0] = Some(p.ios);
-                    if wall == Stonewall::FirstDone {
-                        halt.store(true, Ordering::Relaxed);
-                    }
-                    (1..size).for_each(|r| comm.wall(r));
-                }
-                while let Some((r, n)) = comm.count_from() {
-                    w.counts[r as usize] = Some(n);
-                }
-                if wall == Stonewall::WearOut && w.target.is_none() && w.counts.iter().all(Option::is_some) {
-                    let most = w.counts.iter().flatten().copied().max().unwrap_or(0);
-                    (1..size).for_each(|r| comm.count(r, most));
-                    w.target = Some(most);
-                    tally.limit(most.saturating_sub(tally.progress().ios));
-                }
-                finished && w.dones == size - 1 && w.counts.iter().all(Option::is_some)
-            } else {
-                if w.own && w.dones == 0 {
-                    w.dones = 1;
-                    comm.wall(0);
-                }
-                if w.at_first.is_none() && comm.wall_from().is_some() {
-                    w.at_first = Some(snapshot());
-                    comm.count(0, p.ios);
-                    if wall == Stonewall::FirstDone {
-                        halt.store(true, Ordering::Relaxed);
-                    }
-                }
-                if wall == Stonewall::WearOut && w.target.is_none() {
-                    if let Some((_, most)) = comm.count_from() {
-                        w.target = Some(most);
-                        tally.limit(most.saturating_sub(tally.progress().ios));
-                    }
-                }
-                finished && w.dones == 1 && w.at_first.is_some()
-            };
+            let step = Step { comm, wall, tally: &tally, halt: &halt, p };
+            let over = if rank == 0 { w.step_root(&step, finished) } else { w.step_rank(&step, finished) };
             if over && (wall != Stonewall::WearOut || w.target.is_some()) {
                 break;
             }
@@ -150,18 +192,7 @@ pub(super) fn run_watched(
             return Err(e);
         }
     };
-    if let Some(r) = failed {
-        t.notices.push(format!("stopped when rank {r} failed"));
-    } else if t.interrupted && !interrupt.load(Ordering::Relaxed) {
-        // Cut short by the stonewall, not by Ctrl-C: its figures cover the common window.
-        t.interrupted = false;
-        t.notices.push("stopped when the first rank was done (--stonewall first-done)".into());
-    }
-    if let Some(n) = w.target {
-        t.notices.push(format!(
-            "went on to {n} I/Os or more, the most any rank had done when the first was done (--stonewall wear-out)"
-        ));
-    }
+    w.note(&mut t, failed, interrupt);
     Ok(Watched { t, first_done: w.at_first, window: tally.window() })
 }
 
