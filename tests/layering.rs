@@ -199,3 +199,110 @@ fn unit_tests_follow_one_module_style() {
     }
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// A line's code without comments and without what string and char literals hold, so braces
+/// inside them are not counted. `raw`: the `#`s of the raw string the line starts inside.
+fn braces_only(line: &str, raw: &mut Option<usize>, in_str: &mut bool) -> String {
+    let b = line.as_bytes();
+    let (mut out, mut i) = (String::new(), 0);
+    while i < b.len() {
+        if let Some(n) = *raw {
+            let close = format!("\"{}", "#".repeat(n));
+            if line[i..].starts_with(&close) {
+                *raw = None;
+                i += close.len();
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        if *in_str {
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    *in_str = false;
+                    i += 1
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        let rest = &line[i..];
+        if rest.starts_with("//") {
+            break;
+        }
+        let word_start = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        if word_start && (rest.starts_with("r#") || rest.starts_with("r\"") || rest.starts_with("br")) {
+            let skip = usize::from(rest.starts_with('b'));
+            let hashes = rest[skip + 1..].bytes().take_while(|&c| c == b'#').count();
+            if rest[skip + 1 + hashes..].starts_with('"') {
+                *raw = Some(hashes);
+                i += skip + 2 + hashes;
+                continue;
+            }
+        }
+        match b[i] {
+            b'"' => *in_str = true,
+            // A char literal ('{', '\'', '\u{7b}'), not a lifetime ('a).
+            b'\'' if rest.len() > 2 && (rest.as_bytes()[2] == b'\'' || rest.as_bytes()[1] == b'\\') => {
+                i += rest[2..].find('\'').map_or(1, |k| k + 3);
+                continue;
+            }
+            c => out.push(c as char),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// (file, line, name, lines) of every function outside unit tests.
+fn function_lengths() -> Vec<(String, usize, String, usize)> {
+    let (src, all) = sources();
+    let mut out = Vec::new();
+    for f in all {
+        let Some(code) = code(&f) else { continue };
+        let rel = f.strip_prefix(&src).unwrap().display().to_string();
+        let (mut depth, mut open) = (0usize, Vec::<(usize, usize, String)>::new());
+        let (mut raw, mut in_str) = (None, false);
+        for (no, line) in code.lines().enumerate() {
+            let starts = raw.is_none() && !in_str;
+            let t = line.trim_start();
+            let t = t.strip_prefix("pub ").or_else(|| t.strip_prefix("pub(crate) ")).unwrap_or(t);
+            let t = t.strip_prefix("pub(super) ").unwrap_or(t);
+            let t = t.strip_prefix("const ").unwrap_or(t);
+            let t = t.strip_prefix("unsafe ").unwrap_or(t);
+            if starts && t.starts_with("fn ") {
+                let name: String = t[3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                open.push((depth, no + 1, name));
+            }
+            for c in braces_only(line, &mut raw, &mut in_str).chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth = depth.saturating_sub(1);
+                        if open.last().is_some_and(|(d, _, _)| *d == depth) {
+                            let (_, first, name) = open.pop().unwrap();
+                            out.push((rel.clone(), first, name, no + 2 - first));
+                        }
+                    }
+                    // A declaration without a body (in a trait) ends at its semicolon.
+                    ';' if open.last().is_some_and(|(d, _, _)| *d == depth) => {
+                        open.pop();
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_function_is_over_100_lines() {
+    let all = function_lengths();
+    // The scanner reads what it checks: a known function and its length.
+    let execute = all.iter().find(|(f, _, n, _)| f == "session/mod.rs" && n == "execute_series");
+    assert!(execute.is_some_and(|(_, _, _, len)| (15..=40).contains(len)), "{execute:?}");
+    let long: Vec<_> = all.iter().filter(|(_, _, _, len)| *len > 100).collect();
+    assert!(long.is_empty(), "split these into named steps (option parsers as tables): {long:#?}");
+}

@@ -2,8 +2,8 @@
 
 use crate::error::{usage, UsageError};
 use crate::session::{Item, Passes};
+use crate::workload::parse;
 use crate::workload::presets::{self, CdmOp, CdmTest};
-use crate::workload::{parse, Spec};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -53,16 +53,7 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     if tests.is_empty() {
         return usage("--tests", "the list is empty; write e.g. \"SEQ1M Q8T1,RND4K Q32T16\"");
     }
-    let base = Spec {
-        targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
-        size: parse::size("--size", &a.size)?,
-        duration: parse::seconds("--time", &a.time)?,
-        direct: !a.buffered,
-        allow_write: a.common.allow_write,
-        force_device: a.common.force_device,
-        keep: a.common.keep,
-        ..Spec::default()
-    };
+    let base = a.common.base_spec(a.target.as_deref(), &a.size, ("--time", &a.time), a.buffered)?;
     let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
     let mut items = Vec::new();
     for t in &tests {

@@ -5,7 +5,7 @@
 use super::stored::StoreArgs;
 use crate::error::UsageError;
 use crate::session::Output;
-use crate::workload::Spec;
+use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -50,6 +50,27 @@ impl Default for CommonArgs {
 impl CommonArgs {
     pub fn output(&self, trace: Option<&Path>) -> Result<Output, UsageError> {
         Output::new(&self.format, self.out.as_deref(), trace, self.quiet, self.store.check()?)
+    }
+
+    /// The spec a CrystalDiskMark profile or a database pattern starts from: one target (the
+    /// current directory by default) of `size`, run for `duration` (the option's name and
+    /// value), direct I/O unless `buffered`, with these permissions.
+    pub fn base_spec(
+        &self,
+        target: Option<&str>,
+        size: &str,
+        duration: (&str, &str),
+        buffered: bool,
+    ) -> Result<Spec, UsageError> {
+        let mut spec = Spec {
+            targets: vec![target.unwrap_or(".").to_string()],
+            size: parse::size("--size", size)?,
+            duration: parse::seconds(duration.0, duration.1)?,
+            direct: !buffered,
+            ..Spec::default()
+        };
+        self.apply(&mut spec);
+        Ok(spec)
     }
 
     /// The permissions and clean-up choice, onto a spec.

@@ -3,7 +3,7 @@
 use crate::error::UsageError;
 use crate::session::{Item, Passes};
 use crate::workload::dbpatterns::{pattern, Db};
-use crate::workload::{parse, Spec};
+use crate::workload::parse;
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -38,16 +38,7 @@ pub struct PatternArgs {
 pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
     let page = a.page_size.as_deref().map(|s| parse::size("--page-size", s)).transpose()?;
     let db = Db::parse(&a.db, page)?;
-    let base = Spec {
-        targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
-        size: parse::size("--size", &a.size)?,
-        duration: parse::seconds("--duration", &a.duration)?,
-        direct: !a.buffered,
-        allow_write: a.common.allow_write,
-        force_device: a.common.force_device,
-        keep: a.common.keep,
-        ..Spec::default()
-    };
+    let base = a.common.base_spec(a.target.as_deref(), &a.size, ("--duration", &a.duration), a.buffered)?;
     let p = pattern(&a.name, db, &base)?;
     Ok(Item { name: a.name.clone(), spec: p.spec, notes: vec![p.description] })
 }
