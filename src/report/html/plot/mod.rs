@@ -384,5 +384,4 @@ pub fn draw(c: &Chart) -> String {
 }
 
 #[cfg(test)]
-#[path = "plot_tests.rs"]
 mod tests;
