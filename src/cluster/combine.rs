@@ -4,7 +4,7 @@
 //! build.
 
 use crate::result::ranks::{FirstDone, RankStats};
-use crate::result::{FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult};
+use crate::result::{FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult, ThreadStats};
 use crate::stats::{HistDump, LatRec, SecondHist};
 
 /// What a rank knows about itself when its test ends: the row it contributes.
@@ -78,76 +78,11 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         total += t;
     }
     let ops = |f: fn(&TestResult) -> &OpStats| per_rank.iter().map(f).collect::<Vec<_>>();
-    let paced = first.spec.rate_iops.is_some() || first.spec.rate_mbps.is_some();
-    let mut notices = first.notices.clone();
-    for t in &per_rank[1..] {
-        for n in &t.notices {
-            if !notices.contains(n) {
-                notices.push(format!("rank {}: {n}", rank_of(t)));
-            }
-        }
-    }
-    notices.extend(outlier(per_rank));
-    // Every rank's response histograms, if every rank kept them (an older iolens did not).
-    let all = |f: fn(&Histograms) -> &Option<HistDump>| -> Option<LatRec> {
-        let dumps: Option<Vec<HistDump>> = per_rank.iter().map(|t| f(&t.histograms).clone()).collect();
-        dumps.map(|d| merged(d.into_iter()))
-    };
-    let (resp_read, resp_write) = (all(|h| &h.response_read), all(|h| &h.response_write));
-    let response = if paced {
-        match (&resp_read, &resp_write) {
-            (Some(r), w) => {
-                let w = w.clone().unwrap_or_default();
-                let mut both = r.clone();
-                both += &w;
-                ResponseLat { read: r.summary(), write: w.summary(), total: both.summary() }
-            }
-            _ => {
-                notices.push("response latency is rank 0's; service latency is every rank's".into());
-                first.response.clone()
-            }
-        }
-    } else {
-        // Unpaced, an I/O's response time is its service time.
-        ResponseLat { read: read.summary(), write: write.summary(), total: total.summary() }
-    };
-    // A rank without fsyncs keeps no fsync histogram.
-    let fsyncs: Option<Vec<HistDump>> =
-        per_rank.iter().filter(|t| t.fsync.count > 0).map(|t| t.histograms.fsync.clone()).collect();
-    let fsyncs = fsyncs.map(|d| merged(d.into_iter()));
-    let mut spec = first.spec.clone();
-    let parts: Option<Vec<(u64, u64)>> = per_rank.iter().map(|t| t.ranks.first().and_then(|r| r.region)).collect();
-    match parts {
-        // One shared target: the region is the ranks' parts together.
-        Some(p) if per_rank.iter().all(|t| t.spec.targets == first.spec.targets) => {
-            spec.offset = p.iter().map(|r| r.0).min().unwrap_or(0);
-            spec.range = Some(p.iter().map(|r| r.1).sum());
-        }
-        _ => spec.targets = per_rank.iter().flat_map(|t| t.spec.targets.iter().cloned()).collect(),
-    }
-    let mut threads = Vec::new();
-    let mut base = 0u32;
-    for t in per_rank {
-        let n = threads.len() as u32;
-        threads.extend(t.threads.iter().cloned().map(|mut th| {
-            th.thread += n;
-            th.target += base;
-            th
-        }));
-        base += t.spec.targets.len() as u32;
-    }
-    let mut errors = IoErrors::default();
-    for t in per_rank {
-        errors.read += t.errors.read;
-        errors.write += t.errors.write;
-        if errors.first.is_none() && t.errors.first.is_some() {
-            errors.first = t.errors.first.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)));
-            errors.first_errno = t.errors.first_errno;
-        }
-    }
+    let mut notices = notices(per_rank);
+    let response = response(per_rank, [&read, &write, &total], &mut notices);
     Some(TestResult {
         name: first.name.clone(),
-        spec,
+        spec: spec(per_rank),
         engine: first.engine.clone(),
         depth: first.depth,
         notices,
@@ -163,15 +98,8 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
             .map(|rec| sum_op(&per_rank.iter().filter_map(|t| t.trim.as_ref()).collect::<Vec<_>>(), rec)),
         total: sum_op(&ops(|t| &t.total), &total),
         response,
-        fsync: FsyncStats {
-            count: per_rank.iter().map(|t| t.fsync.count).sum(),
-            lat_us: match &fsyncs {
-                Some(rec) => rec.summary(),
-                // From an older iolens, without the histograms: the busiest rank stands for all.
-                None => per_rank.iter().max_by_key(|t| t.fsync.count).map(|t| t.fsync.lat_us.clone()).unwrap(),
-            },
-        },
-        threads,
+        fsync: fsync(per_rank),
+        threads: threads(per_rank),
         seconds: seconds(per_rank),
         cpu: first.cpu.clone(),
         disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
@@ -179,10 +107,112 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         // The combined test's are merges already; only rows keep the others, for checking.
         histograms: Histograms::service(read.dump(), write.dump(), trim.as_ref().map(LatRec::dump)),
         verify: per_rank.iter().find_map(|t| t.verify.clone()),
-        errors,
+        errors: errors(per_rank),
         failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),
         ranks: per_rank.iter().flat_map(|t| t.ranks.iter().cloned()).collect(),
     })
+}
+
+/// Rank 0's notices, then each other rank's it did not have, named by rank, then the outlier.
+fn notices(per_rank: &[TestResult]) -> Vec<String> {
+    let mut notices = per_rank[0].notices.clone();
+    for t in &per_rank[1..] {
+        for n in &t.notices {
+            if !notices.contains(n) {
+                notices.push(format!("rank {}: {n}", rank_of(t)));
+            }
+        }
+    }
+    notices.extend(outlier(per_rank));
+    notices
+}
+
+/// The response latency of a paced test from every rank's histograms; unpaced, the service
+/// latency (`service`: read, write, total, merged already). Without every rank's histograms
+/// (an older iolens did not keep them), rank 0's, said in `notices`.
+fn response(per_rank: &[TestResult], service: [&LatRec; 3], notices: &mut Vec<String>) -> ResponseLat {
+    let first = &per_rank[0];
+    if first.spec.rate_iops.is_none() && first.spec.rate_mbps.is_none() {
+        // Unpaced, an I/O's response time is its service time.
+        let [read, write, total] = service;
+        return ResponseLat { read: read.summary(), write: write.summary(), total: total.summary() };
+    }
+    let all = |f: fn(&Histograms) -> &Option<HistDump>| -> Option<LatRec> {
+        let dumps: Option<Vec<HistDump>> = per_rank.iter().map(|t| f(&t.histograms).clone()).collect();
+        dumps.map(|d| merged(d.into_iter()))
+    };
+    match (all(|h| &h.response_read), all(|h| &h.response_write)) {
+        (Some(r), w) => {
+            let w = w.unwrap_or_default();
+            let mut both = r.clone();
+            both += &w;
+            ResponseLat { read: r.summary(), write: w.summary(), total: both.summary() }
+        }
+        _ => {
+            notices.push("response latency is rank 0's; service latency is every rank's".into());
+            first.response.clone()
+        }
+    }
+}
+
+/// Rank 0's spec over every rank's targets; on one shared target, over the ranks' parts
+/// together.
+fn spec(per_rank: &[TestResult]) -> crate::workload::Spec {
+    let first = &per_rank[0];
+    let mut spec = first.spec.clone();
+    let parts: Option<Vec<(u64, u64)>> = per_rank.iter().map(|t| t.ranks.first().and_then(|r| r.region)).collect();
+    match parts {
+        Some(p) if per_rank.iter().all(|t| t.spec.targets == first.spec.targets) => {
+            spec.offset = p.iter().map(|r| r.0).min().unwrap_or(0);
+            spec.range = Some(p.iter().map(|r| r.1).sum());
+        }
+        _ => spec.targets = per_rank.iter().flat_map(|t| t.spec.targets.iter().cloned()).collect(),
+    }
+    spec
+}
+
+/// Every rank's fsyncs; a rank without fsyncs keeps no fsync histogram.
+fn fsync(per_rank: &[TestResult]) -> FsyncStats {
+    let dumps: Option<Vec<HistDump>> =
+        per_rank.iter().filter(|t| t.fsync.count > 0).map(|t| t.histograms.fsync.clone()).collect();
+    FsyncStats {
+        count: per_rank.iter().map(|t| t.fsync.count).sum(),
+        lat_us: match dumps.map(|d| merged(d.into_iter())) {
+            Some(rec) => rec.summary(),
+            // From an older iolens, without the histograms: the busiest rank stands for all.
+            None => per_rank.iter().max_by_key(|t| t.fsync.count).map(|t| t.fsync.lat_us.clone()).unwrap(),
+        },
+    }
+}
+
+/// Every rank's threads, numbered on after the previous ranks' threads and targets.
+fn threads(per_rank: &[TestResult]) -> Vec<ThreadStats> {
+    let mut threads = Vec::new();
+    let mut base = 0u32;
+    for t in per_rank {
+        let n = threads.len() as u32;
+        threads.extend(t.threads.iter().cloned().map(|mut th| {
+            th.thread += n;
+            th.target += base;
+            th
+        }));
+        base += t.spec.targets.len() as u32;
+    }
+    threads
+}
+
+/// Every rank's failed I/Os summed; the first is the first rank's that had one, named by rank.
+fn errors(per_rank: &[TestResult]) -> IoErrors {
+    let mut errors = IoErrors::default();
+    for t in per_rank {
+        errors.read += t.errors.read;
+        errors.write += t.errors.write;
+        if errors.first.is_none() && t.errors.first.is_some() {
+            errors.first = t.errors.first.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)));
+            errors.first_errno = t.errors.first_errno;
+        }
+    }
+    errors
 }
 
 /// The rank whose p99 is more than twice any other's: in a combined figure one slow host hides

@@ -1,12 +1,9 @@
 //! The comparison in text, CSV and Markdown: one row per test and operation, IOPS, MB/s, p50
 //! and p99 per result, and each result's verdict against the baseline.
 
+use super::cells::TEXT;
 use crate::compare::Comparison;
 use std::fmt::Write;
-
-fn us(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into())
-}
 
 /// The line under every comparison: what the signs mean.
 pub fn legend(c: &Comparison) -> String {
@@ -49,7 +46,14 @@ pub fn text(c: &Comparison) -> String {
         for (cell, v) in row.cells.iter().zip(&row.verdicts) {
             match cell {
                 Some(s) => {
-                    let _ = write!(o, " | {:>10.1} {:>9.2} {:>9} {:>9}", s.iops, s.mbps, us(s.p50_us), us(s.p99_us));
+                    let _ = write!(
+                        o,
+                        " | {:>10.1} {:>9.2} {:>9} {:>9}",
+                        s.iops,
+                        s.mbps,
+                        TEXT.us(s.p50_us),
+                        TEXT.us(s.p99_us)
+                    );
                 }
                 None => {
                     let _ = write!(o, " | {:>40}", "(not in this result)");
@@ -126,7 +130,8 @@ pub fn markdown(c: &Comparison) -> String {
         for (x, v) in row.cells.iter().zip(&row.verdicts) {
             match x {
                 Some(s) => {
-                    let _ = write!(o, " {:.0} | {:.2} | {} |", s.iops, s.mbps, us(s.p99_us));
+                    // A missing p99 has always been a hyphen here, unlike the pages' en dash.
+                    let _ = write!(o, " {:.0} | {:.2} | {} |", s.iops, s.mbps, TEXT.us(s.p99_us));
                 }
                 None => {
                     let _ = write!(o, " – | – | – |");

@@ -2,6 +2,7 @@
 //! the Total / Read / Write per-thread tables and the latency table (min, 25th … 99th,
 //! 3-nines … 9-nines, max, in ms), so its users read iolens' figures where they expect them.
 
+use super::cells::DISKSPD;
 use super::text::{cpu_table, thread_table};
 use crate::result::{RunResult, TestResult};
 use crate::workload::size::format_size;
@@ -120,10 +121,15 @@ fn results(o: &mut String, r: &RunResult, t: &TestResult) {
         thread_table(o, t, &r.host.targets, title, pick);
     }
     let _ = writeln!(o, "\n\ntotal:\n  %-ile |  Read (ms) | Write (ms) | Total (ms)\n{}", &RULE[..46]);
-    let ms = |v: Option<f64>| v.map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "N/A".into());
     let row = |o: &mut String, label: &str, f: &dyn Fn(&crate::stats::LatStats) -> Option<f64>| {
         let (rd, wr, tt) = (&t.read.lat_us, &t.write.lat_us, &t.total.lat_us);
-        let _ = writeln!(o, "{label:>7} | {:>10} | {:>10} | {:>10}", ms(f(rd)), ms(f(wr)), ms(f(tt)));
+        let _ = writeln!(
+            o,
+            "{label:>7} | {:>10} | {:>10} | {:>10}",
+            DISKSPD.ms(f(rd)),
+            DISKSPD.ms(f(wr)),
+            DISKSPD.ms(f(tt))
+        );
     };
     row(o, "min", &|l| l.min);
     for (label, key) in ROWS {

@@ -6,6 +6,7 @@
 //! short by Ctrl-C, and each notice of a test (partial, stopped by a stonewall …), adds a
 //! `<Warning>` to its time span.
 
+use super::cells::ms;
 use crate::result::{RunResult, TestResult, ThreadOp};
 use crate::stats::{HistDump, LatRec, LatStats};
 use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
@@ -103,10 +104,6 @@ fn time_span(x: &mut XmlOut, r: &RunResult, t: &TestResult) {
         x.close("Thread");
     }
     x.close("TimeSpan");
-}
-
-fn ms(us: f64) -> String {
-    format!("{:.3}", us / 1000.0)
 }
 
 fn cpu(x: &mut XmlOut, t: &TestResult) {

@@ -1,6 +1,7 @@
 //! What `explain` and `check` found, as text: the walls of reads and writes, the catalog
 //! matches, the configuration named, and the advice with the measurement behind each line.
 
+use super::cells::TEXT;
 use crate::analyze::thousands as num;
 use crate::result::analysis::{Axes, Explanation, Match, Wall, Walls};
 use crate::result::RunResult;
@@ -142,7 +143,6 @@ pub fn render(r: &RunResult) -> String {
         "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD"
     );
     let _ = writeln!(o, "{}", "-".repeat(w + 62));
-    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into());
     for t in &r.tests {
         let l = &t.total.lat_us;
         let _ = writeln!(
@@ -151,8 +151,8 @@ pub fn render(r: &RunResult) -> String {
             t.name,
             t.total.iops,
             t.total.mbps,
-            us(l.mean),
-            us(l.percentiles.get("99")),
+            TEXT.us(l.mean),
+            TEXT.us(l.percentiles.get("99")),
             t.mean_qd
         );
     }

@@ -1,5 +1,6 @@
 //! Markdown: the tables users paste into a wiki or a post, one row per test and operation.
 
+use super::cells::{LATENCY_HEADS, PAGE};
 use crate::result::ranks::{outlier, spread};
 use crate::result::{RunResult, TestResult};
 use std::fmt::Write;
@@ -27,9 +28,8 @@ pub fn render(r: &RunResult) -> String {
         let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
         let _ = writeln!(o, "Target `{}`{dev}{fs}.\n", t.path);
     }
-    let _ = writeln!(o, "| test | op | IOPS | MB/s | mean µs | p50 µs | p99 µs | p99.9 µs | max µs |");
+    let _ = writeln!(o, "| test | op | IOPS | MB/s | {} |", LATENCY_HEADS.join(" | "));
     let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
-    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into());
     for t in &r.tests {
         let ops: &[(&str, &crate::result::OpStats)] = match t.spec.read_pct {
             100 => &[("read", &t.read)],
@@ -37,19 +37,8 @@ pub fn render(r: &RunResult) -> String {
             _ => &[("read", &t.read), ("write", &t.write), ("total", &t.total)],
         };
         for (op, s) in ops {
-            let l = &s.lat_us;
-            let _ = writeln!(
-                o,
-                "| {} | {op} | {:.0} | {:.2} | {} | {} | {} | {} | {} |",
-                t.name,
-                s.iops,
-                s.mbps,
-                us(l.mean),
-                us(l.percentiles.get("50")),
-                us(l.percentiles.get("99")),
-                us(l.percentiles.get("99.9")),
-                us(l.max)
-            );
+            let lat = PAGE.latency(&s.lat_us).join(" | ");
+            let _ = writeln!(o, "| {} | {op} | {:.0} | {:.2} | {lat} |", t.name, s.iops, s.mbps);
         }
     }
     for t in r.tests.iter().filter(|t| !t.ranks.is_empty()) {
@@ -64,7 +53,6 @@ pub fn render(r: &RunResult) -> String {
 
 /// A multi-host test's row per rank, the outlier in bold, and how far apart they ran.
 fn ranks(o: &mut String, t: &TestResult) {
-    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into());
     let bad = outlier(&t.ranks);
     let _ = writeln!(o, "\n#### {}: per rank\n", t.name);
     let _ = writeln!(o, "| rank | host | IOPS | MB/s | mean µs | p99 µs | start ms | end ms | clock ms |");
@@ -78,8 +66,8 @@ fn ranks(o: &mut String, t: &TestResult) {
             r.host,
             r.iops,
             r.mbps,
-            us(r.mean_us),
-            us(r.p99_us),
+            PAGE.us(r.mean_us),
+            PAGE.us(r.p99_us),
             r.start_offset_ms,
             r.end_offset_ms,
             r.clock_offset_ms

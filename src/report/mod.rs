@@ -1,6 +1,7 @@
 //! Reports: one file per format, each reading only the `RunResult`.
 
 mod cdm;
+mod cells;
 mod compare;
 mod csv;
 mod diskspd;

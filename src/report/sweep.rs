@@ -1,5 +1,6 @@
 //! A sweep's table: one row per point, the swept values first, then what the point achieved.
 
+use super::cells::TEXT;
 use super::text::header;
 use crate::result::RunResult;
 use std::fmt::Write;
@@ -22,7 +23,6 @@ pub fn render(r: &RunResult) -> String {
         "point", "IOPS", "MB/s", "mean µs", "p50 µs", "p99 µs", "mean QD"
     );
     let _ = writeln!(o, "{}", "-".repeat(w + 72));
-    let us = |v: Option<f64>| v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into());
     for t in &r.tests {
         let l = &t.total.lat_us;
         let _ = writeln!(
@@ -31,9 +31,9 @@ pub fn render(r: &RunResult) -> String {
             t.name,
             t.total.iops,
             t.total.mbps,
-            us(l.mean),
-            us(l.percentiles.get("50")),
-            us(l.percentiles.get("99")),
+            TEXT.us(l.mean),
+            TEXT.us(l.percentiles.get("50")),
+            TEXT.us(l.percentiles.get("99")),
             t.mean_qd
         );
     }

@@ -2,6 +2,7 @@
 //! Write per-thread tables, the latency percentile table with read, write and total columns,
 //! and the CPU table — plus per-second figures.
 
+use super::cells::{LATENCY_HEADS, TEXT};
 use crate::result::{OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
 use crate::stats::{LatStats, PERCENTILES};
 use crate::workload::size::format_size;
@@ -75,13 +76,8 @@ pub fn header(r: &RunResult) -> String {
     o
 }
 
-fn us(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "-".into())
-}
-
-fn ms(v: Option<f64>) -> String {
-    v.map(|x| format!("{:.3}", x / 1000.0)).unwrap_or_else(|| "-".into())
-}
+/// The widths of the summary's latency columns, in the order of `LATENCY_HEADS`.
+const LATENCY_WIDTHS: [usize; 5] = [11, 10, 10, 11, 11];
 
 fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     let s = &t.spec;
@@ -119,11 +115,8 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
     if let Some(f) = &t.failed {
         let _ = writeln!(o, "FAILED: {f}");
     }
-    let _ = writeln!(
-        o,
-        "\n{:<6}{:>12}{:>10}{:>10}{:>11}{:>10}{:>10}{:>11}{:>11}",
-        "", "IOPS", "MB/s", "MiB/s", "mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"
-    );
+    let _ = write!(o, "\n{:<6}{:>12}{:>10}{:>10}", "", "IOPS", "MB/s", "MiB/s");
+    latency_cells(o, LATENCY_HEADS);
     for (name, op) in
         [("read", Some(&t.read)), ("write", Some(&t.write)), ("trim", t.trim.as_ref()), ("total", Some(&t.total))]
     {
@@ -138,10 +131,10 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
         let _ = writeln!(
             o,
             "response latency (from intended start): mean {} µs, p50 {} µs, p99 {} µs, max {} µs",
-            us(r.mean),
-            us(r.percentiles.get("50")),
-            us(r.percentiles.get("99")),
-            us(r.max)
+            TEXT.us(r.mean),
+            TEXT.us(r.percentiles.get("50")),
+            TEXT.us(r.percentiles.get("99")),
+            TEXT.us(r.max)
         );
     }
     if t.fsync.count > 0 {
@@ -150,9 +143,9 @@ fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
             o,
             "fsync: {} calls, mean {} µs, p99 {} µs, max {} µs",
             t.fsync.count,
-            us(f.mean),
-            us(f.percentiles.get("99")),
-            us(f.max)
+            TEXT.us(f.mean),
+            TEXT.us(f.percentiles.get("99")),
+            TEXT.us(f.max)
         );
     }
 
@@ -187,7 +180,7 @@ fn rank_table(o: &mut String, t: &TestResult) {
             r.host,
             r.iops,
             r.mbps,
-            us(r.p99_us),
+            TEXT.us(r.p99_us),
             r.duration_s,
             r.start_offset_ms,
             r.end_offset_ms,
@@ -215,19 +208,16 @@ fn rank_table(o: &mut String, t: &TestResult) {
 }
 
 fn summary_row(o: &mut String, name: &str, op: &OpStats) {
-    let l = &op.lat_us;
-    let _ = writeln!(
-        o,
-        "{name:<6}{:>12.1}{:>10.2}{:>10.2}{:>11}{:>10}{:>10}{:>11}{:>11}",
-        op.iops,
-        op.mbps,
-        op.mibps,
-        us(l.mean),
-        us(l.percentiles.get("50")),
-        us(l.percentiles.get("99")),
-        us(l.percentiles.get("99.9")),
-        us(l.max)
-    );
+    let _ = write!(o, "{name:<6}{:>12.1}{:>10.2}{:>10.2}", op.iops, op.mbps, op.mibps);
+    latency_cells(o, TEXT.latency(&op.lat_us));
+}
+
+/// The latency row's cells (or heads) right-aligned in their columns, ending the line.
+fn latency_cells(o: &mut String, cells: [impl std::fmt::Display; 5]) {
+    for (c, w) in cells.iter().zip(LATENCY_WIDTHS) {
+        let _ = write!(o, "{c:>w$}");
+    }
+    let _ = writeln!(o);
 }
 
 pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo], title: &str, pick: usize) {
@@ -260,9 +250,9 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
             x.ios,
             x.mibps,
             x.iops,
-            ms(x.lat_mean_us),
+            TEXT.ms(x.lat_mean_us),
             x.iops_stddev,
-            ms(x.lat_stddev_us)
+            TEXT.ms(x.lat_stddev_us)
         );
     }
     let _ = writeln!(o, "{RULE}");
@@ -289,9 +279,9 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
         op.ios,
         op.mibps,
         op.iops,
-        ms(op.lat_us.mean),
+        TEXT.ms(op.lat_us.mean),
         crate::stats::stddev(&series),
-        ms(op.lat_us.stddev)
+        TEXT.ms(op.lat_us.stddev)
     );
     let _ = writeln!(o, "(AvgLat and LatStdDev in ms)");
 }
@@ -304,9 +294,9 @@ fn latency_table(o: &mut String, t: &TestResult) {
         let _ = writeln!(
             o,
             "{label:>10} | {:>11} | {:>11} | {:>11}",
-            us(f(&t.read.lat_us)),
-            us(f(&t.write.lat_us)),
-            us(f(&t.total.lat_us))
+            TEXT.us(f(&t.read.lat_us)),
+            TEXT.us(f(&t.write.lat_us)),
+            TEXT.us(f(&t.total.lat_us))
         );
     };
     row(o, "min", &|l| l.min);
@@ -364,8 +354,8 @@ fn seconds_table(o: &mut String, t: &TestResult) {
             s.second,
             s.iops,
             s.mbps,
-            us(s.p50_us),
-            us(s.p99_us)
+            TEXT.us(s.p50_us),
+            TEXT.us(s.p99_us)
         );
     }
 }

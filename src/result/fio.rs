@@ -235,13 +235,7 @@ fn test(
 ) -> Result<TestResult, UsageError> {
     let opts = options(&entries[0]["job options"]);
     let mut notices = Vec::new();
-    let (mut spec, dropped) = crate::workload::fio::spec_of_options(name, globals, &opts).unwrap_or_else(|e| {
-        notices.push(format!("the job's options do not make an iolens spec ({e}); matched as a default test"));
-        (crate::workload::Spec::default(), Vec::new())
-    });
-    if !dropped.is_empty() {
-        notices.push(format!("options iolens does not know, left out of the spec: {}", dropped.join(", ")));
-    }
+    let mut spec = spec(name, globals, &opts, &mut notices);
     let all: Vec<(String, String)> = globals.iter().cloned().chain(opts).collect();
     let opt = |k: &str| all.iter().rev().find(|(o, _)| o == k).map(|(_, v)| v.clone());
     let use_lat = entries
@@ -271,19 +265,7 @@ fn test(
     if entries.len() > 1 {
         spec.threads = entries.len() as u32;
     }
-    let threads = entries
-        .iter()
-        .enumerate()
-        .map(|(i, _)| ThreadStats {
-            thread: i as u32,
-            target: 0,
-            read: thread_op(&[&reads[i]]),
-            write: thread_op(&[&writes[i]]),
-            total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
-        })
-        .collect();
-    let cpu_s: f64 =
-        entries.iter().map(|e| (num(e, "usr_cpu") + num(e, "sys_cpu")) / 100.0 * num(e, "job_runtime") / 1000.0).sum();
+    let threads = threads(&reads, &writes, &trims);
     notices.push("CPU: fio's usr/sys percentages of one CPU, summed over its jobs".into());
     let sync: Vec<Lat> = entries.iter().map(|e| lat(&e["sync"]["lat_ns"])).collect();
     let (fsync_lat, _, _) = merged(&sync.iter().collect::<Vec<_>>());
@@ -313,14 +295,7 @@ fn test(
         total,
         threads,
         seconds: Vec::new(),
-        cpu: CpuStats {
-            cores: 0,
-            user_pct: entries.iter().map(|e| num(e, "usr_cpu")).sum(),
-            system_pct: entries.iter().map(|e| num(e, "sys_cpu")).sum(),
-            us_per_io: (cpu_s > 0.0)
-                .then(|| cpu_s * 1e6 / (reads.iter().chain(&writes).map(|d| d.ios).sum::<u64>().max(1)) as f64),
-            per_cpu: Vec::new(),
-        },
+        cpu: cpu(entries, reads.iter().chain(&writes).map(|d| d.ios).sum()),
         disks: Vec::new(),
         mean_qd,
         notices,
@@ -329,6 +304,50 @@ fn test(
         failed: None,
         ranks: Vec::new(),
     })
+}
+
+/// The job's spec from its options; what does not make one, or is left out of it, in `notices`.
+fn spec(
+    name: &str,
+    globals: &[(String, String)],
+    opts: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> crate::workload::Spec {
+    let (spec, dropped) = crate::workload::fio::spec_of_options(name, globals, opts).unwrap_or_else(|e| {
+        notices.push(format!("the job's options do not make an iolens spec ({e}); matched as a default test"));
+        (crate::workload::Spec::default(), Vec::new())
+    });
+    if !dropped.is_empty() {
+        notices.push(format!("options iolens does not know, left out of the spec: {}", dropped.join(", ")));
+    }
+    spec
+}
+
+/// One thread per fio entry of the job.
+fn threads(reads: &[Dir], writes: &[Dir], trims: &[Dir]) -> Vec<ThreadStats> {
+    (0..reads.len())
+        .map(|i| ThreadStats {
+            thread: i as u32,
+            target: 0,
+            read: thread_op(&[&reads[i]]),
+            write: thread_op(&[&writes[i]]),
+            total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
+        })
+        .collect()
+}
+
+/// fio's usr/sys percentages of one CPU, summed over the job's entries, and the CPU time per
+/// read or write (`ios` of them).
+fn cpu(entries: &[&Value], ios: u64) -> CpuStats {
+    let cpu_s: f64 =
+        entries.iter().map(|e| (num(e, "usr_cpu") + num(e, "sys_cpu")) / 100.0 * num(e, "job_runtime") / 1000.0).sum();
+    CpuStats {
+        cores: 0,
+        user_pct: entries.iter().map(|e| num(e, "usr_cpu")).sum(),
+        system_pct: entries.iter().map(|e| num(e, "sys_cpu")).sum(),
+        us_per_io: (cpu_s > 0.0).then(|| cpu_s * 1e6 / ios.max(1) as f64),
+        per_cpu: Vec::new(),
+    }
 }
 
 #[cfg(test)]

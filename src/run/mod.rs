@@ -2,7 +2,7 @@
 //! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
 //! recorded into a `TestResult`.
 
-mod build;
+mod assemble;
 mod flow;
 mod live;
 pub mod offsets;
@@ -19,7 +19,7 @@ use crate::engine::{self, Engine, EngineSetup};
 use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
-pub use build::keep_mergeable;
+pub use assemble::keep_mergeable;
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -273,7 +273,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         .zip(notices)
         .enumerate()
         .map(|(k, (job, notices))| {
-            build::test_result(build::Parts {
+            assemble::test_result(assemble::Parts {
                 spec: job.spec,
                 engine: engines[k].0,
                 depth: engines[k].1,

@@ -8,12 +8,9 @@ use super::check::{self, hover};
 use super::curves::Source;
 use super::{esc, figure, page};
 use crate::compare::{Cell, Comparison};
+use crate::report::cells::PAGE;
 use crate::result::RunResult;
 use std::fmt::Write;
-
-fn us(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into())
-}
 
 pub fn render(c: &Comparison, results: &[RunResult]) -> String {
     let mut o = String::new();
@@ -160,8 +157,8 @@ fn table(o: &mut String, c: &Comparison) {
                         "<td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{}</td><td class=n>{}</td>",
                         s.iops,
                         s.mbps,
-                        us(s.p50_us),
-                        us(s.p99_us)
+                        PAGE.us(s.p50_us),
+                        PAGE.us(s.p99_us)
                     );
                 }
                 None => {

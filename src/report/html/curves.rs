@@ -72,13 +72,10 @@ fn line<'a>(d: &Dir<'a>, x: impl Fn(&Point) -> Option<u64>) -> Vec<(u64, &'a Tes
     by.into_iter().collect()
 }
 
-fn us(v: f64) -> String {
-    Unit::Micros.label(v)
-}
-
 fn tip(who: &str, at: &str, t: &TestResult) -> String {
-    let p99 = t.total.lat_us.percentiles.get("99").map(|v| format!(", p99 {}", us(v))).unwrap_or_default();
-    let mean = t.total.lat_us.mean.map(|v| format!(", mean {}", us(v))).unwrap_or_default();
+    let p99 =
+        t.total.lat_us.percentiles.get("99").map(|v| format!(", p99 {}", Unit::Micros.label(v))).unwrap_or_default();
+    let mean = t.total.lat_us.mean.map(|v| format!(", mean {}", Unit::Micros.label(v))).unwrap_or_default();
     format!("{who} {at}: {} IOPS, {:.1} MB/s{mean}{p99}", thousands(t.total.iops), t.total.mbps)
 }
 
@@ -177,8 +174,8 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
         if let Some(lat) = lat.filter(|l| *l > 0.0 && (d.result.is_none() || first_of_result)) {
             iops.slopes.push(Slope {
                 k: 1e6 / lat,
-                label: format!("{} {}", d.result.unwrap_or(d.op), us(lat)),
-                tip: format!("{}: IOPS = QD ÷ {}, the mean latency at {whence}", d.who, us(lat)),
+                label: format!("{} {}", d.result.unwrap_or(d.op), Unit::Micros.label(lat)),
+                tip: format!("{}: IOPS = QD ÷ {}, the mean latency at {whence}", d.who, Unit::Micros.label(lat)),
                 colour: d.colour,
             });
         }

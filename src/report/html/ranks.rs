@@ -3,13 +3,10 @@
 
 use super::charts::{self, Bars};
 use super::{esc, figure};
+use crate::report::cells::PAGE;
 use crate::result::ranks::{outlier, spread};
 use crate::result::RunResult;
 use std::fmt::Write;
-
-fn us(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into())
-}
 
 pub fn render(o: &mut String, r: &RunResult) {
     let tests: Vec<_> = r.tests.iter().filter(|t| !t.ranks.is_empty()).collect();
@@ -39,8 +36,8 @@ pub fn render(o: &mut String, r: &RunResult) {
                 esc(&k.host),
                 k.iops,
                 k.mbps,
-                us(k.mean_us),
-                us(k.p99_us),
+                PAGE.us(k.mean_us),
+                PAGE.us(k.p99_us),
                 k.start_offset_ms,
                 k.end_offset_ms,
                 k.clock_offset_ms

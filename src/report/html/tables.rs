@@ -2,14 +2,11 @@
 //! per-thread figures and notices.
 
 use super::{esc, ops};
+use crate::report::cells::{LATENCY_HEADS, PAGE};
 use crate::result::RunResult;
 use crate::stats::PERCENTILES;
 use crate::workload::size::format_size;
 use std::fmt::Write;
-
-fn us(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.1}")).unwrap_or_else(|| "–".into())
-}
 
 pub fn host(o: &mut String, r: &RunResult) {
     let h = &r.host;
@@ -65,30 +62,25 @@ pub fn host(o: &mut String, r: &RunResult) {
 }
 
 pub fn summary(o: &mut String, r: &RunResult) {
+    let heads: String = LATENCY_HEADS.iter().map(|h| format!("<th>{h}</th>")).collect();
     let _ = writeln!(
         o,
-        "<table><tr><th>test</th><th>op</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th><th>mean µs</th>\
-         <th>p50 µs</th><th>p99 µs</th><th>p99.9 µs</th><th>max µs</th><th>mean QD</th><th>CPU µs/IO</th></tr>"
+        "<table><tr><th>test</th><th>op</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th>{heads}<th>mean QD</th>\
+         <th>CPU µs/IO</th></tr>"
     );
     for t in &r.tests {
         for (op, s) in ops(t) {
-            let l = &s.lat_us;
+            let lat: String = PAGE.latency(&s.lat_us).iter().map(|c| format!("<td class=n>{c}</td>")).collect();
             let _ = writeln!(
                 o,
-                "<tr><td>{}</td><td>{op}</td><td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{:.2}</td>\
-                 <td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td>\
+                "<tr><td>{}</td><td>{op}</td><td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{:.2}</td>{lat}\
                  <td class=n>{:.2}</td><td class=n>{}</td></tr>",
                 esc(&t.name),
                 s.iops,
                 s.mbps,
                 s.mibps,
-                us(l.mean),
-                us(l.percentiles.get("50")),
-                us(l.percentiles.get("99")),
-                us(l.percentiles.get("99.9")),
-                us(l.max),
                 t.mean_qd,
-                us(t.cpu.us_per_io)
+                PAGE.us(t.cpu.us_per_io)
             );
         }
     }
@@ -116,7 +108,7 @@ pub fn percentiles(o: &mut String, r: &RunResult) {
         let row = |o: &mut String, name: &str, f: &dyn Fn(&crate::stats::LatStats) -> Option<f64>| {
             let _ = write!(o, "<tr><td>{name}</td>");
             for (_, l) in cols {
-                let _ = write!(o, "<td class=n>{}</td>", us(f(l)));
+                let _ = write!(o, "<td class=n>{}</td>", PAGE.us(f(l)));
             }
             let _ = writeln!(o, "</tr>");
         };
@@ -149,7 +141,7 @@ pub fn threads(o: &mut String, r: &RunResult) {
                 esc(target),
                 th.total.iops,
                 th.total.mbps,
-                us(th.total.lat_mean_us),
+                PAGE.us(th.total.lat_mean_us),
                 th.total.iops_stddev
             );
         }

@@ -1,0 +1,48 @@
+//! The cells the report formats share: a latency held in µs written in µs or in ms, what stands
+//! where a figure is missing, and the latency row (mean, p50, p99, p99.9, max) every table of
+//! tests carries.
+
+use crate::stats::LatStats;
+
+/// A latency held in µs, written in µs to a tenth.
+pub fn us(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// A latency held in µs, written in ms to three decimals (DiskSpd's unit).
+pub fn ms(v: f64) -> String {
+    format!("{:.3}", v / 1000.0)
+}
+
+/// The heads of the latency row, in the order `Cells::latency` writes its cells.
+pub const LATENCY_HEADS: [&str; 5] = ["mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"];
+
+/// How a format writes a figure that may be missing.
+#[derive(Clone, Copy)]
+pub struct Cells {
+    gap: &'static str,
+}
+
+/// The terminal's reports keep to ASCII: a hyphen where a figure is missing.
+pub const TEXT: Cells = Cells { gap: "-" };
+/// Markdown and HTML set an en dash where a figure is missing.
+pub const PAGE: Cells = Cells { gap: "–" };
+/// DiskSpd's text layout says N/A.
+pub const DISKSPD: Cells = Cells { gap: "N/A" };
+
+impl Cells {
+    /// A latency held in µs, in µs.
+    pub fn us(self, v: Option<f64>) -> String {
+        v.map_or_else(|| self.gap.into(), us)
+    }
+
+    /// A latency held in µs, in ms.
+    pub fn ms(self, v: Option<f64>) -> String {
+        v.map_or_else(|| self.gap.into(), ms)
+    }
+
+    /// One operation's mean, p50, p99, p99.9 and max, in µs: the cells under `LATENCY_HEADS`.
+    pub fn latency(self, l: &LatStats) -> [String; 5] {
+        [l.mean, l.percentiles.get("50"), l.percentiles.get("99"), l.percentiles.get("99.9"), l.max].map(|v| self.us(v))
+    }
+}
