@@ -148,7 +148,7 @@ fn name_of(f: &Value) -> String {
 
 /// The faults of `kind` and the run that met them, for the table.
 #[derive(Default)]
-struct Tally {
+struct IoCount {
     runs: u64,
     injected: u64,
     seen: u64,
@@ -160,7 +160,7 @@ struct Tally {
 /// One run of simdb with `kind` injected into its data files' page-sized I/O: every finding
 /// is of the kind's class at a page the file system broke and handed to a reader, and every
 /// fault handed over is found (a read fault as a finding or a bad re-read of one).
-fn simdb_with(fs: &FaultFs, kind: &'static str, seed: u64, t: &mut Tally) {
+fn simdb_with(fs: &FaultFs, kind: &'static str, seed: u64, t: &mut IoCount) {
     fs.arm(faultfs::Faults { rate: 0.05, page: PAGE, file: Some(DATA_FILES.into()), ..faultfs::Faults::of(kind) });
     let (code, v, stderr) = simdb(fs, seed, "2", &[]);
     let faults = fs.take();
@@ -220,7 +220,7 @@ fn simdb_names_every_fault_below_the_vfs_by_its_class_file_and_offset() {
     )];
     let mut seed = 0;
     for kind in &KINDS[..5] {
-        let mut t = Tally::default();
+        let mut t = IoCount::default();
         while t.injected < SIMDB_WANT {
             seed += 1;
             simdb_with(&fs, kind, seed, &mut t);

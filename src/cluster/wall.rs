@@ -15,7 +15,7 @@ use super::comm::{Comm, GRACE};
 use super::Stonewall;
 use crate::result::ranks::FirstDone;
 use crate::result::TestResult;
-use crate::run::tally::{Progress, Tally};
+use crate::run::io_count::{IoCount, Progress};
 use crate::{run, targets};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -40,7 +40,7 @@ struct Wall {
 struct Step<'a> {
     comm: &'a Comm,
     wall: Stonewall,
-    tally: &'a Tally,
+    io_count: &'a IoCount,
     halt: &'a AtomicBool,
     /// The rank's figures so far.
     p: Progress,
@@ -70,7 +70,7 @@ impl Wall {
             let most = self.counts.iter().flatten().copied().max().unwrap_or(0);
             (1..size).for_each(|r| comm.count(r, most));
             self.target = Some(most);
-            s.tally.limit(most.saturating_sub(s.tally.progress().ios));
+            s.io_count.limit(most.saturating_sub(s.io_count.progress().ios));
         }
         finished && self.dones == size - 1 && self.counts.iter().all(Option::is_some)
     }
@@ -92,7 +92,7 @@ impl Wall {
         if s.wall == Stonewall::WearOut && self.target.is_none() {
             if let Some((_, most)) = s.comm.count_from() {
                 self.target = Some(most);
-                s.tally.limit(most.saturating_sub(s.tally.progress().ios));
+                s.io_count.limit(most.saturating_sub(s.io_count.progress().ios));
             }
         }
         finished && self.dones == 1 && self.at_first.is_some()
@@ -138,8 +138,8 @@ pub(super) fn run_watched(
 ) -> anyhow::Result<Watched> {
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
-    let tally = Arc::new(Tally::new(wall == Stonewall::WearOut));
-    let opts = run::RunOptions { progress: opts.progress, trace: opts.trace.clone(), tally: Some(tally.clone()) };
+    let io_count = Arc::new(IoCount::new(wall == Stonewall::WearOut));
+    let opts = run::RunOptions { progress: opts.progress, trace: opts.trace.clone(), io_count: Some(io_count.clone()) };
     let mut w = Wall { counts: vec![None; size as usize], ..Default::default() };
     // The rank whose failure stopped this one, if one did; whether this one failed, and has
     // said so (at once: the others stop now, not at the end of their test).
@@ -172,9 +172,9 @@ pub(super) fn run_watched(
                 failed.get_or_insert(r);
                 halt.store(true, Ordering::Relaxed);
             }
-            let p = tally.progress();
-            w.own |= finished || (tally.open_ended() && p.seconds >= spec.duration);
-            let step = Step { comm, wall, tally: &tally, halt: &halt, p };
+            let p = io_count.progress();
+            w.own |= finished || (io_count.open_ended() && p.seconds >= spec.duration);
+            let step = Step { comm, wall, io_count: &io_count, halt: &halt, p };
             let over = if rank == 0 { w.step_root(&step, finished) } else { w.step_rank(&step, finished) };
             if over && (wall != Stonewall::WearOut || w.target.is_some()) {
                 break;
@@ -193,7 +193,7 @@ pub(super) fn run_watched(
         }
     };
     w.note(&mut t, failed, interrupt);
-    Ok(Watched { t, first_done: w.at_first, window: tally.window() })
+    Ok(Watched { t, first_done: w.at_first, window: io_count.window() })
 }
 
 /// This rank failed: rank 0 tells the others, another rank tells rank 0 (which tells the rest).

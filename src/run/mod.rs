@@ -4,13 +4,13 @@
 
 mod assemble;
 mod flow;
+pub mod io_count;
 mod live;
 pub mod offsets;
 mod onerror;
 mod pace;
 mod record;
 mod supervise;
-pub mod tally;
 mod think;
 mod verifying;
 mod worker;
@@ -42,7 +42,7 @@ pub struct Shared {
     abort: AtomicBool,
     trace: Option<Mutex<Box<dyn Write + Send>>>,
     flows: flow::Flows,
-    tally: Option<Arc<tally::Tally>>,
+    io_count: Option<Arc<io_count::IoCount>>,
 }
 
 /// How to run, beyond what to run.
@@ -53,7 +53,7 @@ pub struct RunOptions {
     /// Write every issued I/O to this CSV file: worker,file,op,offset,length.
     pub trace: Option<std::path::PathBuf>,
     /// Shows what the run measured while it runs, and can end it at a count of I/Os.
-    pub tally: Option<Arc<tally::Tally>>,
+    pub io_count: Option<Arc<io_count::IoCount>>,
 }
 
 /// The engine that will really run, its depth per worker, and notices about substitutions.
@@ -154,8 +154,8 @@ impl Layout {
 impl Shared {
     fn new(w: &Window, workers: usize, flows: flow::Flows, opts: &RunOptions) -> anyhow::Result<Shared> {
         let (m_start, mut m_end, mut end) = w.edges();
-        let tally = opts.tally.clone();
-        if let Some(t) = &tally {
+        let io_count = opts.io_count.clone();
+        if let Some(t) = &io_count {
             t.begin(workers, w.duration);
             if t.open_ended() {
                 // Far enough never to come, far enough from overflowing with the delays added.
@@ -175,7 +175,7 @@ impl Shared {
             max_delay,
             abort: AtomicBool::new(false),
             flows,
-            tally,
+            io_count,
             trace: match trace {
                 Some(p) => {
                     let f =

@@ -27,7 +27,7 @@ pub(super) fn supervise(
     shared.ready.wait();
     let t0 = Instant::now();
     shared.t0.set(t0).expect("t0 set once");
-    if let Some(t) = &shared.tally {
+    if let Some(t) = &shared.io_count {
         t.measuring_from(t0 + Duration::from_nanos(shared.measure_start));
     }
     shared.start.wait();
@@ -63,14 +63,14 @@ pub(super) fn supervise(
         let done = t >= end_now || handles.iter().all(|h| h.is_finished());
         tick((!done).then_some((t, m_end_now, end_now)));
         if done {
-            if let Some(tally) = &shared.tally {
-                tally.ended();
+            if let Some(io_count) = &shared.io_count {
+                io_count.ended();
             }
             break;
         }
         let next_edge = [m_start, m_end_now, end_now].into_iter().filter(|&e| e > t).min().unwrap_or(t);
-        // A run a tally may end at a count is over when its workers are: look often.
-        let longest = if shared.tally.is_some() { 5_000_000 } else { 100_000_000 };
+        // A run an I/O count may end is over when its workers are: look often.
+        let longest = if shared.io_count.is_some() { 5_000_000 } else { 100_000_000 };
         std::thread::sleep(Duration::from_nanos((next_edge - t).clamp(1_000_000, longest)));
     }
     let recs = handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("worker thread panicked".into()))).collect();

@@ -116,7 +116,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         completed: 0,
         flow: a.flow,
         ver,
-        tally: sh.tally.as_deref(),
+        io_count: sh.io_count.as_deref(),
         index: a.index as usize,
     };
     w.idle_until(delay);
@@ -177,7 +177,7 @@ struct Worker<'a, E> {
     flow: Option<Member<'a>>,
     ver: Option<Verifier<'a>>,
     /// What the run shows while it runs, and its budget of I/Os once one is set.
-    tally: Option<&'a super::tally::Tally>,
+    io_count: Option<&'a super::io_count::IoCount>,
     index: usize,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
@@ -209,11 +209,11 @@ impl<E: Engine> Worker<'_, E> {
                         break;
                     }
                     let Some(intended) = self.pace.next_intended(now) else { break };
-                    if self.tally.is_some_and(|t| !t.claim()) {
+                    if self.io_count.is_some_and(|t| !t.claim()) {
                         break;
                     }
                     if !self.queue_one(intended, now) {
-                        if let Some(t) = self.tally {
+                        if let Some(t) = self.io_count {
                             t.give_back();
                         }
                         break;
@@ -365,7 +365,7 @@ impl<E: Engine> Worker<'_, E> {
             self.cur.bytes[k] += s.len as u64;
             self.cur.hist.record(svc);
         }
-        if let (Some(t), true) = (self.tally, counted) {
+        if let (Some(t), true) = (self.io_count, counted) {
             let r = &self.rec;
             t.publish(self.index, r.read.count() + r.write.count(), r.read_bytes + r.write_bytes);
         }

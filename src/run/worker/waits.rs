@@ -25,7 +25,7 @@ impl<E: Engine> Worker<'_, E> {
     pub(super) fn limit_reached(&self) -> bool {
         self.spec.number_ios.is_some_and(|n| self.issued >= n)
             || self.spec.io_limit.is_some_and(|b| self.issued_bytes >= b)
-            || self.tally.is_some_and(|t| t.spent())
+            || self.io_count.is_some_and(|t| t.spent())
     }
 
     /// fio's thinktime with nothing in flight: spin, then sleep out the pause (in steps, so

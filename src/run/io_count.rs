@@ -10,7 +10,7 @@ use std::time::Instant;
 /// No budget: the run's time and limits decide.
 const NONE: u64 = u64::MAX;
 
-pub struct Tally {
+pub struct IoCount {
     open_ended: bool,
     slots: OnceLock<Box<[Slot]>>,
     budget: AtomicU64,
@@ -37,12 +37,12 @@ pub struct Progress {
     pub seconds: f64,
 }
 
-impl Tally {
+impl IoCount {
     /// `open_ended`: the run does not end at its duration, but when `limit`'s budget is spent
     /// (or the run is halted); the watcher decides when its time is up.
-    pub fn new(open_ended: bool) -> Tally {
+    pub fn new(open_ended: bool) -> IoCount {
         let (slots, start, end, window) = (OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new());
-        Tally { open_ended, slots, budget: AtomicU64::new(NONE), start, end, window }
+        IoCount { open_ended, slots, budget: AtomicU64::new(NONE), start, end, window }
     }
 
     pub fn open_ended(&self) -> bool {
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn a_budget_is_taken_one_io_at_a_time_and_given_back() {
-        let t = Tally::new(true);
+        let t = IoCount::new(true);
         t.begin(2, 1.0);
         assert!((0..1000).all(|_| t.claim()), "no budget: every I/O goes");
         t.limit(3);
