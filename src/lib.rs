@@ -18,6 +18,7 @@ pub mod error;
 pub mod report;
 pub mod result;
 pub mod run;
+pub mod simdb;
 pub mod stats;
 pub mod store;
 pub mod targets;

@@ -4,7 +4,7 @@
 use super::exec::{finish, Output};
 use super::{fail, install_interrupt, EXIT_FAIL, EXIT_FINDINGS};
 use crate::error::{usage, UsageError};
-use crate::verify::simdb::{self, Config};
+use crate::simdb::{self, Config};
 use crate::workload::parse;
 use crate::workload::size::format_size;
 use clap::Args;
