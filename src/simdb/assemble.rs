@@ -1,8 +1,9 @@
 //! The users' measurements as a result: one test per user kind (latency percentiles, per
 //! second figures, per thread, findings), and SQLIOSim's per-file summary.
 
+use super::checkpoint::CHECKPOINT_RUN;
 use super::io::Meter;
-use super::users::{self, CHECKPOINT_RUN};
+use super::page_io::MAX_RUN_BYTES;
 use super::{log, Kind, Sim};
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::Verification;
@@ -120,7 +121,7 @@ pub fn spec_for(sim: &Sim, kind: Kind, users: u32, targets: Vec<String>) -> Spec
         Kind::Lazy => (mean(1, 16), Pattern::Random, 0),
         Kind::Checkpoint => (mean(CHECKPOINT_RUN.0 as u64, CHECKPOINT_RUN.1 as u64), Pattern::Random, 0),
         Kind::Log => ((log::MAX_RECORD as u64 + sim.cfg.unit as u64) / 2 / 1024 * 1024, Pattern::Sequential, 50),
-        Kind::Resize => (users::MAX_RUN_BYTES as u64, Pattern::Sequential, 0),
+        Kind::Resize => (MAX_RUN_BYTES as u64, Pattern::Sequential, 0),
         Kind::Audit => (mean(1, 16), Pattern::Random, 100),
     };
     base_spec(sim.cfg, kind, block, pattern, read_pct, users, targets)

@@ -74,7 +74,7 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
     let mut m = Meter::new(data_paths.len() + 1, 1);
     m.slot = Some(0);
     let mut v = Verification { unit: h.unit, page: h.page, rereads, ..Default::default() };
-    let mut buf = AlignedBuf::try_new(CHUNK_PAGES.max(super::logwriter::BUF / page + 1) * page)?;
+    let mut buf = AlignedBuf::try_new(CHUNK_PAGES.max(super::log::MAX_RECORD / page + 1) * page)?;
     let mut scratch = AlignedBuf::try_new(page)?;
     let open = Open { create: false, write: false, direct: !buffered, dsync: false };
     let cpu0 = crate::stats::cpu::CpuSnapshot::take();

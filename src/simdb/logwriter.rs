@@ -4,15 +4,12 @@
 
 use super::io::{Ctx, Meter};
 use super::log::{self, Broken};
-use super::users::Hands;
+use super::page_io::Hands;
 use super::{Kind, Sim};
 use crate::result::verify::{Finding, FindingClass};
 use rand::Rng;
 use std::fs::File;
 use std::sync::atomic::Ordering;
-
-/// Bytes of buffer the log needs: the largest record.
-pub const BUF: usize = log::MAX_RECORD;
 
 pub fn run(sim: &Sim, m: &mut Meter, h: &mut Hands) {
     let unit = sim.cfg.unit;
