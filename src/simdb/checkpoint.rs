@@ -3,7 +3,7 @@
 
 use super::io::Meter;
 use super::journal::{self, Entry};
-use super::page_io::{pause, run_io, Hands};
+use super::page_io::{pause, run_io, UserBuffers};
 use super::{Kind, Sim};
 use rand::Rng;
 use std::sync::atomic::Ordering;
@@ -15,7 +15,7 @@ pub const CHECKPOINT_RUN: (usize, usize) = (8, 32);
 /// Bursts of dirty pages written, then every data file flushed and the generations
 /// acknowledged before the flush journaled (and the journal flushed): what a crash after this
 /// point must not lose.
-pub fn run(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
+pub fn run(sim: &Sim, idx: u16, m: &mut Meter, h: &mut UserBuffers) {
     let mut journaled: Vec<Vec<u64>> = sim.data.iter().map(|d| vec![0; d.pages]).collect();
     let mut snap = journaled.clone();
     let total: usize = sim.data.iter().map(|d| d.pages).sum();

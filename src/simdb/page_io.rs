@@ -19,8 +19,8 @@ pub const MAX_RUN_BYTES: usize = 512 * 1024;
 
 /// One user's buffers: a page-slotted buffer for scatter/gather, a scratch page for re-reads,
 /// the generations of the pages it holds (and whether each was found bad since its last
-/// write), and journal records to append.
-pub struct Hands {
+/// write), journal records to append, and its random stream.
+pub struct UserBuffers {
     pub buf: AlignedBuf,
     pub scratch: AlignedBuf,
     pub slots: Vec<u32>,
@@ -31,10 +31,10 @@ pub struct Hands {
     pub rng: SmallRng,
 }
 
-impl Hands {
-    pub fn new(sim: &Sim, idx: u16) -> Hands {
+impl UserBuffers {
+    pub fn new(sim: &Sim, idx: u16) -> UserBuffers {
         let max_pages = (MAX_RUN_BYTES / sim.cfg.page).max(1);
-        Hands {
+        UserBuffers {
             // The log writer's records go through the same buffer.
             buf: AlignedBuf::try_new(max_pages.max(log::MAX_RECORD / sim.cfg.page + 1) * sim.cfg.page)
                 .expect("simulator buffers"),
@@ -63,7 +63,7 @@ pub fn pause(sim: &Sim, d: Duration) {
 
 /// Claims up to `want` consecutive pages of a random file from a random page; returns the
 /// file, first page and count (0 when the first page was held by another user).
-fn claim_run(sim: &Sim, h: &mut Hands, want: usize) -> (usize, usize, usize) {
+fn claim_run(sim: &Sim, h: &mut UserBuffers, want: usize) -> (usize, usize, usize) {
     let fi = h.rng.random_range(0..sim.data.len());
     let live = sim.data[fi].live.load(Ordering::Acquire);
     let first = h.rng.random_range(0..live);
@@ -72,7 +72,7 @@ fn claim_run(sim: &Sim, h: &mut Hands, want: usize) -> (usize, usize, usize) {
 
 /// Claims pages `first..end` of file `fi` into `h` until one is held by another user;
 /// returns how many it got.
-pub fn claim(sim: &Sim, h: &mut Hands, fi: usize, first: usize, end: usize) -> usize {
+pub fn claim(sim: &Sim, h: &mut UserBuffers, fi: usize, first: usize, end: usize) -> usize {
     h.gens.clear();
     h.unsure.clear();
     for p in first..end {
@@ -89,7 +89,16 @@ pub fn claim(sim: &Sim, h: &mut Hands, fi: usize, first: usize, end: usize) -> u
 
 /// One I/O of a run of pages: claim, then `io_on`.
 #[allow(clippy::too_many_arguments)]
-pub fn run_io(sim: &Sim, kind: Kind, idx: u16, m: &mut Meter, h: &mut Hands, want: usize, read: bool, write: bool) {
+pub fn run_io(
+    sim: &Sim,
+    kind: Kind,
+    idx: u16,
+    m: &mut Meter,
+    h: &mut UserBuffers,
+    want: usize,
+    read: bool,
+    write: bool,
+) {
     let (fi, first, n) = claim_run(sim, h, want);
     if n == 0 {
         std::hint::spin_loop();
@@ -107,7 +116,7 @@ pub fn io_on(
     kind: Kind,
     idx: u16,
     m: &mut Meter,
-    h: &mut Hands,
+    h: &mut UserBuffers,
     (fi, first, n): (usize, usize, usize),
     read: bool,
     write: bool,
@@ -192,7 +201,7 @@ pub fn io_on(
 
 /// With write-through an acknowledged write is durable: the journal records it at once
 /// (its appends are O_DSYNC then), before the pages are released.
-fn journal_pages(sim: &Sim, h: &mut Hands, fi: usize, first: usize) {
+fn journal_pages(sim: &Sim, h: &mut UserBuffers, fi: usize, first: usize) {
     h.jbuf.clear();
     for (k, &g) in h.gens.iter().enumerate() {
         let at = h.jbuf.len();

@@ -4,7 +4,7 @@
 
 use super::io::Meter;
 use super::journal::{self, Entry};
-use super::page_io::{pause, Hands};
+use super::page_io::{pause, UserBuffers};
 use super::Sim;
 use crate::engine::vectored;
 use crate::verify::{stamp_page, Stamp};
@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// Shrinks and grows the data files, one file a turn. `held[fi]` are the generations of the
 /// pages of file `fi` past its live end, held by this user while the file is shrunk.
-pub fn run(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
+pub fn run(sim: &Sim, idx: u16, m: &mut Meter, h: &mut UserBuffers) {
     let mut held: Vec<Vec<u64>> = sim.data.iter().map(|_| Vec::new()).collect();
     let mut seq = 0u64;
     let mut fi = 0;
@@ -88,7 +88,7 @@ fn grow(
     sim: &Sim,
     idx: u16,
     m: &mut Meter,
-    h: &mut Hands,
+    h: &mut UserBuffers,
     (fi, first): (usize, usize),
     seq: u64,
     held: &mut Vec<u64>,
@@ -118,7 +118,14 @@ fn grow(
 
 /// Writes the pages from `first` of file `fi`, stamped with the generation after the one
 /// `held` gives each, a bufferful at a time; returns whether every write was whole.
-fn write_grown(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands, (fi, first): (usize, usize), held: &[u64]) -> bool {
+fn write_grown(
+    sim: &Sim,
+    idx: u16,
+    m: &mut Meter,
+    h: &mut UserBuffers,
+    (fi, first): (usize, usize),
+    held: &[u64],
+) -> bool {
     let page = sim.cfg.page;
     let d = &sim.data[fi];
     let n = held.len();
@@ -148,7 +155,7 @@ fn write_grown(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands, (fi, first): (
 
 /// Moves `held` to the generations just written and journals them, then the file's new end,
 /// and flushes the journal.
-fn journal_grown(sim: &Sim, h: &mut Hands, (fi, first): (usize, usize), seq: u64, held: &mut [u64]) {
+fn journal_grown(sim: &Sim, h: &mut UserBuffers, (fi, first): (usize, usize), seq: u64, held: &mut [u64]) {
     h.jbuf.clear();
     for (j, g) in held.iter_mut().enumerate() {
         *g += 1;

@@ -4,7 +4,7 @@
 //! audit's last pass over every page, and the measurements assembled.
 
 use super::io::{Ctx, Meter};
-use super::page_io::{claim, io_on, pause, run_io, Hands, MAX_RUN_BYTES};
+use super::page_io::{claim, io_on, pause, run_io, UserBuffers, MAX_RUN_BYTES};
 use super::setup::Prepared;
 use super::{assemble, checkpoint, logwriter, resize, Config, Kind, Sim};
 use crate::result::simdb::Simdb;
@@ -76,7 +76,7 @@ pub fn run_all(cfg: &Config, p: Prepared, interrupt: &AtomicBool) -> anyhow::Res
     if !halted {
         if let Some((_, m)) = meters.iter_mut().find(|(k, _)| *k == Kind::Audit) {
             let idx = m.user as u16;
-            final_check(&sim, idx, m, &mut Hands::new(&sim, idx));
+            final_check(&sim, idx, m, &mut UserBuffers::new(&sim, idx));
             m.hand_over(&sim.ctx);
         }
     }
@@ -108,7 +108,7 @@ fn user(sim: &Sim, kind: Kind, idx: u16) -> Meter {
     m.user = idx as usize;
     m.slot = Kind::ALL.iter().position(|k| *k == kind);
     let max_pages = (MAX_RUN_BYTES / sim.cfg.page).max(1);
-    let mut h = Hands::new(sim, idx);
+    let mut h = UserBuffers::new(sim, idx);
     let page = sim.cfg.page;
     let pages = |bytes: usize| (bytes / page).max(1);
     match kind {
@@ -154,7 +154,7 @@ fn user(sim: &Sim, kind: Kind, idx: u16) -> Meter {
 /// After the other users ended: every live page of every data file read once more and
 /// checked, so that a write lost (or torn) after the last read of its page is still found, not
 /// left on the medium unreported. Runs on the audit user's meter.
-fn final_check(sim: &Sim, idx: u16, m: &mut Meter, h: &mut Hands) {
+fn final_check(sim: &Sim, idx: u16, m: &mut Meter, h: &mut UserBuffers) {
     let per = (MAX_RUN_BYTES / sim.cfg.page).max(1);
     for (fi, d) in sim.data.iter().enumerate() {
         let live = d.live.load(Ordering::Acquire);
