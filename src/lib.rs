@@ -19,6 +19,7 @@ pub mod report;
 pub mod result;
 pub mod run;
 pub mod session;
+pub mod simdb;
 pub mod stats;
 pub mod store;
 pub mod targets;

@@ -1,14 +1,15 @@
 //! The module layering, checked on the source: the stored schema (`result`) is a leaf that no
 //! analysis, report, store or comparison code defines, nothing below `cli` reaches up into it,
-//! and platform calls stay in `engine`, `targets`, `stats` and `run`. Unit tests are left out:
+//! the page checks (`verify`) know nothing of the simulator (`simdb`) built on them, and
+//! platform calls stay in `engine`, `targets`, `stats` and `run`. Unit tests are left out:
 //! they may use anything to check their module.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const MODULES: [&str; 15] = [
-    "analyze", "cli", "cluster", "compare", "engine", "error", "report", "result", "run", "stats", "store", "targets",
-    "testing", "verify", "workload",
+const MODULES: [&str; 17] = [
+    "analyze", "cli", "cluster", "compare", "engine", "error", "report", "result", "run", "session", "simdb", "stats",
+    "store", "targets", "testing", "verify", "workload",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -95,8 +96,10 @@ fn the_scanner_sees_what_it_checks() {
 
 #[test]
 fn result_is_the_leaf_schema() {
-    let bad =
-        offending("result", &["analyze", "report", "store", "compare", "cli", "run", "engine", "targets", "verify"]);
+    let bad = offending(
+        "result",
+        &["analyze", "report", "store", "compare", "cli", "run", "engine", "targets", "verify", "simdb"],
+    );
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
@@ -123,8 +126,17 @@ fn front_ends_and_formats_do_not_drive_io() {
         let bad = offending(m, &["run", "engine", "cli"]);
         assert!(bad.is_empty(), "{m}: {bad:#?}");
     }
-    let bad = offending("workload", &["targets", "report", "store", "analyze"]);
+    let bad = offending("workload", &["targets", "report", "store", "analyze", "verify", "simdb"]);
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn verify_does_not_know_simdb() {
+    // The stamp, the checker and the page map serve `run --verify` and the simulator alike: the
+    // simulator builds on them, never the other way round.
+    let bad = offending("verify", &["simdb"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+    assert!(uses().iter().any(|(f, t, _)| f == "simdb" && t == "verify"), "no simdb → verify use found");
 }
 
 #[test]
@@ -150,13 +162,13 @@ fn mpi_is_named_only_in_cluster() {
 #[test]
 fn platform_calls_stay_in_the_platform_layers() {
     // Windows is a target: the command line, the session, workload, result, report, analyze,
-    // compare, store and verify stay portable; what they need of the machine comes from stats,
-    // targets or engine.
+    // compare, store, verify and simdb stay portable; what they need of the machine comes from
+    // stats, targets or engine.
     let (src, all) = sources();
     let mut bad = Vec::new();
     for f in all {
         let m = module_of(&src, &f);
-        if !["cli", "session", "workload", "result", "report", "analyze", "compare", "store", "verify"]
+        if !["cli", "session", "workload", "result", "report", "analyze", "compare", "store", "verify", "simdb"]
             .contains(&m.as_str())
         {
             continue;

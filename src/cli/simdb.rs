@@ -4,7 +4,7 @@
 use crate::error::{usage, UsageError};
 use crate::error::{EXIT_FAIL, EXIT_FINDINGS};
 use crate::session::{finish, install_interrupt, Output};
-use crate::verify::simdb::{self, Config};
+use crate::simdb::{self, Config};
 use crate::workload::parse;
 use crate::workload::size::format_size;
 use clap::Args;

@@ -1,4 +1,4 @@
-//! Plain synchronous file I/O for the database simulator (`verify::simdb`): positional reads
+//! Plain synchronous file I/O for the database simulator (`simdb`): positional reads
 //! and writes, scatter reads and gather writes (preadv/pwritev, the calls SQL Server's
 //! ReadFileScatter and WriteFileGather map to), flushes, size changes and opening with the
 //! cache flags. Its users stay portable; the platform lives here.

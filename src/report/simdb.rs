@@ -1,7 +1,7 @@
 //! `simdb`'s terminal report: what ran, SQLIOSim's per-file summary, latency per user kind,
 //! per-second figures, the findings, stalls and errors, and the verdict.
 
-use crate::result::simdb::Simdb;
+use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::{counts, Finding, FindingClass};
 use crate::result::{RunResult, TestResult};
 use crate::workload::size::format_size;
@@ -54,42 +54,88 @@ fn setup(o: &mut String, s: &Simdb) {
     }
 }
 
+/// One column of SQLIOSim's per-file summary, as the terminal and the HTML page head it.
+pub(super) struct FileColumn {
+    /// The terminal's heading, and the column's width there.
+    pub short: &'static str,
+    pub width: usize,
+    /// The page's heading.
+    pub long: &'static str,
+    /// A figure: right-aligned in the terminal, a number cell in the page.
+    pub figure: bool,
+    pub cell: fn(&SimdbFile) -> String,
+}
+
+/// The per-file summary's columns in the page's order; the terminal shows the file last, as
+/// its width is the path's.
+pub(super) const FILE_COLUMNS: [FileColumn; 13] = [
+    FileColumn { short: "file", width: 0, long: "file", figure: false, cell: |f| f.path.clone() },
+    FileColumn { short: "kind", width: 4, long: "kind", figure: false, cell: |f| f.kind.clone() },
+    FileColumn { short: "size", width: 9, long: "size", figure: true, cell: |f| format_size(f.size) },
+    FileColumn {
+        short: "target",
+        width: 7,
+        long: "target ms",
+        figure: true,
+        cell: |f| format!("{:.0}", f.target_io_ms),
+    },
+    FileColumn {
+        short: "run.avg",
+        width: 8,
+        long: "running avg ms",
+        figure: true,
+        cell: |f| format!("{:.3}", f.running_avg_io_ms),
+    },
+    FileColumn {
+        short: "max.avg",
+        width: 8,
+        long: "max running avg ms",
+        figure: true,
+        cell: |f| format!("{:.3}", f.max_running_avg_io_ms),
+    },
+    FileColumn { short: "throttled", width: 9, long: "throttled", figure: true, cell: |f| f.throttled.to_string() },
+    FileColumn { short: "reads", width: 9, long: "reads", figure: true, cell: |f| f.reads.to_string() },
+    FileColumn {
+        short: "scatter",
+        width: 9,
+        long: "scatter reads",
+        figure: true,
+        cell: |f| f.scatter_reads.to_string(),
+    },
+    FileColumn { short: "writes", width: 9, long: "writes", figure: true, cell: |f| f.writes.to_string() },
+    FileColumn {
+        short: "gather",
+        width: 9,
+        long: "gather writes",
+        figure: true,
+        cell: |f| f.gather_writes.to_string(),
+    },
+    FileColumn { short: "flushes", width: 7, long: "flushes", figure: true, cell: |f| f.flushes.to_string() },
+    FileColumn {
+        short: "total I/O",
+        width: 11,
+        long: "total I/O ms",
+        figure: true,
+        cell: |f| format!("{:.0}", f.total_io_ms),
+    },
+];
+
 fn files(o: &mut String, s: &Simdb) {
     let _ = writeln!(o, "\nPer file (SQLIOSim's summary; durations in ms)");
-    let _ = writeln!(
-        o,
-        "{:<4} {:>9} {:>7} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>11}  file",
-        "kind",
-        "size",
-        "target",
-        "run.avg",
-        "max.avg",
-        "throttled",
-        "reads",
-        "scatter",
-        "writes",
-        "gather",
-        "flushes",
-        "total I/O"
-    );
+    let (file, rest) = FILE_COLUMNS.split_first().expect("the file column");
+    let line = |o: &mut String, text: &dyn Fn(&FileColumn) -> String| {
+        for (i, c) in rest.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            let _ = match c.figure {
+                true => write!(o, "{sep}{:>w$}", text(c), w = c.width),
+                false => write!(o, "{sep}{:<w$}", text(c), w = c.width),
+            };
+        }
+        let _ = writeln!(o, "  {}", text(file));
+    };
+    line(o, &|c| c.short.to_string());
     for f in &s.files {
-        let _ = writeln!(
-            o,
-            "{:<4} {:>9} {:>7.0} {:>8.3} {:>8.3} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>11.0}  {}",
-            f.kind,
-            format_size(f.size),
-            f.target_io_ms,
-            f.running_avg_io_ms,
-            f.max_running_avg_io_ms,
-            f.throttled,
-            f.reads,
-            f.scatter_reads,
-            f.writes,
-            f.gather_writes,
-            f.flushes,
-            f.total_io_ms,
-            f.path
-        );
+        line(o, &|c| (c.cell)(f));
     }
 }
 

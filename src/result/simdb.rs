@@ -1,6 +1,7 @@
 //! What `iolens simdb` adds to a result: SQLIOSim's per-file summary (target and running
 //! average I/O duration, times throttled, reads, scatter reads, writes, gather writes, total
-//! I/O time) and the figures of its crash check. Stored schema; `verify::simdb` fills it.
+//! I/O time) and the figures of its crash check. Stored schema; the simulator (`src/simdb/`)
+//! fills it.
 
 use serde::{Deserialize, Serialize};
 

@@ -8,7 +8,6 @@
 
 pub mod check;
 pub mod pages;
-pub mod simdb;
 pub mod stamp;
 
 pub use check::{check_page, Bad, Expect};

@@ -13,12 +13,13 @@
 //! sequence drawn from (run id, file id, address, generation), so a unit's expected contents
 //! can be rebuilt for a diff, and storage that compresses or dedupes sees no pattern.
 
+// The workload's validation needs the smallest unit too, and the workload is the lower module.
+pub use crate::workload::verify::MIN_UNIT;
+
 pub const MAGIC: [u8; 4] = *b"IOLV";
 pub const VERSION: u16 = 1;
 /// Bytes of header before the filler.
 pub const HEADER: usize = 52;
-/// The smallest unit a stamp fits in with room for filler.
-pub const MIN_UNIT: usize = 512;
 const CRC_AT: usize = 48;
 /// Written over every unit's header before a read: a read that transfers nothing leaves it.
 const UNREAD: [u8; 16] = *b"iolens:not-read!";

@@ -246,7 +246,7 @@ impl Spec {
                 "needs one block size (the page every stamp and check covers); drop --bssplit or the second size",
             );
         }
-        if !page.is_multiple_of(crate::verify::stamp::MIN_UNIT as u64) {
+        if !page.is_multiple_of(super::verify::MIN_UNIT as u64) {
             return usage("--bs", format!("{page} bytes is not a multiple of 512, the unit --verify stamps"));
         }
         if self.trim {

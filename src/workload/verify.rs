@@ -4,6 +4,10 @@
 use crate::error::{usage, UsageError};
 use serde::{Deserialize, Serialize};
 
+/// The smallest unit a stamp fits in with room for filler: a verified page is a whole number
+/// of them.
+pub const MIN_UNIT: usize = 512;
+
 /// How a workload's data is checked. Every write carries stamps (see `verify::stamp`); every
 /// read is checked against the last acknowledged write of its page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,45 +2,55 @@
 //! each file's I/O by kind, the running average against the target, and the findings.
 
 use super::{charts, esc, figure};
+use crate::report::simdb::FILE_COLUMNS;
 use crate::result::simdb::Simdb;
 use crate::result::verify::counts;
 use crate::result::RunResult;
-use crate::workload::size::format_size;
 use std::fmt::Write;
 
 /// Findings listed in the page; the JSON and the store hold them all.
 const LISTED: usize = 50;
 
 pub fn render(o: &mut String, r: &RunResult, s: &Simdb) {
-    let _ = writeln!(o, "<h2>Per file (SQLIOSim's summary)</h2>");
-    let _ = writeln!(
-        o,
-        "<table><tr><th>file</th><th>kind</th><th>size</th><th>target ms</th><th>running avg ms</th>\
-         <th>max running avg ms</th><th>throttled</th><th>reads</th><th>scatter reads</th><th>writes</th>\
-         <th>gather writes</th><th>flushes</th><th>total I/O ms</th></tr>"
-    );
-    for f in &s.files {
+    files(o, s);
+    charts(o, s);
+    verdict(o, r);
+    for st in &s.stalls {
         let _ = writeln!(
             o,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.3}</td>\
-             <td class=\"n\">{:.3}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.0}</td></tr>",
-            esc(&f.path),
-            f.kind,
-            format_size(f.size),
-            f.target_io_ms,
-            f.running_avg_io_ms,
-            f.max_running_avg_io_ms,
-            f.throttled,
-            f.reads,
-            f.scatter_reads,
-            f.writes,
-            f.gather_writes,
-            f.flushes,
-            f.total_io_ms
+            "<p class=\"warn\">Stall: {} at {} in {} took {:.0} ms</p>",
+            st.op,
+            st.offset,
+            esc(&st.file),
+            st.ms
         );
     }
+    for e in &s.errors {
+        let _ = writeln!(o, "<p class=\"warn\">Error: {}</p>", esc(e));
+    }
+}
+
+fn files(o: &mut String, s: &Simdb) {
+    let _ = writeln!(o, "<h2>Per file (SQLIOSim's summary)</h2>");
+    let _ = write!(o, "<table><tr>");
+    for c in &FILE_COLUMNS {
+        let _ = write!(o, "<th>{}</th>", c.long);
+    }
+    let _ = writeln!(o, "</tr>");
+    for f in &s.files {
+        let _ = write!(o, "<tr>");
+        for c in &FILE_COLUMNS {
+            let class = if c.figure { " class=\"n\"" } else { "" };
+            let _ = write!(o, "<td{class}>{}</td>", esc(&(c.cell)(f)));
+        }
+        let _ = writeln!(o, "</tr>");
+    }
     let _ = writeln!(o, "</table>");
+}
+
+/// Each file's I/Os by kind, and (when the run did I/O of its own) its running average I/O
+/// duration against the target.
+fn charts(o: &mut String, s: &Simdb) {
     let cats: Vec<String> = s
         .files
         .iter()
@@ -70,6 +80,9 @@ pub fn render(o: &mut String, r: &RunResult, s: &Simdb) {
             charts::bars(&charts::Bars { x_desc: "ms", categories: &cats, series: &avg, notes: None }),
         );
     }
+}
+
+fn verdict(o: &mut String, r: &RunResult) {
     let all: Vec<_> = r.tests.iter().filter_map(|t| t.verify.as_ref()).flat_map(|v| v.findings.clone()).collect();
     let _ = writeln!(o, "<h2>Verdict</h2>");
     if all.is_empty() {
@@ -100,18 +113,5 @@ pub fn render(o: &mut String, r: &RunResult, s: &Simdb) {
             );
         }
         let _ = writeln!(o, "</table>");
-    }
-    for st in &s.stalls {
-        let _ = writeln!(
-            o,
-            "<p class=\"warn\">Stall: {} at {} in {} took {:.0} ms</p>",
-            st.op,
-            st.offset,
-            esc(&st.file),
-            st.ms
-        );
-    }
-    for e in &s.errors {
-        let _ = writeln!(o, "<p class=\"warn\">Error: {}</p>", esc(e));
     }
 }

@@ -4,17 +4,14 @@
 
 use super::io::{Ctx, Meter};
 use super::log::{self, Broken};
-use super::users::Hands;
+use super::page_io::UserBuffers;
 use super::{Kind, Sim};
 use crate::result::verify::{Finding, FindingClass};
 use rand::Rng;
 use std::fs::File;
 use std::sync::atomic::Ordering;
 
-/// Bytes of buffer the log needs: the largest record.
-pub const BUF: usize = log::MAX_RECORD;
-
-pub fn run(sim: &Sim, m: &mut Meter, h: &mut Hands) {
+pub fn run(sim: &Sim, m: &mut Meter, h: &mut UserBuffers) {
     let unit = sim.cfg.unit;
     let li = sim.log_index();
     let mut lsn = 0u64;
@@ -47,7 +44,7 @@ pub fn run(sim: &Sim, m: &mut Meter, h: &mut Hands) {
 }
 
 /// Reads the current pass back from offset 0: LSNs `first ..= last`, each after the one before.
-fn check_pass(sim: &Sim, m: &mut Meter, h: &mut Hands, first: u64, last: u64) {
+fn check_pass(sim: &Sim, m: &mut Meter, h: &mut UserBuffers, first: u64, last: u64) {
     let w = Walk { ctx: &sim.ctx, fi: sim.log_index(), file: &sim.log.file, unit: sim.cfg.unit, run_id: sim.run_id };
     let (checked, bad) = w.walk(m, h.buf.as_mut_slice(), first, last, sim.log.size, sim.cfg.rereads, true);
     sim.log_checked.fetch_add(checked, Ordering::Relaxed);

@@ -5,19 +5,23 @@
 //! `--verify-only` tell pages lost in a crash from pages whose writes were never acknowledged.
 //!
 //! - `setup`: the files, their initial stamping, the journal header;
-//! - `users`: the users' loops; `upkeep`: checkpoint, grow/shrink and the audit's last pass
-//!   over every page; `logwriter`: the log writer and the log's chain check;
+//! - `users`: a run of the users, from their start to the outcome, and the loops of the plain
+//!   kinds; `checkpoint`, `resize` (grow/shrink), `logwriter` (with the log's chain check): the
+//!   users with work of their own; `page_io`: what every user works with (buffers, claims,
+//!   one I/O on claimed pages);
 //! - `io`: timing, counting and throttling of every I/O; `journal`, `log`: on-disk formats;
 //! - `crash`: `--verify-only`; `assemble`: the measurements as tests and a per-file summary.
 
 mod assemble;
+mod checkpoint;
 pub mod crash;
 mod io;
 pub mod journal;
 pub mod log;
 mod logwriter;
+mod page_io;
+mod resize;
 mod setup;
-mod upkeep;
 mod users;
 
 use crate::engine::AlignedBuf;

@@ -1,8 +1,9 @@
 //! The users' measurements as a result: one test per user kind (latency percentiles, per
 //! second figures, per thread, findings), and SQLIOSim's per-file summary.
 
+use super::checkpoint::CHECKPOINT_RUN;
 use super::io::Meter;
-use super::users::{self, CHECKPOINT_RUN};
+use super::page_io::MAX_RUN_BYTES;
 use super::{log, Kind, Sim};
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::Verification;
@@ -120,7 +121,7 @@ pub fn spec_for(sim: &Sim, kind: Kind, users: u32, targets: Vec<String>) -> Spec
         Kind::Lazy => (mean(1, 16), Pattern::Random, 0),
         Kind::Checkpoint => (mean(CHECKPOINT_RUN.0 as u64, CHECKPOINT_RUN.1 as u64), Pattern::Random, 0),
         Kind::Log => ((log::MAX_RECORD as u64 + sim.cfg.unit as u64) / 2 / 1024 * 1024, Pattern::Sequential, 50),
-        Kind::Resize => (users::MAX_RUN_BYTES as u64, Pattern::Sequential, 0),
+        Kind::Resize => (MAX_RUN_BYTES as u64, Pattern::Sequential, 0),
         Kind::Audit => (mean(1, 16), Pattern::Random, 100),
     };
     base_spec(sim.cfg, kind, block, pattern, read_pct, users, targets)
@@ -181,61 +182,8 @@ pub fn test(
     total += &write;
     let rb: u64 = mine.iter().map(|m| m.read_bytes).sum();
     let wb: u64 = mine.iter().map(|m| m.write_bytes).sum();
-    let per = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
-    let threads = mine
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let op = |rec: &LatRec, bytes: u64| ThreadOp {
-                bytes,
-                ios: rec.count(),
-                mbps: per(bytes) / 1e6,
-                mibps: per(bytes) / 1048576.0,
-                iops: per(rec.count()),
-                lat_mean_us: rec.mean_ns().map(|v| v / 1000.0),
-                lat_stddev_us: rec.stddev_ns().map(|v| v / 1000.0),
-                iops_stddev: crate::stats::stddev(
-                    &m.seconds.iter().take(secs.floor() as usize).map(|s| (s[0] + s[1]) as f64).collect::<Vec<_>>(),
-                ),
-            };
-            let mut both = m.read.clone();
-            both += &m.write;
-            ThreadStats {
-                thread: i as u32,
-                target: 0,
-                read: op(&m.read, m.read_bytes),
-                write: op(&m.write, m.write_bytes),
-                total: op(&both, m.read_bytes + m.write_bytes),
-            }
-        })
-        .collect();
-    let seconds = (0..secs.ceil() as usize)
-        .map(|k| {
-            let len = (secs - k as f64).clamp(1e-9, 1.0);
-            let s = mine.iter().fold([0u64; 5], |mut a, m| {
-                if let Some(x) = m.seconds.get(k) {
-                    for j in 0..4 {
-                        a[j] += x[j];
-                    }
-                    a[4] = a[4].max(x[4]);
-                }
-                a
-            });
-            // A histogram bucket's upper edge can lie past the slowest I/O it holds.
-            let pct = |p: f64| hists.get(k).and_then(|h| h.percentile_us(p)).map(|v| v.min(s[4] as f64 / 1000.0));
-            SecondStats {
-                second: k as u32 + 1,
-                read_iops: s[0] as f64 / len,
-                write_iops: s[1] as f64 / len,
-                iops: (s[0] + s[1]) as f64 / len,
-                mbps: (s[2] + s[3]) as f64 / len / 1e6,
-                mibps: (s[2] + s[3]) as f64 / len / 1048576.0,
-                p50_us: pct(50.0),
-                p99_us: pct(99.0),
-                latency_ns: Vec::new(),
-            }
-        })
-        .collect();
+    let threads = threads(mine, secs);
+    let seconds = seconds(mine, hists, secs);
     let io_ns: u64 = mine.iter().map(|m| m.io_ns).sum();
     TestResult {
         name,
@@ -265,4 +213,66 @@ pub fn test(
         ranks: Vec::new(),
         spec,
     }
+}
+
+/// Each user of a kind as a thread of the test.
+fn threads(mine: &[&Meter], secs: f64) -> Vec<ThreadStats> {
+    let per = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
+    mine.iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let op = |rec: &LatRec, bytes: u64| ThreadOp {
+                bytes,
+                ios: rec.count(),
+                mbps: per(bytes) / 1e6,
+                mibps: per(bytes) / 1048576.0,
+                iops: per(rec.count()),
+                lat_mean_us: rec.mean_ns().map(|v| v / 1000.0),
+                lat_stddev_us: rec.stddev_ns().map(|v| v / 1000.0),
+                iops_stddev: crate::stats::stddev(
+                    &m.seconds.iter().take(secs.floor() as usize).map(|s| (s[0] + s[1]) as f64).collect::<Vec<_>>(),
+                ),
+            };
+            let mut both = m.read.clone();
+            both += &m.write;
+            ThreadStats {
+                thread: i as u32,
+                target: 0,
+                read: op(&m.read, m.read_bytes),
+                write: op(&m.write, m.write_bytes),
+                total: op(&both, m.read_bytes + m.write_bytes),
+            }
+        })
+        .collect()
+}
+
+/// The users of a kind second by second: `hists` are their per-second latency histograms.
+fn seconds(mine: &[&Meter], hists: &[SecondHist], secs: f64) -> Vec<SecondStats> {
+    (0..secs.ceil() as usize)
+        .map(|k| {
+            let len = (secs - k as f64).clamp(1e-9, 1.0);
+            let s = mine.iter().fold([0u64; 5], |mut a, m| {
+                if let Some(x) = m.seconds.get(k) {
+                    for j in 0..4 {
+                        a[j] += x[j];
+                    }
+                    a[4] = a[4].max(x[4]);
+                }
+                a
+            });
+            // A histogram bucket's upper edge can lie past the slowest I/O it holds.
+            let pct = |p: f64| hists.get(k).and_then(|h| h.percentile_us(p)).map(|v| v.min(s[4] as f64 / 1000.0));
+            SecondStats {
+                second: k as u32 + 1,
+                read_iops: s[0] as f64 / len,
+                write_iops: s[1] as f64 / len,
+                iops: (s[0] + s[1]) as f64 / len,
+                mbps: (s[2] + s[3]) as f64 / len / 1e6,
+                mibps: (s[2] + s[3]) as f64 / len / 1048576.0,
+                p50_us: pct(50.0),
+                p99_us: pct(99.0),
+                latency_ns: Vec::new(),
+            }
+        })
+        .collect()
 }
