@@ -2,13 +2,11 @@
 //! generation journal), and `--verify-only` for the files a killed run left behind.
 
 use crate::error::{usage, UsageError};
-use crate::error::{EXIT_FAIL, EXIT_FINDINGS};
-use crate::session::{finish, install_interrupt, Output};
+use crate::session::{self, Output};
 use crate::simdb::{self, Config};
 use crate::workload::parse;
 use crate::workload::size::format_size;
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -144,67 +142,8 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
     })
 }
 
-/// A new run needs a clean directory with room for its files.
-fn check_room(c: &Config) -> Result<(), UsageError> {
-    let dir = c.dir.display().to_string();
-    let left = simdb::leftovers(&c.dir);
-    if !left.is_empty() || c.journal.exists() {
-        return usage(
-            &dir,
-            "holds the files of an earlier simdb run (iolens-simdb-*); check them with --verify-only, or remove them",
-        );
-    }
-    let need = simdb::needed_bytes(c.data_files, c.data_size, c.log_size, c.page);
-    match crate::targets::free_space(&c.dir) {
-        Ok((_, free)) if free < need => usage(
-            &dir,
-            format!("has {} free; the data files, log and journal need {}", format_size(free), format_size(need)),
-        ),
-        Ok(_) => Ok(()),
-        Err(e) => usage(&dir, format!("cannot tell its free space: {e}")),
-    }
-}
-
 pub fn main(a: SimdbArgs) -> anyhow::Result<i32> {
     let cfg = to_config(&a)?;
     let output: Output = a.common.output(None)?;
-    if a.verify_only {
-        if !cfg.journal.is_file() {
-            return Err(UsageError::new(
-                "--verify-only",
-                format!(
-                    "no journal at {}: nothing to check (use --journal PATH if it was elsewhere)",
-                    cfg.journal.display()
-                ),
-            )
-            .into());
-        }
-    } else {
-        check_room(&cfg)?;
-    }
-    let interrupt = install_interrupt();
-    let progress = !a.common.quiet && std::io::stderr().is_terminal();
-    let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let out = if a.verify_only {
-        simdb::crash::verify_only(&cfg.dir, &cfg.journal, cfg.buffered, cfg.rereads)?
-    } else {
-        simdb::run(&cfg, &interrupt, a.common.keep, progress)?
-    };
-    let targets = out.paths.iter().map(|(p, size)| crate::targets::host::describe(p, *size, true)).collect();
-    let summary = out.summary.clone();
-    let code = finish("simdb", started_at, targets, out.tests.clone(), &interrupt, &output, &|r| {
-        r.simdb = Some(summary.clone());
-        Ok(())
-    })?;
-    if a.verify_only || a.common.keep {
-        eprintln!("files kept in {} (iolens-simdb-*; the journal {})", cfg.dir.display(), cfg.journal.display());
-    }
-    let findings = out.tests.iter().filter_map(|t| t.verify.as_ref()).any(|v| !v.clean());
-    Ok(if findings {
-        EXIT_FINDINGS
-    } else if !out.summary.errors.is_empty() {
-        EXIT_FAIL
-    } else {
-        code
-    })
+    session::run_simdb(&cfg, &output, a.verify_only, a.common.keep)
 }

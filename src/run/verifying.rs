@@ -283,7 +283,7 @@ pub fn prepare_targets(
     let page = spec.blocks[0].size;
     let mut out = Vec::with_capacity(targets.len());
     for t in targets {
-        let unit = t.info.logical_block_size.unwrap_or(512).max(crate::verify::stamp::MIN_UNIT as u32);
+        let unit = t.info.logical_block_size.unwrap_or(512).max(crate::workload::verify::MIN_UNIT as u32);
         if !page.is_multiple_of(unit as u64) {
             return Err(crate::error::UsageError::new(
                 "--bs",

@@ -8,12 +8,14 @@ mod groups;
 mod interrupt;
 mod ready;
 mod series;
+mod simdb;
 
 pub use finish::{finish, save, StoreOpts};
 pub use groups::{run_groups, size_from_pct};
 pub use interrupt::{install_interrupt, REMOVE_AT_STOP};
 pub use ready::{check_memory, prefill_progress, prepare, Ready};
 pub use series::{best_pass, pass_keys, run_items, Choose, Measure, Runner};
+pub use simdb::run_simdb;
 
 use crate::error::{usage, UsageError};
 use crate::report::Format;

@@ -14,7 +14,7 @@
 //! can be rebuilt for a diff, and storage that compresses or dedupes sees no pattern.
 
 // The workload's validation needs the smallest unit too, and the workload is the lower module.
-pub use crate::workload::verify::MIN_UNIT;
+use crate::workload::verify::MIN_UNIT;
 
 pub const MAGIC: [u8; 4] = *b"IOLV";
 pub const VERSION: u16 = 1;
