@@ -10,17 +10,17 @@
 
 mod files;
 mod names;
-mod noted;
 mod options;
+mod unapplied;
 mod values;
 mod verify;
 
 use super::Spec;
 use crate::error::UsageError;
 use names::{canonical, is_flag};
-use noted::{engine, refused};
 use options::build;
 use std::path::Path;
+use unapplied::{engine, refused};
 use values::substitute;
 
 type R<T> = Result<T, UsageError>;

@@ -1,7 +1,7 @@
 //! The fio options iolens reads, by the names fio knows them (aliases folded), and the fio
 //! option behind each of iolens' own option names, so errors speak the job file's words.
 
-use super::noted::noted;
+use super::unapplied::noted;
 
 /// fio options that may stand alone (fio's FIO_OPT_STR_SET); `=0` turns them off.
 pub(super) const FLAGS: &[&str] = &[

@@ -4,7 +4,7 @@
 //! `read,write` values. Errors are one line, "option: why", naming what iolens cannot do.
 
 use super::names::{canonical, fio_name, FLAGS};
-use super::noted::{engine, note, noted};
+use super::unapplied::{engine, note, noted};
 use super::Opt;
 use crate::workload::{BlockShare, DataPattern, EngineKind, MinRate, OnError, Pattern, RateProcess, Spec};
 use crate::workload::{StartDelay, ThinkTime};
