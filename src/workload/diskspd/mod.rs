@@ -5,7 +5,9 @@
 
 use crate::error::{usage, UsageError};
 use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
+use options::Line;
 
+mod options;
 mod xml;
 pub mod xml_out;
 
@@ -138,7 +140,7 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
             return usage("-b", format!("'{v}' is out of range; iolens takes block sizes from 1 byte to 64M"));
         }
     }
-    let mut spec = Spec {
+    let spec = Spec {
         targets,
         blocks: vec![BlockShare { size: block, pct: 100 }],
         pattern: Pattern::Sequential,
@@ -148,185 +150,19 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
         seed: 0,
         ..Spec::default()
     };
-    let (mut latency, mut iops_stddev, mut create_size) = (false, false, None);
-    let (mut unbuffered, mut wt): (Option<bool>, Option<bool>) = (None, None);
-    let (mut random, mut seq, mut interlocked) = (None::<u64>, false, false);
-    let (mut base, mut max_end, mut throttle, mut f_threads) = (None::<u64>, None::<(u64, &str)>, None, None::<u32>);
-    let (mut affinity, mut no_affinity, mut zbuf, mut zero, mut zr) = (false, false, None::<u64>, false, false);
-    let (mut results, mut profile_only) = (None, false);
+    let mut line = Line { spec, notes, block, ..Line::default() };
     for arg in opts {
-        // `arg` starts with the ASCII '-', so byte 1 is a char boundary.
-        let mut it = arg[1..].chars();
-        let Some(letter) = it.next() else {
-            return usage(arg, "is not an option; DiskSpd options are a letter with the value attached, e.g. -t2");
-        };
-        let v = it.as_str();
-        let flag = format!("-{letter}");
-        let f = flag.as_str();
-        let once = |seen: bool| if seen { usage(f, "can only be given once") } else { Ok(()) };
-        match letter {
-            'b' => {}
-            't' => spec.threads = count(f, v)?,
-            'o' => spec.qd = count(f, v)?,
-            'F' => f_threads = Some(count(f, v)?),
-            'w' => match number(f, v, "a write percentage")? {
-                w @ 0..=100 => spec.read_pct = 100 - w as u32,
-                _ => return usage(f, format!("{v} is out of range; use a write percentage 0-100")),
-            },
-            'd' => spec.duration = number(f, v, "a whole number of seconds")? as f64,
-            'W' => spec.warmup = number(f, v, "a whole number of seconds")? as f64,
-            'C' => spec.cooldown = number(f, v, "a whole number of seconds")? as f64,
-            'c' => {
-                spec.size = size(f, v, block)?;
-                create_size = Some(spec.size);
-            }
-            'B' => {
-                once(base.is_some())?;
-                let (b, len) = v.split_once(':').map_or((v, None), |(b, l)| (b, Some(l)));
-                let b = size(f, b, block)?;
-                base = Some(b);
-                if let Some(l) = len {
-                    once(max_end.is_some())?;
-                    let end = b.checked_add(size(f, l, block)?);
-                    max_end = Some((end.ok_or_else(|| UsageError::new(f, "base + length overflows"))?, "-B"));
-                }
-            }
-            'f' if v.starts_with(|c: char| c.is_ascii_digit()) => {
-                once(max_end.is_some())?;
-                max_end = Some((size(f, v, block)?, "-f"));
-            }
-            'f' if !v.is_empty() && v.chars().all(|c| "rst".contains(c)) => {
-                notes.push(format!("{arg}: Windows file access hints are ignored"));
-            }
-            'f' => return usage(f, format!("'{v}' is neither a size nor access hints (r, s, t)")),
-            'r' if v.starts_with('s') => return usage(arg, "mixed random/sequential I/O is not supported"),
-            'r' if v.starts_with('d') => {
-                return usage(arg, "random distributions over target ranges are not supported")
-            }
-            'r' => {
-                if seq {
-                    return usage(arg, "conflicts with sequential I/O (-s)");
-                }
-                once(random.is_some())?;
-                let a = if v.is_empty() { block } else { size(f, v, block)? };
-                random = Some(if a > 0 { a } else { return usage(f, "an alignment of 0 is not allowed") });
-            }
-            's' => {
-                if random.is_some() {
-                    return usage(arg, "conflicts with random I/O (-r)");
-                }
-                once(seq)?;
-                seq = true;
-                interlocked = v.starts_with('i');
-                let stride = v.strip_prefix('i').unwrap_or(v);
-                if !stride.is_empty() && size(f, stride, block)? != block {
-                    return usage(arg, format!("strides other than the block size ({block}) are not supported"));
-                }
-            }
-            'S' | 'h' => {
-                let flags = match (letter, v) {
-                    ('h', _) => "h",
-                    (_, "") => "u",
-                    _ => v,
-                };
-                for c in flags.chars() {
-                    let (cache, through) = match c {
-                        'b' => (Some(false), None),
-                        'u' => (Some(true), None),
-                        'w' => (None, Some(true)),
-                        'h' => (Some(true), Some(true)),
-                        'm' => return usage(arg, "memory-mapped I/O is not supported"),
-                        'r' => return usage(arg, "remote-only caching is not supported"),
-                        _ => return usage(f, format!("'{c}' is not a caching flag; use b, h, u or w")),
-                    };
-                    if (cache.is_some() && unbuffered.is_some()) || (through.is_some() && wt.is_some()) {
-                        return usage(arg, "conflicts with an earlier caching option (-S or -h)");
-                    }
-                    unbuffered = unbuffered.or(cache);
-                    wt = wt.or(through);
-                }
-            }
-            'g' => {
-                let (n, iops) = v.strip_suffix('i').map_or((v, false), |n| (n, true));
-                throttle = Some((count(f, n)? as f64, iops));
-            }
-            'z' if v.is_empty() => {
-                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-                spec.seed = now.map_or(0, |d| d.as_nanos() as u64 & 0xffff_ffff);
-                notes.push(format!("-z: random seed {} taken from the clock", spec.seed));
-            }
-            'z' => match number(f, v, "a seed")? {
-                s if s <= u32::MAX as u64 => spec.seed = s,
-                _ => return usage(f, format!("{v} is not a 32-bit seed")),
-            },
-            'Z' if v.is_empty() => zero = true,
-            'Z' if v == "r" => zr = true,
-            'Z' if v.contains(',') => return usage(arg, "write data from a file is not supported"),
-            'Z' => {
-                zbuf = Some(size(f, v, block)?).filter(|&n| n > 0);
-                if zbuf.is_none() {
-                    return usage(f, "a write source buffer of 0 bytes is not allowed");
-                }
-                notes.push(format!("{arg}: iolens writes fresh random data per I/O, not slices of one buffer"));
-            }
-            'L' => latency = true,
-            'D' => {
-                iops_stddev = true;
-                let ms = if v.is_empty() { 1000 } else { number(f, v, "milliseconds")? };
-                if ms > 0 && ms != 1000 {
-                    notes.push(format!("{arg}: iolens samples IOPS once per second, not every {ms} ms"));
-                }
-            }
-            'n' => no_affinity = true,
-            'a' => {
-                // DiskSpd's grammar: "" or "g", else CPU numbers and gN group prefixes, ending on a CPU.
-                let num = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-                let list = v.split(',').all(|t| num(t.strip_prefix('g').unwrap_or(t)));
-                if !(v.is_empty() || v == "g" || (list && !v.rsplit(',').next().is_some_and(|t| t.starts_with('g')))) {
-                    return usage(f, format!("'{v}' is not an affinity list; write e.g. -a0,1 or -ag0,0,1"));
-                }
-                affinity = true;
-                notes.push(format!("{arg}: CPU affinity is ignored; the scheduler places iolens' threads"));
-            }
-            'v' if v.is_empty() || v == "s" => {}
-            'v' => return usage(f, format!("'{v}' is not a verbosity; use -v or -vs")),
-            'P' => {}
-            'R' => {
-                profile_only |= v.starts_with('p');
-                results = match v.strip_prefix('p').unwrap_or(v) {
-                    "text" => Some(ResultsFormat::Text),
-                    "xml" => Some(ResultsFormat::Xml),
-                    "" if profile_only => results,
-                    _ => return usage(f, format!("'{v}' is not a results format; use text, xml, p, ptext or pxml")),
-                };
-            }
-            'I' => match number(f, v, "a priority")? {
-                3 => {}
-                1 | 2 => return usage(arg, "I/O priority hints are not supported"),
-                _ => return usage(f, format!("'{v}' is not a priority; use 1, 2 or 3")),
-            },
-            'T' => {
-                if size(f, v, block)? == 0 {
-                    return usage(f, "a thread stride of 0 is not allowed");
-                }
-                return usage(arg, "per-thread start offsets are not supported; iolens spreads threads evenly");
-            }
-            'x' => return usage(arg, "completion routines are not supported"),
-            'X' => return usage(arg, "a second XML profile is not allowed"),
-            'y' => return usage(arg, "event synchronization is not supported"),
-            'e' => return usage(arg, "ETW tracing is not supported"),
-            'l' => return usage(arg, "large-page buffers are not supported"),
-            'N' => return usage(arg, "memory-mapped flush modes are not supported"),
-            'O' => return usage(arg, "outstanding I/Os per thread over all targets are not supported; use -o"),
-            'p' => return usage(arg, "parallel I/Os at one sequential offset are not supported"),
-            'i' | 'j' => return usage(arg, "bursts with think time are not supported"),
-            ':' => return usage(arg, "experimental flags are not supported"),
-            '?' => return usage(arg, "asks for DiskSpd's help text, which iolens does not reproduce"),
-            _ => return usage(arg, "is not a DiskSpd option"),
-        }
+        options::apply(&mut line, arg)?;
     }
+    finish(line)
+}
+
+/// What the options of a line mean together: DiskSpd's conflicts, its per-thread throttle as
+/// iolens' total, and the notes on where iolens runs the line differently.
+fn finish(line: Line) -> R<DiskspdJob> {
+    let Line { mut spec, mut notes, block, zbuf, zero, .. } = line;
     let n_targets = spec.targets.len() as u32;
-    if let Some(n) = f_threads {
+    if let Some(n) = line.f_threads {
         if spec.threads > 1 {
             return usage("-F", "conflicts with -t");
         }
@@ -335,7 +171,7 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
         }
         spec.threads = n;
     }
-    if affinity && no_affinity {
+    if line.affinity && line.no_affinity {
         return usage("-n", "conflicts with -a");
     }
     if zero {
@@ -344,21 +180,21 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     if let Some(z) = zbuf.filter(|&z| z < block) {
         return usage("-Z", format!("a {z}-byte write source buffer is smaller than the block size ({block})"));
     }
-    spec.direct = unbuffered == Some(true);
-    spec.write_through = wt == Some(true);
-    if let Some(a) = random {
+    spec.direct = line.unbuffered == Some(true);
+    spec.write_through = line.write_through == Some(true);
+    if let Some(a) = line.random {
         spec.pattern = Pattern::Random;
         spec.align = Some(a);
     }
-    spec.offset = base.unwrap_or(0);
-    if let Some((end, o)) = max_end {
+    spec.offset = line.base.unwrap_or(0);
+    if let Some((end, o)) = line.max_end {
         if end <= spec.offset {
             return usage(o, "the maximum target offset must be greater than the base (-B)");
         }
         spec.range = Some(end - spec.offset);
     }
     let workers = spec.threads as f64 * n_targets as f64;
-    if let Some((g, iops)) = throttle {
+    if let Some((g, iops)) = line.throttle {
         // -g limits each thread on each target (bytes per ms, or IOPS with i); iolens' rates are totals.
         let (total, unit, per) =
             if iops { (g * workers, "IOPS", "IOPS") } else { (g * workers / 1e3, "MB/s", "bytes/ms") };
@@ -372,13 +208,13 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     }
     let t = spec.threads;
     if spec.pattern == Pattern::Sequential && t > 1 {
-        notes.push(if interlocked {
+        notes.push(if line.interlocked {
             format!("-si: iolens has no shared offset; each of the {t} threads runs its own sequential stream")
         } else {
             format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly")
         });
     }
-    if spec.writes() && !zero && !zr && zbuf.is_none() {
+    if spec.writes() && !zero && !line.zr && zbuf.is_none() {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());
     }
     spec.validate().map_err(|mut e| {
@@ -389,6 +225,8 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
         }
         e
     })?;
+    let (latency, iops_stddev, create_size) = (line.latency, line.iops_stddev, line.create_size);
+    let (results, profile_only) = (line.results, line.profile_only);
     Ok(DiskspdJob { spec, notes, latency, iops_stddev, create_size, later: Vec::new(), results, profile_only })
 }
 

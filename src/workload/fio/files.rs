@@ -2,7 +2,7 @@
 //! `$jobname.$jobnum.$filenum` naming, which gives each numjobs clone its own file), `nrfiles`
 //! and how `size`/`filesize` split over the files.
 
-use super::options::Job;
+use super::job::Job;
 
 type R<T> = Result<T, String>;
 

@@ -6,20 +6,21 @@
 //! empty when unset; a bare `$VAR` stays as written) and `fio_keyword_replace` (`$pagesize`,
 //! `$mb_memory`, `$ncpus`, then `bc`-style integer math), and init.c `parse_cmd_line` (options
 //! before the first `--name` are global; further arguments are job files, each after the first
-//! starting with a stonewall). What each option means is in options.rs.
+//! starting with a stonewall). What each option does is in options.rs, what a job's options
+//! make together in job.rs.
 
+mod engines;
 mod files;
-mod names;
-mod noted;
+mod job;
 mod options;
+mod unapplied;
 mod values;
 mod verify;
 
 use super::Spec;
 use crate::error::UsageError;
-use names::{canonical, is_flag};
-use noted::{engine, refused};
-use options::build;
+use engines::{engine, refused};
+use options::{build, canonical, is_flag};
 use std::path::Path;
 use values::substitute;
 

@@ -1,37 +1,10 @@
-//! fio's ioengines as iolens runs them, and the fio options iolens accepts without applying:
-//! each such option yields one note saying what iolens does instead, so a job file written for
-//! fio runs and its report says where the run differs.
-
-use crate::workload::EngineKind;
-
-type R<T> = Result<T, String>;
-
-/// The iolens engine for a fio ioengine on local files and block devices, with a note when it
-/// is a stand-in; any other engine (network, object stores, special devices, metadata-only
-/// engines) is refused by name.
-pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
-    let stand_in = |k, how: &str| Ok((k, Some(format!("ioengine={v}: iolens runs it on {how}"))));
-    match v {
-        "io_uring" => Ok((EngineKind::IoUring, None)),
-        "psync" | "sync" | "pvsync" => Ok((EngineKind::Psync, None)),
-        "libaio" | "posixaio" => stand_in(EngineKind::IoUring, "io_uring"),
-        "vsync" | "pvsync2" | "mmap" | "splice" => stand_in(EngineKind::Psync, "psync (pread/pwrite)"),
-        "null" => Ok((EngineKind::Null, None)),
-        _ => Err(refused(v)),
-    }
-}
-
-/// The one line refusing an engine iolens does not have.
-pub(super) fn refused(v: &str) -> String {
-    format!(
-        "ioengine={v}: iolens has no {v} engine; it measures local files and block devices with io_uring, \
-         libaio, posixaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
-    )
-}
+//! The fio options iolens accepts without applying: each such option yields one note saying
+//! what iolens does instead, so a job file written for fio runs and its report says where the
+//! run differs.
 
 /// fio options accepted and not applied, with what iolens does instead. `""` means the option
 /// only tunes fio's own bookkeeping or output and is accepted silently.
-const NOTED: &[(&str, &str)] = &[
+const UNAPPLIED: &[(&str, &str)] = &[
     // fio's own bookkeeping, output and logs: nothing about the I/O changes.
     ("description", ""),
     ("write_bw_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
@@ -112,14 +85,14 @@ const NOTED: &[(&str, &str)] = &[
 ];
 
 /// The fio name of an option iolens accepts without applying.
-pub(super) fn noted(key: &str) -> Option<&'static str> {
-    NOTED.iter().find(|(k, _)| *k == key).map(|(k, _)| *k)
+pub(super) fn unapplied(key: &str) -> Option<&'static str> {
+    UNAPPLIED.iter().find(|(k, _)| *k == key).map(|(k, _)| *k)
 }
 
 /// The note for an accepted, unapplied option set to `v`, if it needs one. Settings that are
 /// fio's default, or switch the feature off, need none.
-pub(super) fn note(key: &str, v: Option<&str>) -> Option<String> {
-    let text = NOTED.iter().find(|(k, _)| *k == key)?.1;
+pub(super) fn unapplied_note(key: &str, v: Option<&str>) -> Option<String> {
+    let text = UNAPPLIED.iter().find(|(k, _)| *k == key)?.1;
     let v = v.map(str::trim);
     let quiet = match key {
         // fio keeps its files unless unlink=1; iolens removes what it created.

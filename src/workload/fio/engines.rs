@@ -1,0 +1,30 @@
+//! fio's ioengines as iolens runs them: io_uring and psync for the engines that do the same
+//! I/O on local files and block devices (with a note where one stands in for another), and a
+//! one-line refusal naming any other engine.
+
+use crate::workload::EngineKind;
+
+type R<T> = Result<T, String>;
+
+/// The iolens engine for a fio ioengine on local files and block devices, with a note when it
+/// is a stand-in; any other engine (network, object stores, special devices, metadata-only
+/// engines) is refused by name.
+pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
+    let stand_in = |k, how: &str| Ok((k, Some(format!("ioengine={v}: iolens runs it on {how}"))));
+    match v {
+        "io_uring" => Ok((EngineKind::IoUring, None)),
+        "psync" | "sync" | "pvsync" => Ok((EngineKind::Psync, None)),
+        "libaio" | "posixaio" => stand_in(EngineKind::IoUring, "io_uring"),
+        "vsync" | "pvsync2" | "mmap" | "splice" => stand_in(EngineKind::Psync, "psync (pread/pwrite)"),
+        "null" => Ok((EngineKind::Null, None)),
+        _ => Err(refused(v)),
+    }
+}
+
+/// The one line refusing an engine iolens does not have.
+pub(super) fn refused(v: &str) -> String {
+    format!(
+        "ioengine={v}: iolens has no {v} engine; it measures local files and block devices with io_uring, \
+         libaio, posixaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
+    )
+}

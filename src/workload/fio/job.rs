@@ -1,0 +1,223 @@
+//! A fio job as its options leave it, and how that becomes a [`Spec`]: fio's defaults (read, 4k,
+//! iodepth 1, numjobs 1, buffered, psync), its per-direction `read,write` values settled into
+//! iolens' one setting for both where they agree, rates summed over numjobs, and a note wherever
+//! iolens runs the job differently from fio. Errors are one line, "option: why".
+
+use crate::workload::{BlockShare, EngineKind, MinRate, Pattern, Spec, ThinkTime};
+
+type R<T> = Result<T, String>;
+
+/// A job's options turned into a spec.
+pub(super) struct Built {
+    pub name: String,
+    pub spec: Spec,
+    pub notes: Vec<String>,
+    pub group_reporting: bool,
+    pub stonewall: bool,
+    pub new_group: bool,
+    pub exitall: bool,
+    pub wait_for: Option<String>,
+    pub allow_file_create: bool,
+    pub size_pct: Option<u32>,
+}
+
+/// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.
+#[derive(Default)]
+pub(super) struct Job {
+    pub(super) kb: u64,
+    pub(super) name: String,
+    pub(super) spec: Spec,
+    pub(super) notes: Vec<String>,
+    pub(super) mixed: bool,
+    pub(super) rwmix: u32,
+    pub(super) bs: [u64; 2],
+    pub(super) split: [Option<Vec<BlockShare>>; 2],
+    pub(super) align: [u64; 2],
+    pub(super) files: Vec<String>,
+    pub(super) dirs: Vec<String>,
+    pub(super) filename_format: Option<String>,
+    pub(super) size: Option<u64>,
+    pub(super) size_pct: Option<u32>,
+    pub(super) filesize: Option<u64>,
+    pub(super) runtime: f64,
+    pub(super) time_based: bool,
+    pub(super) rate: [u64; 2],
+    pub(super) rate_iops: [u64; 2],
+    pub(super) rate_min: [u64; 2],
+    pub(super) rate_iops_min: [u64; 2],
+    pub(super) batch: Option<u32>,
+    pub(super) nrfiles: u64,
+    pub(super) group_reporting: bool,
+    pub(super) stonewall: bool,
+    pub(super) new_group: bool,
+    pub(super) norandommap: bool,
+    pub(super) exitall: bool,
+    pub(super) wait_for: Option<String>,
+    pub(super) allow_file_create: bool,
+    pub(super) rate_cycle: u64,
+    pub(super) think: ThinkTime,
+    pub(super) think_blocks: Option<u32>,
+    pub(super) io_size: Option<u64>,
+    pub(super) number_ios: Option<u64>,
+    pub(super) verify: super::verify::FioVerify,
+    pub(super) flow: crate::workload::Flow,
+}
+
+impl Job {
+    /// A job named after its section, at fio's defaults; `kb` is its kb_base.
+    pub(super) fn new(section: &str, kb: u64, stonewall: bool) -> Job {
+        let spec = Spec {
+            pattern: Pattern::Sequential,
+            read_pct: 100,
+            direct: false,
+            engine: EngineKind::Psync,
+            ..Spec::default()
+        };
+        Job {
+            kb,
+            name: section.to_string(),
+            spec,
+            stonewall,
+            rwmix: 50,
+            bs: [4096; 2],
+            nrfiles: 1,
+            allow_file_create: true,
+            rate_cycle: 1000,
+            ..Job::default()
+        }
+    }
+
+    pub(super) fn note(&mut self, s: impl Into<String>) {
+        self.notes.push(s.into());
+    }
+
+    /// Settles what depends on several options (per-direction values, rates over numjobs, the
+    /// runtime, the files) and checks the spec.
+    pub(super) fn finish(mut self) -> R<Built> {
+        let s = &mut self.spec;
+        if self.mixed {
+            s.read_pct = self.rwmix;
+        }
+        let rp = s.read_pct;
+        let pick = |what: &str, r: String, w: String| -> R<()> {
+            match rp {
+                0 | 100 => Ok(()),
+                _ if r == w => Ok(()),
+                _ => Err(format!("{what}: reads use {r} and writes {w}; iolens uses one setting for both")),
+            }
+        };
+        let blocks = [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
+        s.blocks = blocks[usize::from(rp == 0)].clone();
+        // A mix whose writes use other sizes than its reads keeps both.
+        s.write_blocks = (rp > 0 && rp < 100 && blocks[0] != blocks[1]).then(|| blocks[1].clone());
+        pick("ba", self.align[0].to_string(), self.align[1].to_string())?;
+        let align = self.align[usize::from(rp == 0)];
+        s.align = (align > 0).then_some(align);
+        let jobs = s.threads as f64;
+        let mut rate = |what: &str, v: [u64; 2]| -> R<Option<f64>> {
+            Ok(match (rp, v) {
+                (_, [0, 0]) => None,
+                (100, [r, _]) | (0, [_, r]) => (r > 0).then_some(r as f64 * jobs),
+                (_, [r, w]) if r > 0 && w > 0 => {
+                    self.notes.push(format!("{what}: fio caps reads and writes separately; iolens caps their sum"));
+                    Some(r.saturating_add(w) as f64 * jobs)
+                }
+                _ => {
+                    return Err(format!(
+                        "{what}: capping only reads or only writes of a mix is not supported by iolens"
+                    ))
+                }
+            })
+        };
+        s.rate_mbps = rate("rate", self.rate)?.map(|b| b / 1e6);
+        s.rate_iops = rate("rate_iops", self.rate_iops)?;
+        if s.rate_mbps.is_some() && s.rate_iops.is_some() {
+            return Err("rate_iops: rate and rate_iops are mutually exclusive (in fio too)".into());
+        }
+        s.batch = match self.batch {
+            Some(0) => s.qd,
+            Some(n) => n,
+            None => 1,
+        };
+        if self.runtime > 0.0 {
+            s.duration = self.runtime;
+            if !self.time_based && self.io_size.is_none() && self.number_ios.is_none() {
+                self.notes.push("runtime without time_based: iolens runs for the runtime".into());
+            }
+        } else {
+            s.duration = 10.0;
+            let until =
+                if self.io_size.is_some() || self.number_ios.is_some() { "io_size/number_ios is" } else { "size is" };
+            self.notes.push(format!("no runtime: fio runs until {until} done; iolens stops after 10 s at the latest"));
+        }
+        // As fio: a time_based job keeps going for its runtime whatever it has done.
+        if !self.time_based {
+            (s.io_limit, s.number_ios) = (self.io_size, self.number_ios);
+        }
+        if self.think.us > 0 {
+            // thinktime_iotime alone: time decides, not a count of I/Os (fio's reading too).
+            let blocks = self.think_blocks.unwrap_or(if self.think.iotime_us > 0 { 0 } else { 1 });
+            s.think = Some(ThinkTime { blocks, ..self.think });
+        }
+        s.flow = (self.flow.weight > 0).then_some(self.flow);
+        self.targets()?;
+        self.spec.verify = self.verify.finish(&mut self.notes);
+        let s = &mut self.spec;
+        if s.pattern == Pattern::Random && !self.norandommap {
+            self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
+        }
+        if !s.direct {
+            self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
+        }
+        let cycle_ms = self.rate_cycle.div_ceil(1000) * 1000;
+        let min_rate = MinRate { bytes: self.rate_min, iops: self.rate_iops_min, cycle_ms };
+        s.min_rate = (min_rate.bytes != [0, 0] || min_rate.iops != [0, 0]).then_some(min_rate);
+        if s.min_rate.is_some() && cycle_ms != self.rate_cycle {
+            let c = self.rate_cycle;
+            self.notes.push(format!("rate_cycle={c}: iolens checks rate_min over whole seconds, every {cycle_ms} ms"));
+        }
+        s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
+        Ok(Built {
+            name: self.name,
+            spec: self.spec,
+            notes: self.notes,
+            group_reporting: self.group_reporting,
+            stonewall: self.stonewall,
+            new_group: self.new_group,
+            exitall: self.exitall,
+            wait_for: self.wait_for,
+            allow_file_create: self.allow_file_create,
+            size_pct: self.size_pct,
+        })
+    }
+}
+
+/// The fio option behind a `Spec::validate` complaint.
+fn fio_name(option: &str) -> &str {
+    match option {
+        "--qd" => "iodepth",
+        "--threads" => "numjobs",
+        "--batch" => "iodepth_batch",
+        "--bs" => "bs",
+        "--offset" => "offset",
+        "--size" => "size",
+        "--duration" => "runtime",
+        "--warmup" => "ramp_time",
+        "--rate-iops" => "rate_iops",
+        "--rate-mbps" => "rate",
+        "--read-pct" => "rwmixread",
+        "--rw" => "rw",
+        "--align" => "ba",
+        "--thinktime" => "thinktime",
+        "--thinktime-spin" => "thinktime_spin",
+        "--thinktime-blocks" => "thinktime_blocks",
+        "--start-delay" => "startdelay",
+        "--io-limit" => "io_size",
+        "--number-ios" => "number_ios",
+        "--rate-process" => "rate_process",
+        "--rate-cycle" => "rate_cycle",
+        "--offset-increment" => "offset_increment",
+        "TARGET" => "filename",
+        o => o,
+    }
+}
