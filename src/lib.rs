@@ -4,10 +4,9 @@
 //! files; [`run`] drives one [`engine`] per worker and records into [`stats`]; the merged
 //! [`result::RunResult`] is what every [`report`] reads.
 //!
-//! Unit tests: short ones at the end of their file in `#[cfg(test)] mod tests { … }`; longer
-//! ones in a file of their own, `tests.rs` beside a `mod.rs` (`#[cfg(test)] mod tests;`) or
-//! `NAME_tests.rs` beside `NAME.rs` (`#[cfg(test)] #[path = "NAME_tests.rs"] mod tests;`).
-//! `tests/layering.rs` holds every file to it.
+//! Unit tests: a module's live in `tests.rs` in the module's own folder, declared
+//! `#[cfg(test)] mod tests;` (`NAME/tests.rs` beside `NAME.rs`, `dir/tests.rs` beside
+//! `dir/mod.rs`); `tests/layering.rs` holds every file to it.
 
 pub mod analyze;
 pub mod cli;

@@ -184,31 +184,38 @@ fn platform_calls_stay_in_the_platform_layers() {
 }
 
 #[test]
-fn unit_tests_follow_one_module_style() {
+fn unit_tests_follow_one_layout() {
+    // A module's unit tests live in tests.rs in the module's own folder, declared
+    // `#[cfg(test)] mod tests;`: NAME/tests.rs beside NAME.rs, dir/tests.rs beside dir/mod.rs,
+    // as the standard library lays them out. (testing.rs, which the integration tests include
+    // by path too, has its tests declared by lib.rs in testing_tests.rs.)
     let (src, all) = sources();
-    let mut bad = Vec::new();
+    let (mut bad, mut seen) = (Vec::new(), 0);
     for f in &all {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(f).unwrap();
         let rel = f.strip_prefix(&src).unwrap().display().to_string();
-        if text.contains("#[path = \"tests.rs\"]") {
-            bad.push(format!("{rel}: a mod.rs finds tests.rs without #[path]"));
+        if text.contains("mod tests {") {
+            bad.push(format!("{rel}: unit tests inline; put them in the module's tests.rs"));
         }
-        let declared_by = |owner: &Path, decl: &str| {
-            std::fs::read_to_string(owner).is_ok_and(|t| t.contains(&format!("#[cfg(test)]\n{decl}")))
-        };
-        if name == "tests.rs" && !declared_by(&f.with_file_name("mod.rs"), "mod tests;") {
-            bad.push(format!("{rel}: not declared `#[cfg(test)] mod tests;` by the mod.rs beside it"));
+        if text.contains("#[path") {
+            bad.push(format!("{rel}: a module found by #[path]"));
         }
-        if let Some(stem) = name.strip_suffix("_tests.rs") {
-            let owner = f.with_file_name(format!("{stem}.rs"));
-            let decl = format!("#[path = \"{name}\"]\nmod tests;");
-            // testing.rs is included into the integration tests too, so lib.rs declares its tests.
-            if stem != "testing" && !declared_by(&owner, &decl) {
-                bad.push(format!("{rel}: not declared `#[cfg(test)] {decl}` by {stem}.rs"));
+        if name.ends_with("_tests.rs") && name != "testing_tests.rs" {
+            bad.push(format!("{rel}: unit tests belong in tests.rs in the module's folder"));
+        }
+        if name == "tests.rs" {
+            seen += 1;
+            let dir = f.parent().unwrap();
+            let declared = [dir.join("mod.rs"), dir.with_extension("rs")]
+                .iter()
+                .any(|o| std::fs::read_to_string(o).is_ok_and(|t| t.contains("#[cfg(test)]\nmod tests;")));
+            if !declared {
+                bad.push(format!("{rel}: not declared `#[cfg(test)] mod tests;` by its module"));
             }
         }
     }
+    assert!(seen >= 40, "only {seen} tests.rs files found");
     assert!(bad.is_empty(), "{bad:#?}");
 }
 

@@ -223,38 +223,4 @@ impl Catalog {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn built_in_rows_convert_and_compute() {
-        let c = Catalog::load(None).unwrap();
-        let p30 = c.disk("p30").unwrap();
-        assert_eq!(p30.caps(0.0, None), Caps { iops: 5000.0, mbps: 200.0 });
-        // gp3: 500 IOPS per GiB, so 16,000 needs 32 GiB; 125 MiB/s free = 131.072 MB/s.
-        let gp3 = c.disk("gp3").unwrap();
-        assert_eq!(gp3.caps(31.0, Some(16000.0)).iops, 15500.0);
-        assert_eq!(gp3.caps(32.0, Some(16000.0)).iops, 16000.0);
-        assert!((gp3.caps(100.0, None).mbps - 131.072).abs() < 1e-9);
-        // pd-ssd: 6,000 + 30 per GiB.
-        assert_eq!(c.disk("pd-ssd").unwrap().caps(1000.0, None).iops, 36000.0);
-        let n2 = c.vm("n2-standard-4", Some("pd-ssd")).unwrap();
-        assert_eq!(n2.uncached_iops, Some(15000.0));
-        assert_eq!(c.vm("Standard_D8s_v3", None).unwrap().uncached_iops, Some(12800.0));
-        assert!(c.sources.iter().any(|s| s.id == "A1"));
-        assert!(c.disks.iter().chain([]).all(|d| !d.source.is_empty()));
-    }
-
-    #[test]
-    fn a_users_catalog_adds_rows_and_bad_ones_are_named() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("san.toml");
-        std::fs::write(&f, "disks = [ { cloud = \"onprem\", kind = \"SAN\", name = \"gold-lun\", iops = 20000, mbps = 800, source = \"array spec\" } ]").unwrap();
-        let c = Catalog::load(Some(&f)).unwrap();
-        assert_eq!(c.disk("gold-lun").unwrap().iops, Some(20000.0));
-        std::fs::write(&f, "disks = [ { cloud = \"x\", kind = \"y\", name = \"z\", iopz = 1, source = \"s\" } ]")
-            .unwrap();
-        let e = Catalog::load(Some(&f)).unwrap_err().to_string();
-        assert!(e.starts_with(&format!("--catalog {}: is not a catalog: ", f.display())), "{e}");
-    }
-}
+mod tests;

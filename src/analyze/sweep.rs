@@ -141,5 +141,4 @@ impl Sweeper {
 }
 
 #[cfg(test)]
-#[path = "sweep_tests.rs"]
 mod tests;

@@ -67,36 +67,4 @@ pub fn execute(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(mpi: bool, stonewall: Option<&str>) -> MpiArgs {
-        MpiArgs { mpi, stonewall: stonewall.map(str::to_string) }
-    }
-
-    #[test]
-    fn single_host_without_mpi() {
-        assert!(args(false, None).check().unwrap().is_none());
-        // fio's front end takes the mode without clap's `requires`.
-        let e = args(false, Some("first-done")).check().unwrap_err();
-        assert_eq!(e.to_string(), "--mpi-stonewall: applies to --mpi runs only; add --mpi");
-    }
-
-    #[cfg(not(feature = "mpi"))]
-    #[test]
-    fn refused_by_a_build_without_mpi() {
-        let e = args(true, None).check().unwrap_err();
-        assert_eq!(e.option, "--mpi");
-        assert!(e.message.contains("lacks MPI") && e.message.contains("--features mpi"), "{e}");
-    }
-
-    #[cfg(feature = "mpi")]
-    #[test]
-    fn stonewall_modes() {
-        assert_eq!(args(true, None).check().unwrap().unwrap(), Stonewall::None);
-        assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap(), Stonewall::FirstDone);
-        assert_eq!(args(true, Some("wear-out")).check().unwrap().unwrap(), Stonewall::WearOut);
-        let e = args(true, Some("last")).check().unwrap_err();
-        assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none, first-done or wear-out");
-    }
-}
+mod tests;

@@ -268,5 +268,4 @@ fn seconds(per_rank: &[TestResult]) -> Vec<SecondStats> {
 }
 
 #[cfg(test)]
-#[path = "combine_tests.rs"]
 mod tests;

@@ -171,5 +171,4 @@ impl<E: Engine> Engine for Injecting<E> {
 }
 
 #[cfg(test)]
-#[path = "inject_tests.rs"]
 mod tests;

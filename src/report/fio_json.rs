@@ -363,5 +363,4 @@ fn ctime(t: i64) -> String {
 }
 
 #[cfg(test)]
-#[path = "fio_json_tests.rs"]
 mod tests;

@@ -351,5 +351,4 @@ fn cpu(entries: &[&Value], ios: u64) -> CpuStats {
 }
 
 #[cfg(test)]
-#[path = "fio_tests.rs"]
 mod tests;

@@ -163,5 +163,4 @@ fn hex(out: &mut String, bytes: &[u8]) {
 }
 
 #[cfg(test)]
-#[path = "check_tests.rs"]
 mod tests;

@@ -384,5 +384,4 @@ fn substitute(paths: &[String], given: &[String], file: &str) -> R<Vec<String>> 
 }
 
 #[cfg(test)]
-#[path = "xml_tests.rs"]
 mod tests;

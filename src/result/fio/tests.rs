@@ -14,7 +14,7 @@ fn sum(entries: &[&Value], dir: &str, key: &str) -> u64 {
 
 #[test]
 fn groups_and_jobs_become_tests_matched_by_what_they_ran() {
-    let d = doc(include_str!("testdata/fio-3.33-three-groups.json"));
+    let d = doc(include_str!("../testdata/fio-3.33-three-groups.json"));
     let r = from_fio_json(&d, "out.json", Some("vm2")).unwrap();
     assert_eq!(r.host.hostname, "vm2");
     assert_eq!(r.source.as_deref(), Some("fio-3.33 JSON output (out.json)"));
@@ -50,7 +50,7 @@ fn groups_and_jobs_become_tests_matched_by_what_they_ran() {
 
 #[test]
 fn json_plus_bins_merge_into_exact_percentiles() {
-    let d = doc(include_str!("testdata/fio-3.33-mix-jsonplus.json"));
+    let d = doc(include_str!("../testdata/fio-3.33-mix-jsonplus.json"));
     let r = from_fio_json(&d, "plus.json", None).unwrap();
     assert_eq!(r.host.hostname, "unknown");
     let jobs: Vec<&Value> = d["jobs"].as_array().unwrap().iter().collect();
@@ -76,7 +76,7 @@ fn json_plus_bins_merge_into_exact_percentiles() {
 #[test]
 fn iolens_results_in_fios_layout_read_back() {
     let r: crate::result::RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).unwrap();
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).unwrap();
     let fio = crate::report::render(&r, crate::report::Format::FioJson);
     let back = from_fio_json(&doc(&fio), "x.json", None).unwrap();
     assert_eq!(back.tests.len(), r.tests.len(), "{:?}", back.tests[0].notices);

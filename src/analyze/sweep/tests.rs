@@ -17,7 +17,7 @@ struct Disk {
 
 fn template() -> TestResult {
     let r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests.into_iter().next().expect("one test")
 }
 

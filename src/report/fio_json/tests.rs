@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// `iolens run --size 16M -d 1 --rw randrw --qd 4 --format json` on a virtio disk.
 fn fixture() -> RunResult {
-    serde_json::from_str(include_str!("testdata/iolens_randrw_q4.json")).expect("fixture parses")
+    serde_json::from_str(include_str!("../testdata/iolens_randrw_q4.json")).expect("fixture parses")
 }
 
 fn near(a: f64, b: f64, rel: f64) -> bool {

@@ -3,7 +3,7 @@ use crate::result::RunResult;
 
 fn template() -> TestResult {
     let r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests.into_iter().next().expect("one test")
 }
 
@@ -86,7 +86,7 @@ fn text_report_has_a_row_per_rank_and_the_spread() {
     let tests =
         [rank_test(0, &[200_000; 50], 1.0), rank_test(1, &[300_000; 70], 1.0), rank_test(2, &[250_000; 60], 1.0)];
     let mut r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests = vec![combine(&tests).unwrap()];
     let text = crate::report::render(&r, crate::report::Format::Text);
     assert!(text.contains("\nranks: 3 on 3 hosts (the host above is rank 0's)\n"), "{text}");
@@ -168,7 +168,7 @@ fn markdown_csv_and_html_have_a_row_per_rank_and_mark_the_outlier() {
     let tests =
         [rank_test(0, &[200_000; 50], 1.0), rank_test(1, &[300_000; 70], 1.0), rank_test(2, &[3_000_000; 60], 1.0)];
     let mut r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests = vec![combine(&tests).unwrap()];
     let md = crate::report::render(&r, crate::report::Format::Markdown);
     let rows: Vec<&str> = md.lines().filter(|l| l.contains("| node")).collect();
@@ -230,7 +230,7 @@ fn first_and_last_done_figures_come_from_the_rows() {
     // Last done: 7000 I/Os by the end of the longest rank's 4 s, not the ranks' rates summed.
     assert_eq!((w.last_iops, c.total.iops), (1750.0, 3000.0));
     let mut r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     r.tests = vec![c.clone()];
     let text = crate::report::render(&r, crate::report::Format::Text);
     assert!(
@@ -313,7 +313,7 @@ fn a_combined_test_counts_every_ranks_ios_in_flight() {
 fn a_comparison_says_how_many_ranks_and_hosts_ran_a_result() {
     let lat = [100_000; 10];
     let mut r: RunResult =
-        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
     let single = r.clone();
     r.tests = vec![combine(&(0..3).map(|k| rank_test(k, &lat, 1.0)).collect::<Vec<_>>()).unwrap()];
     r.host.hostname = "node0".into();

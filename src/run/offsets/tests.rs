@@ -1,0 +1,121 @@
+use super::*;
+use crate::workload::BlockShare;
+
+fn spec(pattern: Pattern) -> Spec {
+    Spec { targets: vec!["x".into()], pattern, ..Spec::default() }
+}
+
+#[test]
+fn random_offsets_aligned_and_in_range() {
+    let s = Spec {
+        offset: 8192,
+        range: Some(1 << 20),
+        blocks: vec![BlockShare { size: 4096, pct: 50 }, BlockShare { size: 65536, pct: 50 }],
+        ..spec(Pattern::Random)
+    };
+    let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+    for _ in 0..20_000 {
+        let (_, off, len) = g.next_io();
+        assert_eq!(off % 4096, 0);
+        assert!(off >= 8192 && off + len as u64 <= 8192 + (1 << 20), "{off} {len}");
+    }
+}
+
+#[test]
+fn sequential_is_contiguous_and_wraps() {
+    let s = Spec { size: 64 << 10, blocks: vec![BlockShare { size: 16384, pct: 100 }], ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+    let offs: Vec<u64> = (0..6).map(|_| g.next_io().1).collect();
+    assert_eq!(offs, vec![0, 16384, 32768, 49152, 0, 16384]);
+}
+
+#[test]
+fn sequential_skips_and_steps_back() {
+    // fio's rw=write:12k at 4k: one block written, three skipped.
+    let s = Spec { seq_skip: 12288, size: 64 << 10, ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+    let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
+    assert_eq!(offs, vec![0, 4, 8, 12, 0]);
+    // fio's rw=read:-8k at 4k: backwards, wrapping from the start to the last block.
+    let s = Spec { seq_skip: -8192, size: 32 << 10, ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 32 << 10, 0, 0);
+    let offs: Vec<u64> = (0..5).map(|_| g.next_io().1 / 4096).collect();
+    assert_eq!(offs, vec![0, 7, 6, 5, 4]);
+}
+
+#[test]
+fn offset_increment_gives_each_worker_its_region() {
+    let s =
+        Spec { offset: 4096, offset_increment: 1 << 20, range: Some(64 << 10), threads: 3, ..spec(Pattern::Random) };
+    for k in 0..3u32 {
+        let mut g = OffsetGen::new(&s, 4 << 20, k, k as u64);
+        let lo = 4096 + k as u64 * (1 << 20);
+        let offs: Vec<u64> = (0..2000).map(|_| g.next_io().1).collect();
+        assert!(offs.iter().all(|&o| o >= lo && o + 4096 <= lo + (64 << 10)), "worker {k}");
+        assert_eq!(offs.iter().min(), Some(&lo), "worker {k} reaches its first block");
+    }
+    let s = Spec { offset_increment: 1 << 20, range: Some(8192), threads: 2, ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 4 << 20, 1, 1);
+    let offs: Vec<u64> = (0..3).map(|_| g.next_io().1).collect();
+    assert_eq!(offs, vec![1 << 20, (1 << 20) + 4096, 1 << 20]);
+}
+
+#[test]
+fn reads_and_writes_take_their_own_block_sizes() {
+    let b = |size| vec![BlockShare { size, pct: 100 }];
+    let s = Spec { read_pct: 50, blocks: b(4096), write_blocks: Some(b(65536)), ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+    let (mut reads, mut writes) = (0, 0);
+    for _ in 0..2000 {
+        match g.next_io() {
+            (OpKind::Read, off, 4096) if off % 4096 == 0 => reads += 1,
+            (OpKind::Write, off, 65536) if off + 65536 <= 4 << 20 => writes += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(reads > 800 && writes > 800, "{reads} reads, {writes} writes");
+}
+
+#[test]
+fn zoned_puts_each_share_in_its_zone() {
+    // fio's zoned:50/5:30/15:20/80 over 1,000 slots: half the I/Os in the first 5 %.
+    let (mut io, mut range) = ([0u8; 16], [0u8; 16]);
+    io[..3].copy_from_slice(&[50, 30, 20]);
+    range[..3].copy_from_slice(&[5, 15, 80]);
+    let s = Spec { random_dist: RandomDist::Zoned { io, range, n: 3 }, size: 4000 << 10, ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 4000 << 10, 0, 0);
+    let mut zone = [0u32; 3];
+    for _ in 0..20_000 {
+        let slot = g.next_io().1 / 4096;
+        zone[match slot {
+            0..50 => 0,
+            50..200 => 1,
+            _ => 2,
+        }] += 1;
+    }
+    let share = zone.map(|z| z as f64 / 20_000.0);
+    assert!((share[0] - 0.5).abs() < 0.02 && (share[1] - 0.3).abs() < 0.02, "{share:?}");
+}
+
+/// Share of draws that land on the most-hit 10 % of the 1,024 blocks of a 4 MiB range.
+fn hot_share(dist: RandomDist) -> f64 {
+    let s = Spec { random_dist: dist, size: 4 << 20, ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 4 << 20, 0, 0);
+    let mut hits = vec![0u32; 1024];
+    for _ in 0..20_000 {
+        let (_, off, _) = g.next_io();
+        assert!(off % 4096 == 0 && off < 4 << 20);
+        hits[(off / 4096) as usize] += 1;
+    }
+    hits.sort_unstable_by(|a, b| b.cmp(a));
+    hits[..102].iter().sum::<u32>() as f64 / 20_000.0
+}
+
+#[test]
+fn skewed_distributions_concentrate() {
+    assert!(hot_share(RandomDist::Uniform) < 0.2);
+    // fio's pareto:0.9 sends 90 % of I/Os to 10 % of the blocks.
+    let p = hot_share(RandomDist::Pareto { h: 0.9 });
+    assert!((0.85..0.95).contains(&p), "{p}");
+    assert!(hot_share(RandomDist::Zipf { theta: 1.2 }) > 0.7);
+}

@@ -1,0 +1,77 @@
+use super::*;
+
+#[test]
+fn exact_moments_and_bounded_percentiles() {
+    let mut r = LatRec::default();
+    for v in 1..=1000u64 {
+        r.record(v * 1000);
+    }
+    assert_eq!(r.count(), 1000);
+    assert_eq!(r.mean_ns(), Some(500_500.0));
+    let p50 = r.percentile_ns(50.0).unwrap();
+    assert!((p50 - 500_000.0).abs() / 500_000.0 < 0.001, "{p50}");
+    assert_eq!(r.percentile_ns(99.9999999).unwrap(), 1_000_000.0);
+    let s = r.summary();
+    assert_eq!(s.min, Some(1.0));
+    assert_eq!(s.max, Some(1000.0));
+    assert_eq!(s.percentiles.0.len(), 23);
+    assert_eq!(s.percentiles.0[16].0, "99.9");
+}
+
+#[test]
+fn merge_equals_single_recording_and_dump_round_trips() {
+    let (mut a, mut b, mut all) = (LatRec::default(), LatRec::default(), LatRec::default());
+    for v in 0..5000u64 {
+        let ns = 1000 + v * 37 % 90_000;
+        if v % 3 == 0 {
+            a.record(ns)
+        } else {
+            b.record(ns)
+        }
+        all.record(ns);
+    }
+    a += &b;
+    assert_eq!(a.summary(), all.summary());
+    let back = LatRec::from_dump(&all.dump());
+    assert_eq!(back.summary(), all.summary());
+    assert_eq!(back.dump(), all.dump());
+}
+
+#[test]
+fn empty_recorder_reports_nulls() {
+    let s = LatRec::default().summary();
+    assert_eq!(s.mean, None);
+    assert!(s.percentiles.0.iter().all(|(_, v)| v.is_none()));
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(json.contains("\"99.9999999\":null"), "{json}");
+}
+
+#[test]
+fn millisecond_histogram() {
+    let mut r = LatRec::default();
+    for ns in [200_000, 900_000, 1_500_000, 23_500_000, 24_100_000, 90_000_000] {
+        r.record(ns);
+    }
+    let h = r.dump().per_ms();
+    assert_eq!((h[0], h[1], h[23], h[24]), (2, 1, 1, 2));
+    assert_eq!(h.iter().sum::<u64>(), 6);
+}
+
+#[test]
+fn dump_percentiles_match_recorder() {
+    let mut r = LatRec::default();
+    // A few thousand values over five decades, with repeats, so buckets hold several.
+    for v in 0..4000u64 {
+        r.record(300 + v * v * 7919 % 50_000_000 / (1 + v % 7));
+    }
+    let d = r.dump();
+    for p in PERCENTILES.iter().map(|p| p.parse::<f64>().unwrap()).chain([99.95, 100.0, 0.001]) {
+        assert_eq!(d.percentile_ns(p).map(|v| v as f64), r.percentile_ns(p), "p{p}");
+    }
+    assert_eq!(LatRec::default().dump().percentile_ns(50.0), None);
+}
+
+#[test]
+fn iops_stddev() {
+    assert_eq!(stddev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]), 2.0);
+}
