@@ -49,7 +49,9 @@ impl Default for CommonArgs {
 
 impl CommonArgs {
     pub fn output(&self, trace: Option<&Path>) -> Result<Output, UsageError> {
-        Output::new(&self.format, self.out.as_deref(), trace, self.quiet, self.store.check()?)
+        let mut output = Output::new(&self.format, self.out.as_deref(), trace, self.quiet)?;
+        output.store = self.store.check()?;
+        Ok(output)
     }
 
     /// The spec a CrystalDiskMark profile or a database pattern starts from: one target (the

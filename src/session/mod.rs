@@ -45,14 +45,9 @@ pub struct Output {
 }
 
 impl Output {
-    /// Checks --format, --out and --trace before anything is touched.
-    pub fn new(
-        format: &str,
-        out: Option<&Path>,
-        trace: Option<&Path>,
-        quiet: bool,
-        store: StoreOpts,
-    ) -> Result<Output, UsageError> {
+    /// Checks --format, --out and --trace before anything is touched; the result is not saved
+    /// until `store` says where.
+    pub fn new(format: &str, out: Option<&Path>, trace: Option<&Path>, quiet: bool) -> Result<Output, UsageError> {
         let format = Format::parse(format)?;
         let out = match out {
             Some(p) => {
@@ -65,7 +60,7 @@ impl Output {
         if let Some(t) = trace {
             check_dir("--trace", t)?;
         }
-        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store })
+        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store: StoreOpts::default() })
     }
 }
 

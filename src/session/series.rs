@@ -44,48 +44,39 @@ pub fn run_items(
     passes: &Passes,
     runner: Runner,
 ) -> (Vec<TestResult>, anyhow::Result<()>) {
-    let mut tests = Vec::new();
-    let r = run_into(&mut tests, next, targets, interrupt, progress, passes, runner);
-    (tests, r)
-}
-
-fn run_into(
-    tests: &mut Vec<TestResult>,
-    next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
-    targets: &mut [targets::Prepared],
-    interrupt: &AtomicBool,
-    progress: bool,
-    passes: &Passes,
-    runner: Runner,
-) -> anyhow::Result<()> {
     let Runner { measure, choose } = runner;
-    for k in 0.. {
-        if interrupt.load(Ordering::Relaxed) {
-            break;
-        }
-        let Some(item) = next(tests) else { break };
-        super::check_memory(&item.spec, targets.len())?;
-        if k > 0 && passes.interval > 0.0 {
-            pause(passes.interval, interrupt);
-        }
-        targets::reopen_for(&item.spec, targets)?;
-        if passes.prepare {
-            if progress {
-                eprintln!("{}: preparing pass (not counted)", item.name);
+    let mut tests = Vec::new();
+    let mut run = || -> anyhow::Result<()> {
+        for k in 0.. {
+            if interrupt.load(Ordering::Relaxed) {
+                break;
             }
-            measure(&item.spec, targets)?;
+            let Some(item) = next(&tests) else { break };
+            super::check_memory(&item.spec, targets.len())?;
+            if k > 0 && passes.interval > 0.0 {
+                pause(passes.interval, interrupt);
+            }
+            targets::reopen_for(&item.spec, targets)?;
+            if passes.prepare {
+                if progress {
+                    eprintln!("{}: preparing pass (not counted)", item.name);
+                }
+                measure(&item.spec, targets)?;
+            }
+            let mut runs: Vec<TestResult> = Vec::new();
+            while runs.len() < passes.count.max(1) as usize && !interrupt.load(Ordering::Relaxed) {
+                runs.push(measure(&item.spec, targets)?);
+            }
+            if runs.is_empty() {
+                continue;
+            }
+            let best = choose(&runs)?;
+            tests.push(kept(runs, best, &item));
         }
-        let mut runs: Vec<TestResult> = Vec::new();
-        while runs.len() < passes.count.max(1) as usize && !interrupt.load(Ordering::Relaxed) {
-            runs.push(measure(&item.spec, targets)?);
-        }
-        if runs.is_empty() {
-            continue;
-        }
-        let best = choose(&runs)?;
-        tests.push(kept(runs, best, &item));
-    }
-    Ok(())
+        Ok(())
+    };
+    let r = run();
+    (tests, r)
 }
 
 /// The pass kept, named for its item, with the item's notes and, where there were several

@@ -43,7 +43,7 @@ pub fn run_simdb(cfg: &Config, output: &Output, verify_only: bool, keep: bool) -
             .into());
         }
     } else {
-        check_room(&cfg)?;
+        check_room(cfg)?;
     }
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
@@ -51,7 +51,7 @@ pub fn run_simdb(cfg: &Config, output: &Output, verify_only: bool, keep: bool) -
     let out = if verify_only {
         simdb::crash::verify_only(&cfg.dir, &cfg.journal, cfg.buffered, cfg.rereads)?
     } else {
-        simdb::run(&cfg, &interrupt, keep, progress)?
+        simdb::run(cfg, &interrupt, keep, progress)?
     };
     let targets = out.paths.iter().map(|(p, size)| crate::targets::host::describe(p, *size, true)).collect();
     let summary = out.summary.clone();
