@@ -1,6 +1,6 @@
 //! Command-line front end: clap definitions, one file per subcommand. Turns arguments into
 //! workloads (or queries) and hands them to `session` (or `cluster`, with `--mpi`), which runs
-//! them and reports; it makes no platform call, runs nothing and formats nothing itself. Errors
+//! them and reports; it makes no platform call and runs no test itself. Errors
 //! come back to `main`, which maps them to exit codes once.
 
 mod cdm;
