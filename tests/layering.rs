@@ -38,17 +38,14 @@ fn module_of(src: &Path, file: &Path) -> String {
     first.trim_end_matches(".rs").to_string()
 }
 
-/// The code of a file without its unit tests: test files, and what follows `#[cfg(test)]`.
+/// The code of a file; None for a unit-test file.
 fn code(file: &Path) -> Option<String> {
     let name = file.file_name().unwrap().to_string_lossy();
     if name == "tests.rs" || name.ends_with("_tests.rs") {
         return None;
     }
-    let text = std::fs::read_to_string(file).unwrap();
-    Some(match text.find("#[cfg(test)]") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    })
+    // Unit tests are never inline (unit_tests_follow_one_layout): the rest is all code.
+    Some(std::fs::read_to_string(file).unwrap())
 }
 
 /// Every (module, module it names through `crate::`) pair, with the file for messages.
@@ -197,6 +194,10 @@ fn unit_tests_follow_one_layout() {
         let rel = f.strip_prefix(&src).unwrap().display().to_string();
         if text.contains("mod tests {") {
             bad.push(format!("{rel}: unit tests inline; put them in the module's tests.rs"));
+        }
+        let cfg_test = text.matches("#[cfg(test)]").count();
+        if name != "lib.rs" && cfg_test != text.matches("#[cfg(test)]\nmod tests;").count() {
+            bad.push(format!("{rel}: #[cfg(test)] on something else than `mod tests;`"));
         }
         if text.contains("#[path") {
             bad.push(format!("{rel}: a module found by #[path]"));

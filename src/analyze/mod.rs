@@ -9,9 +9,6 @@ pub mod matching;
 pub mod plan;
 pub mod sweep;
 
-#[cfg(test)]
-mod tests;
-
 use crate::result::analysis::{Advice, Expected, Explanation, Flat, Wall, Walls};
 use catalog::Catalog;
 use infer::Point;
@@ -124,6 +121,20 @@ fn by_size(w: &Walls, wall: Wall) -> Vec<&String> {
 fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let mut out = Vec::new();
     let mut say = |advice: String, because: String| out.push(Advice { advice, because });
+    queue_advice(e, pts, &mut say);
+    cap_advice(e, &mut say);
+    if let Some(x) = &e.expected {
+        expected_advice(e, x, tol, &mut say);
+    }
+    out
+}
+
+/// What an advice says and the measurement behind it.
+type Say<'a> = &'a mut dyn FnMut(String, String);
+
+/// A throttle that flattens everything, or else how many I/Os to keep in flight: the
+/// latency-bound region and the knee.
+fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
     let main = e.reads.as_ref().or(e.writes.as_ref());
     let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
     let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
@@ -178,6 +189,11 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
             }
         }
     }
+}
+
+/// The IOPS and MB/s caps, and a read cache (reads far faster than writes).
+fn cap_advice(e: &Explanation, say: Say) {
+    let main = e.reads.as_ref().or(e.writes.as_ref());
     if let (Some(cap), Some(w)) = (e.walls.iops_cap, main) {
         let small = by_size(w, Wall::Iops);
         if e.walls.throttle.is_none() && !small.is_empty() {
@@ -205,45 +221,57 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
             "read and write IOPS at the same block size and queue depth".into(),
         );
     }
-    if let Some(x) = &e.expected {
-        for (what, got, want, by, burst, unit) in [
-            ("IOPS", e.walls.iops_cap, Some(x.iops), &x.iops_by, x.burst_iops.zip(x.burst_iops_by.as_ref()), ""),
-            ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, x.burst_mbps.zip(x.burst_mbps_by.as_ref()), " MB/s"),
-        ] {
-            let (Some(got), Some(want)) = (got, want) else { continue };
-            let diff = (got / want - 1.0) * 100.0;
-            let because = format!(
-                "measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)",
-                thousands(got),
-                thousands(want)
+}
+
+/// The caps against the published limits of the named disk and VM: bursting, below, or as
+/// published.
+fn expected_advice(e: &Explanation, x: &Expected, tol: f64, say: Say) {
+    for (what, got, want, by, burst, unit) in [
+        ("IOPS", e.walls.iops_cap, Some(x.iops), &x.iops_by, x.burst_iops.zip(x.burst_iops_by.as_ref()), ""),
+        ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, x.burst_mbps.zip(x.burst_mbps_by.as_ref()), " MB/s"),
+    ] {
+        let (Some(got), Some(want)) = (got, want) else { continue };
+        let diff = (got / want - 1.0) * 100.0;
+        let because = format!(
+            "measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)",
+            thousands(got),
+            thousands(want)
+        );
+        let at_burst = burst.filter(|(b, _)| (got - b).abs() <= tol * b);
+        if let (Some((b, bby)), true) = (at_burst, got > want * (1.0 + tol)) {
+            let how = x
+                .bursts
+                .iter()
+                .map(|p| format!("{} bursts {}", p.by, p.model.describe()))
+                .collect::<Vec<_>>()
+                .join("; ");
+            say(
+                format!(
+                    "{what} at the burst limit of {bby}, not the sustained one: {how}. Sustained load gets {}{unit}.",
+                    thousands(want)
+                ),
+                format!(
+                    "measured {}{unit} against {}{unit} published for {bby} ({:+.0} %) and {}{unit} sustained for {by}",
+                    thousands(got),
+                    thousands(b),
+                    (got / b - 1.0) * 100.0,
+                    thousands(want)
+                ),
             );
-            let at_burst = burst.filter(|(b, _)| (got - b).abs() <= tol * b);
-            if let (Some((b, bby)), true) = (at_burst, got > want * (1.0 + tol)) {
-                let how = x
-                    .bursts
-                    .iter()
-                    .map(|p| format!("{} bursts {}", p.by, p.model.describe()))
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                say(
-                    format!("{what} at the burst limit of {bby}, not the sustained one: {how}. Sustained load gets {}{unit}.", thousands(want)),
-                    format!("measured {}{unit} against {}{unit} published for {bby} ({:+.0} %) and {}{unit} sustained for {by}", thousands(got), thousands(b), (got / b - 1.0) * 100.0, thousands(want)),
-                );
-            } else if got > want * (1.0 + tol) {
-                say(
-                    format!(
-                        "{what} above the published limit: bursting or a host cache; sustained figures will be lower."
-                    ),
-                    because,
-                );
-            } else if got < want * (1.0 - tol) {
-                say(format!("{what} below what {by} allows: another limit binds (queue depth, cache mode, the VM) or the configuration is not what was named."), because);
-            } else {
-                let vm_binds = by.starts_with("VM") && x.disks_iops.is_some();
-                let hint = if vm_binds { " A larger VM size raises it; more disks do not." } else { "" };
-                say(format!("{what}: the limit of {by} binds, as published.{hint}"), because);
-            }
+        } else if got > want * (1.0 + tol) {
+            say(
+                format!("{what} above the published limit: bursting or a host cache; sustained figures will be lower."),
+                because,
+            );
+        } else if got < want * (1.0 - tol) {
+            say(format!("{what} below what {by} allows: another limit binds (queue depth, cache mode, the VM) or the configuration is not what was named."), because);
+        } else {
+            let vm_binds = by.starts_with("VM") && x.disks_iops.is_some();
+            let hint = if vm_binds { " A larger VM size raises it; more disks do not." } else { "" };
+            say(format!("{what}: the limit of {by} binds, as published.{hint}"), because);
         }
     }
-    out
 }
+
+#[cfg(test)]
+mod tests;
