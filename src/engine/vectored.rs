@@ -105,6 +105,9 @@ pub struct Vectored {
 }
 
 impl Vectored {
+    /// `max_pages`: the most pages one call moves (the vector array's size; Windows issues
+    /// them one by one and keeps none).
+    #[cfg_attr(not(unix), allow(unused_variables))]
     pub fn new(max_pages: usize) -> Vectored {
         Vectored {
             #[cfg(unix)]

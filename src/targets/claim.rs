@@ -4,8 +4,7 @@
 use super::Plan;
 use crate::error::UsageError;
 use anyhow::Context;
-use std::fs::{self, File, OpenOptions};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::fs::{self, File};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Exclusive claims on the block devices this process writes to, by device number.
@@ -17,14 +16,15 @@ static CLAIMS: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
 /// handle of this run (numjobs, fio jobs on the same device, a reopen with other flags) opens
 /// beside it, since a second O_EXCL open would find the device held by ourselves.
 pub(super) fn claim(plan: &Plan) -> anyhow::Result<Arc<File>> {
-    let rdev = fs::metadata(&plan.path).with_context(|| format!("opening {}", plan.path.display()))?.rdev();
+    let meta = fs::metadata(&plan.path).with_context(|| format!("opening {}", plan.path.display()))?;
+    let rdev = super::os::device_number(&meta).unwrap_or(0);
     let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
     claims.retain(|(_, w)| w.strong_count() > 0);
     if let Some(held) = claims.iter().find(|(d, _)| *d == rdev).and_then(|(_, w)| w.upgrade()) {
         return Ok(held);
     }
-    let file = OpenOptions::new().read(true).custom_flags(libc::O_EXCL).open(&plan.path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::EBUSY) {
+    let file = super::os::open_exclusive(&plan.path).map_err(|e| {
+        if super::os::in_use(&e) {
             anyhow::Error::new(UsageError::new(
                 plan.path.display().to_string(),
                 "is in use (mounted, or part of LVM, md or swap); iolens never writes to it",

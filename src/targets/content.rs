@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
 /// Blocks sampled across the region: enough to see a pattern, cheap even on a slow disk.
@@ -63,19 +62,13 @@ pub fn probe(path: &Path, offset: u64, len: u64) -> std::io::Result<Content> {
     for i in 0..n {
         let at = offset + i * step;
         let want = (SAMPLE as u64).min(offset + len - at) as usize;
-        let got = f.read_at(&mut buf[..want], at)?;
+        let got = super::os::read_at(&f, &mut buf[..want], at)?;
         if got == 0 {
             break;
         }
         // The probe's reads must not leave the file warm in the page cache for a buffered test;
         // only the sampled ranges are dropped, so pages the user warmed on purpose stay.
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            unsafe {
-                libc::posix_fadvise(f.as_raw_fd(), at as libc::off_t, got as libc::off_t, libc::POSIX_FADV_DONTNEED)
-            };
-        }
+        super::os::drop_cached(&f, at, got as u64);
         let block = &buf[..got];
         raw += got;
         // The output buffer holds the worst case, so compressing cannot fail.
@@ -135,7 +128,7 @@ fn data_bytes(f: &File, _offset: u64, len: u64) -> std::io::Result<u64> {
 }
 
 fn allocated(f: &File, len: u64) -> std::io::Result<u64> {
-    Ok((f.metadata()?.blocks() * 512).min(len))
+    Ok(super::os::allocated(f)?.min(len))
 }
 
 #[cfg(test)]

@@ -25,9 +25,8 @@ pub fn memory_available() -> Option<u64> {
 
 /// Do two paths name the same file (existing or about to be created)?
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
-        return x.dev() == y.dev() && x.ino() == y.ino();
+    if let Some(same) = super::os::same_file(a, b) {
+        return same;
     }
     let norm = |p: &Path| {
         let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -67,16 +66,14 @@ pub fn detect(targets: Vec<TargetInfo>) -> Host {
 }
 
 pub fn is_block_device(path: &Path) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    fs::metadata(path).is_ok_and(|m| m.file_type().is_block_device())
+    fs::metadata(path).is_ok_and(|m| super::os::is_block_device(&m))
 }
 
 /// Describes a target that exists (a file iolens may just have created, or a device).
 pub fn describe(path: &Path, size_bytes: u64, created: bool) -> TargetInfo {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let meta = fs::metadata(path).ok();
-    let is_block = meta.as_ref().is_some_and(|m| m.file_type().is_block_device());
-    let dev = meta.as_ref().map(|m| if is_block { m.rdev() } else { m.dev() });
+    let is_block = meta.as_ref().is_some_and(super::os::is_block_device);
+    let dev = meta.as_ref().and_then(super::os::device_number);
     let sys = dev.and_then(sys_block_dir);
     let queue = sys.as_ref().map(|d| d.join("queue"));
     let canon = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
@@ -122,8 +119,9 @@ fn device_model(d: &Path) -> Option<String> {
 
 /// /sys/block/<disk> for a device number; a partition resolves to its whole disk, which is
 /// where the queue settings live.
+#[cfg(unix)]
 fn sys_block_dir(dev: u64) -> Option<PathBuf> {
-    let (maj, min) = (libc::major(dev), libc::minor(dev));
+    let (maj, min) = super::os::major_minor(dev);
     let link = fs::canonicalize(format!("/sys/dev/block/{maj}:{min}")).ok()?;
     if link.join("queue").exists() {
         Some(link)
@@ -132,6 +130,12 @@ fn sys_block_dir(dev: u64) -> Option<PathBuf> {
     } else {
         Some(link)
     }
+}
+
+/// Windows has no sysfs (and no device numbers to look one up by).
+#[cfg(windows)]
+fn sys_block_dir(_: u64) -> Option<PathBuf> {
+    None
 }
 
 /// (mount point, filesystem type) of the longest mount point containing `path`.
@@ -151,10 +155,10 @@ fn mount_of(path: &Path) -> Option<(String, String)> {
 }
 
 /// Is this block device (or a partition of it) mounted? Writes to it are then refused.
+#[cfg(unix)]
 pub fn device_mounted(dev_path: &Path) -> Option<String> {
-    use std::os::unix::fs::MetadataExt;
-    let rdev = fs::metadata(dev_path).ok()?.rdev();
-    let (maj, min) = (libc::major(rdev), libc::minor(rdev));
+    let rdev = super::os::device_number(&fs::metadata(dev_path).ok()?)?;
+    let (maj, min) = super::os::major_minor(rdev);
     let whole = sys_block_dir(rdev)?;
     let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
     for line in text.lines() {
@@ -172,5 +176,12 @@ pub fn device_mounted(dev_path: &Path) -> Option<String> {
             return Some(f.get(4).unwrap_or(&"?").to_string());
         }
     }
+    None
+}
+
+/// Windows's disks and volumes are refused before this is asked (`plan`): there is no block
+/// device to be mounted.
+#[cfg(windows)]
+pub fn device_mounted(_: &Path) -> Option<String> {
     None
 }

@@ -12,6 +12,16 @@ pub mod stamped;
 
 pub use mark::adopt;
 
+// The platform calls, one file per platform with the same functions.
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+use unix as os;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as os;
+
 use crate::error::{usage, Interrupted, UsageError};
 use crate::result::host::TargetInfo;
 use crate::workload::size::format_size;
@@ -24,7 +34,6 @@ use rand::SeedableRng;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -91,8 +100,11 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             path = path.join(format!("iolens-test-{}-{}.dat", std::process::id(), plans.len()));
         }
         let shown = path.display().to_string();
+        if os::is_device_name(&path) {
+            return usage(&shown, "is a disk or volume; on Windows iolens tests files and directories, not devices");
+        }
         let plan = match fs::metadata(&path) {
-            Ok(m) if m.file_type().is_block_device() => {
+            Ok(m) if os::is_block_device(&m) => {
                 if spec.writes() {
                     if !spec.force_device {
                         return usage(
@@ -111,7 +123,7 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             }
             // /dev/null, /dev/zero and the like (fio jobs use them to measure fio itself): no
             // size of their own, and writes need --force-device as a block device's do.
-            Ok(m) if m.file_type().is_char_device() => {
+            Ok(m) if os::is_char_device(&m) => {
                 if spec.writes() && !spec.force_device {
                     return usage(&shown, "is a character device; writing to it needs --force-device");
                 }
@@ -212,13 +224,7 @@ fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
 
 /// The device of `dir` and the bytes an unprivileged user may still write there.
 pub fn free_space(dir: &Path) -> std::io::Result<(u64, u64)> {
-    let c = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).map_err(std::io::Error::other)?;
-    // SAFETY: statvfs fills the struct for a valid C string path.
-    let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok((fs::metadata(dir)?.dev(), s.f_bavail as u64 * s.f_frsize as u64))
+    os::free_space(dir)
 }
 
 /// Creates and fills new files, opens everything with the spec's flags. On error or
@@ -299,22 +305,11 @@ fn create_filled(
         .with_context(|| format!("creating {}", plan.path.display()))?;
     *created = true;
     CREATED.lock().unwrap_or_else(|e| e.into_inner()).push(plan.path.clone());
-    mark::set(&f);
+    mark::set(&f, &plan.path);
     // Find out now, not after filling a large file, whether the file system takes O_DIRECT.
     open(spec, plan)?;
-    {
-        use std::os::fd::AsRawFd;
-        // Reserve the blocks first so a full disk fails now rather than halfway through.
-        let r = unsafe { libc::posix_fallocate(f.as_raw_fd(), 0, plan.size as libc::off_t) };
-        if r != 0 && r != libc::EOPNOTSUPP && r != libc::EINVAL {
-            anyhow::bail!(
-                "reserving {} for {}: {}",
-                format_size(plan.size),
-                plan.path.display(),
-                std::io::Error::from_raw_os_error(r)
-            );
-        }
-    }
+    os::reserve(&f, plan.size)
+        .with_context(|| format!("reserving {} for {}", format_size(plan.size), plan.path.display()))?;
     let mut rng = SmallRng::seed_from_u64(spec.seed ^ 0xf111);
     let mut buf = vec![0u8; 1 << 20];
     let mut done = 0u64;
@@ -336,36 +331,27 @@ fn create_filled(
         progress(&plan.path, done as f64 / plan.size as f64);
     }
     f.sync_all()?;
-    {
-        use std::os::fd::AsRawFd;
-        // Drop the freshly written pages so a --buffered test starts from a cold cache.
-        unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
-    }
+    // Drop the freshly written pages so a --buffered test starts from a cold cache.
+    os::drop_cached(&f, 0, 0);
     Ok(())
 }
 
 /// Opens a target with the spec's flags; for writes to a block device, also its claim, which
 /// the handle must keep for as long as it is used.
 fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
-    let mut flags = 0;
-    if spec.direct {
-        flags |= libc::O_DIRECT;
-    }
-    if spec.write_through {
-        flags |= libc::O_DSYNC;
-    }
     let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
-    let file =
-        OpenOptions::new().read(true).write(spec.writes()).custom_flags(flags).open(&plan.path).map_err(|e| {
-            if e.raw_os_error() == Some(libc::EINVAL) && spec.direct {
-                anyhow::Error::new(UsageError::new(
-                    "--direct",
-                    format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
-                ))
-            } else {
-                anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
-            }
-        })?;
+    let mut options = OpenOptions::new();
+    os::cache_flags(options.read(true).write(spec.writes()), spec.direct, spec.write_through);
+    let file = options.open(&plan.path).map_err(|e| {
+        if os::direct_refused(&e) && spec.direct {
+            anyhow::Error::new(UsageError::new(
+                "--direct",
+                format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
+            ))
+        } else {
+            anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
+        }
+    })?;
     Ok((file, claim))
 }
 

@@ -4,7 +4,6 @@
 use crate::engine::AlignedBuf;
 use crate::verify::{stamp_page, Stamp};
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What to stamp: pages of `page` bytes (units of `unit`) in [start, end) of one file.
@@ -40,7 +39,7 @@ pub fn prefill(f: &File, r: &Region, stop: &AtomicBool) -> anyhow::Result<()> {
             };
             stamp_page(page, r.unit, &s);
         }
-        f.write_all_at(b, at)?;
+        super::os::write_all_at(f, b, at)?;
         at += n as u64;
     }
     f.sync_data()?;

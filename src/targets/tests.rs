@@ -1,6 +1,7 @@
 //! Tests of the target rules: what plan() refuses and what it sizes.
 
 use super::*;
+use std::os::unix::fs::FileTypeExt;
 
 /// The block device holding the root file system, if it is one we can see.
 fn root_device() -> Option<String> {

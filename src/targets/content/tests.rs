@@ -1,6 +1,7 @@
 use super::*;
 use rand::{rngs::SmallRng, RngCore, SeedableRng};
 use std::io::Write;
+use std::os::unix::fs::FileExt;
 
 fn file_with(fill: impl Fn(&mut [u8])) -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().unwrap();

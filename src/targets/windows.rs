@@ -1,0 +1,160 @@
+//! The targets' platform calls on Windows: cache flags as DiskSpd sets them
+//! (FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH), free space, positional I/O, an exclusive
+//! open, and the alternate data stream that marks files iolens created. Disks and volumes
+//! (`\\.\PhysicalDrive2`, `\\.\E:`) are not opened as devices here: `plan` refuses them.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::os::windows::ffi::OsStrExt;
+use std::os::windows::fs::{FileExt, OpenOptionsExt};
+use std::os::windows::io::AsRawHandle;
+use std::path::Path;
+use windows_sys::Win32::Foundation::{ERROR_INVALID_PARAMETER, ERROR_SHARING_VIOLATION};
+use windows_sys::Win32::Storage::FileSystem::{
+    FileStandardInfo, GetDiskFreeSpaceExW, GetFileInformationByHandleEx, GetVolumePathNameW, FILE_FLAG_NO_BUFFERING,
+    FILE_FLAG_WRITE_THROUGH, FILE_STANDARD_INFO,
+};
+
+/// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
+const MARK: &str = ":iolens";
+
+fn wide(p: &Path) -> Vec<u16> {
+    p.as_os_str().encode_wide().chain(Some(0)).collect()
+}
+
+/// Block devices are not files std can describe on Windows; disks and volumes go by name.
+pub(super) fn is_block_device(_: &Metadata) -> bool {
+    false
+}
+
+pub(super) fn is_char_device(_: &Metadata) -> bool {
+    false
+}
+
+/// A disk or volume named as Windows names them: `\\.\PhysicalDrive2`, `\\.\E:`, or DiskSpd's `#2`.
+pub(super) fn is_device_name(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    s.starts_with(r"\\.\") || (s.starts_with('#') && s.len() > 1 && s[1..].bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// No device numbers on Windows: the facts that sysfs gives on Linux come from the volume.
+pub(super) fn device_number(_: &Metadata) -> Option<u64> {
+    None
+}
+
+/// Whether two existing paths are one file; None where either does not exist.
+pub(super) fn same_file(a: &Path, b: &Path) -> Option<bool> {
+    Some(std::fs::canonicalize(a).ok()? == std::fs::canonicalize(b).ok()?)
+}
+
+/// Opens unbuffered (`direct`) and with each write on stable storage before it completes
+/// (`write_through`), as DiskSpd's -Su, -Sw and -Sh do.
+pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool) {
+    let mut flags = 0;
+    if direct {
+        flags |= FILE_FLAG_NO_BUFFERING;
+    }
+    if write_through {
+        flags |= FILE_FLAG_WRITE_THROUGH;
+    }
+    o.custom_flags(flags);
+}
+
+/// The file system refused unbuffered I/O.
+pub(super) fn direct_refused(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(ERROR_INVALID_PARAMETER as i32)
+}
+
+/// The volume `dir` is on (a hash of its root, `F:\`) and the bytes this user may still write
+/// there.
+pub(super) fn free_space(dir: &Path) -> io::Result<(u64, u64)> {
+    let path = wide(dir);
+    let mut root = [0u16; 1024];
+    // SAFETY: a NUL-terminated path and a buffer of the stated length.
+    if unsafe { GetVolumePathNameW(path.as_ptr(), root.as_mut_ptr(), root.len() as u32) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let mut free = 0u64;
+    // SAFETY: a NUL-terminated path; the other counts are optional.
+    if unsafe { GetDiskFreeSpaceExW(root.as_ptr(), &mut free, std::ptr::null_mut(), std::ptr::null_mut()) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root.iter().take_while(|&&c| c != 0).for_each(|c| c.hash(&mut h));
+    Ok((h.finish(), free))
+}
+
+/// Sets a new file's length at once, so a full volume fails now rather than halfway through
+/// filling it.
+pub(super) fn reserve(f: &File, len: u64) -> io::Result<()> {
+    f.set_len(len)
+}
+
+/// Windows has no call that drops one file's pages from the cache: a test that must not read
+/// from it runs unbuffered (`--direct`).
+pub(super) fn drop_cached(_: &File, _: u64, _: u64) {}
+
+pub(super) fn read_at(f: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    f.seek_read(buf, at)
+}
+
+pub(super) fn write_all_at(f: &File, mut buf: &[u8], mut at: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match f.seek_write(buf, at) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => {
+                buf = &buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The bytes a file has allocated on its volume (less than its length where it is sparse).
+pub(super) fn allocated(f: &File) -> io::Result<u64> {
+    let mut info: FILE_STANDARD_INFO = unsafe { std::mem::zeroed() };
+    // SAFETY: an open handle and a buffer of the class's size.
+    let ok = unsafe {
+        GetFileInformationByHandleEx(
+            f.as_raw_handle(),
+            FileStandardInfo,
+            &mut info as *mut _ as *mut _,
+            std::mem::size_of::<FILE_STANDARD_INFO>() as u32,
+        )
+    };
+    if ok == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(info.AllocationSize as u64)
+}
+
+/// An open that shares the file with nobody, refused while anything else holds it.
+pub(super) fn open_exclusive(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).share_mode(0).open(path)
+}
+
+/// The file is held by something else (`open_exclusive` refused).
+pub(super) fn in_use(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(ERROR_SHARING_VIOLATION as i32)
+}
+
+fn mark_stream(path: &Path) -> std::path::PathBuf {
+    let mut s = path.as_os_str().to_os_string();
+    s.push(MARK);
+    s.into()
+}
+
+/// Whether iolens marked the file as one it created.
+pub(super) fn marked(path: &Path) -> bool {
+    std::fs::metadata(mark_stream(path)).is_ok()
+}
+
+/// Marks a file iolens created (best effort: a file system without streams, such as FAT, just
+/// means a kept file counts as foreign).
+pub(super) fn mark(_: &File, path: &Path) {
+    let _ = std::fs::write(mark_stream(path), b"created");
+}
