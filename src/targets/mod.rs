@@ -280,6 +280,7 @@ fn warn_content(spec: &Spec, plan: &Plan) {
 static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 fn remove_created(path: &Path) {
+    os::unmark(path);
     let _ = fs::remove_file(path);
     CREATED.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| p != path);
 }
@@ -287,6 +288,7 @@ fn remove_created(path: &Path) {
 /// Removes every test file this process created; for the exit path of a second Ctrl-C.
 pub fn remove_all_created() {
     for p in CREATED.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        os::unmark(&p);
         let _ = fs::remove_file(p);
     }
 }

@@ -121,6 +121,9 @@ pub(super) fn mark(f: &File, _path: &Path) {
     unsafe { libc::fsetxattr(f.as_raw_fd(), name.as_ptr(), b"created".as_ptr() as *const _, 7, 0) };
 }
 
+/// The attribute goes with the file.
+pub(super) fn unmark(_: &Path) {}
+
 /// Unix names its devices as files (/dev/sdc), which their metadata describes.
 pub(super) fn is_device_name(_: &Path) -> bool {
     false

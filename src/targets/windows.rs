@@ -158,3 +158,9 @@ pub(super) fn marked(path: &Path) -> bool {
 pub(super) fn mark(_: &File, path: &Path) {
     let _ = std::fs::write(mark_stream(path), b"created");
 }
+
+/// On NTFS the stream goes with the file; where streams are emulated as files of their own
+/// (wine on a Unix file system), it must be removed by name.
+pub(super) fn unmark(path: &Path) {
+    let _ = std::fs::remove_file(mark_stream(path));
+}
