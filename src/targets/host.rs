@@ -132,6 +132,21 @@ fn sys_block_dir(dev: u64) -> Option<PathBuf> {
     }
 }
 
+/// The logical sector size of the device `path` is on (a new file: its directory's), which
+/// unbuffered I/O must align to; None where it cannot be told.
+pub fn sector_size(path: &Path) -> Option<u64> {
+    let existing = if path.exists() { path } else { path.parent().filter(|p| !p.as_os_str().is_empty())? };
+    #[cfg(unix)]
+    {
+        let dev = super::os::device_number(&fs::metadata(existing).ok()?)?;
+        read_trim(sys_block_dir(dev)?.join("queue/logical_block_size"))?.parse().ok()
+    }
+    #[cfg(windows)]
+    {
+        super::os::sector_size(existing)
+    }
+}
+
 /// Windows has no sysfs (and no device numbers to look one up by).
 #[cfg(windows)]
 fn sys_block_dir(_: u64) -> Option<PathBuf> {

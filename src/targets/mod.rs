@@ -8,6 +8,7 @@ pub mod content;
 pub mod data;
 pub mod host;
 mod mark;
+mod sectors;
 pub mod stamped;
 
 pub use mark::adopt;
@@ -157,6 +158,7 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             }
         };
         check_region(spec, &plan)?;
+        sectors::check(spec, &plan)?;
         plans.push(plan);
     }
     for (want, free, dir) in need.values() {

@@ -11,8 +11,8 @@ use std::os::windows::io::AsRawHandle;
 use std::path::Path;
 use windows_sys::Win32::Foundation::{ERROR_INVALID_PARAMETER, ERROR_SHARING_VIOLATION};
 use windows_sys::Win32::Storage::FileSystem::{
-    FileStandardInfo, GetDiskFreeSpaceExW, GetFileInformationByHandleEx, GetVolumePathNameW, FILE_FLAG_NO_BUFFERING,
-    FILE_FLAG_WRITE_THROUGH, FILE_STANDARD_INFO,
+    FileStandardInfo, GetDiskFreeSpaceExW, GetDiskFreeSpaceW, GetFileInformationByHandleEx, GetVolumePathNameW,
+    FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH, FILE_STANDARD_INFO,
 };
 
 /// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
@@ -65,15 +65,30 @@ pub(super) fn direct_refused(e: &io::Error) -> bool {
     e.raw_os_error() == Some(ERROR_INVALID_PARAMETER as i32)
 }
 
-/// The volume `dir` is on (a hash of its root, `F:\`) and the bytes this user may still write
-/// there.
-pub(super) fn free_space(dir: &Path) -> io::Result<(u64, u64)> {
-    let path = wide(dir);
+/// The root of the volume `p` is on (`F:\`), NUL-terminated.
+fn volume_root(p: &Path) -> io::Result<[u16; 1024]> {
+    let path = wide(p);
     let mut root = [0u16; 1024];
     // SAFETY: a NUL-terminated path and a buffer of the stated length.
     if unsafe { GetVolumePathNameW(path.as_ptr(), root.as_mut_ptr(), root.len() as u32) } == 0 {
         return Err(io::Error::last_os_error());
     }
+    Ok(root)
+}
+
+/// The bytes per sector of the volume `p` is on.
+pub(super) fn sector_size(p: &Path) -> Option<u64> {
+    let root = volume_root(p).ok()?;
+    let (mut per_cluster, mut bytes, mut free, mut total) = (0u32, 0u32, 0u32, 0u32);
+    // SAFETY: a NUL-terminated root and four counts to fill.
+    let ok = unsafe { GetDiskFreeSpaceW(root.as_ptr(), &mut per_cluster, &mut bytes, &mut free, &mut total) };
+    (ok != 0 && bytes > 0).then_some(bytes as u64)
+}
+
+/// The volume `dir` is on (a hash of its root, `F:\`) and the bytes this user may still write
+/// there.
+pub(super) fn free_space(dir: &Path) -> io::Result<(u64, u64)> {
+    let root = volume_root(dir)?;
     let mut free = 0u64;
     // SAFETY: a NUL-terminated path; the other counts are optional.
     if unsafe { GetDiskFreeSpaceExW(root.as_ptr(), &mut free, std::ptr::null_mut(), std::ptr::null_mut()) } == 0 {
