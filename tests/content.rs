@@ -1,5 +1,6 @@
 //! Existing test files that would inflate reads (sparse, zero or pattern-filled, as DiskSpd's
 //! `-c` leaves them) are named on stderr by every front end; random-filled ones are not.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

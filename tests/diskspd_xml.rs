@@ -1,6 +1,7 @@
 //! DiskSpd's XML through the binary: `-Rxml` results parse and hold the same figures as the
 //! text layout of the same run, the echoed profile reads back through `-X`, and a profile with
 //! several time spans runs several tests.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

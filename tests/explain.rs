@@ -2,6 +2,7 @@
 //! (within 5 %) and say which binds at 4K and at 1M; with only a bandwidth throttle it must
 //! report no IOPS cap. Needs root, losetup and cgroup v1 blkio; skipped with the reason elsewhere,
 //! failed under IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::throttled::Throttled;

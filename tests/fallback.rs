@@ -2,6 +2,7 @@
 //! one-line notice. Root switches io_uring off system-wide for a moment with the
 //! kernel.io_uring_disabled sysctl (Linux 6.6+); this file holds a single test so that no other
 //! test of this binary runs meanwhile.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -2,6 +2,7 @@
 //! reads and writes below the VFS, and `run --verify` must find every fault, each as its own
 //! class; a healthy mount must show nothing. Needs root and /dev/fuse: skipped with the reason
 //! elsewhere, failed under IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 #[path = "common/faultfs.rs"]

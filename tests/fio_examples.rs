@@ -3,6 +3,7 @@
 //! $FIO_EXAMPLES); skipped with the reason elsewhere. Also fio's rate_min and
 //! allow_file_create, which decide the exit code. flow.fio and enospc-pressure.fio (trims
 //! racing direct writes) run among them.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -1,6 +1,7 @@
 //! fio options that shape the workload, carried out and checked through the binary with job
 //! files: continue_on_error (against real kernel errors), thinktime, startdelay,
 //! offset_increment, io_size/number_ios, rate_process, rate_min per rate_cycle and flow.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

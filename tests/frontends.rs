@@ -1,5 +1,6 @@
 //! Front ends that speak the users' language: each produces specs for the same runner and the
 //! same JSON result, with one test per row as its users name it.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -1,6 +1,7 @@
 //! The HTML reports opened in headless Chromium: each page loads with no console message (the
 //! page's policy turns any fetch or script into one), holds the expected number of charts, fits
 //! a 1280 px window, and leaves a screenshot under target/tmp/html-report/ to look at.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 

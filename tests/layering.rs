@@ -3,6 +3,7 @@
 //! the page checks (`verify`) know nothing of the simulator (`simdb`) built on them, and
 //! platform calls stay in `engine`, `targets`, `stats` and `run`. Unit tests are left out:
 //! they may use anything to check their module.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,7 @@
 //! When io_uring cannot register the I/O buffers (memlock limit, no CAP_IPC_LOCK), the run goes
 //! on with unregistered buffers and says so in the result. Needs root (to drop the capability)
 //! and setpriv; skipped with the reason elsewhere, failed under IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -4,6 +4,7 @@
 //! must be named within seconds, and three devices capped differently must add up. Needs the
 //! `mpi` feature and OpenMPI's mpirun; skipped with the reason without mpirun, failed under
 //! IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 #![cfg(feature = "mpi")]
 
 mod common;

@@ -4,6 +4,7 @@
 //! namespaces, and the combined result must be the ranks' sum. Needs root (namespaces, veth,
 //! bridge) and OpenMPI's mpirun: skipped with the reason without them, failed under
 //! IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 #![cfg(feature = "mpi")]
 
 mod common;

@@ -2,6 +2,7 @@
 //! one part per rank, whole blocks each, so no rank touches another's; a new shared file is
 //! created once. Checked on the I/Os themselves (each rank's trace) and, on a throttled loop
 //! device, on the cap the ranks then share. Three ranks under mpirun on this machine.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 #![cfg(feature = "mpi")]
 
 mod common;

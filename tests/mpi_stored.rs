@@ -2,6 +2,7 @@
 //! ranks sweep one loop device they share, throttled to a cap the test sets, once at 900 and
 //! once at 1,800 IOPS. What explain infers from the stored combined tests must be the cap (the
 //! ranks' sum, not one rank's share) and a knee counted in every rank's I/Os in flight.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 #![cfg(feature = "mpi")]
 
 mod common;

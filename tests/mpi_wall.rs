@@ -2,6 +2,7 @@
 //! one per rank: what each rank had done when the first was done (the common window), and
 //! with `--stonewall wear-out` every rank going on to the count of the rank that had done the
 //! most by then. The caps make the ranks' speeds known, so the figures are checked against them.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 #![cfg(feature = "mpi")]
 
 mod common;

@@ -1,5 +1,6 @@
 //! The result model through the binary: every documented key is there, counts add up, the
 //! read/write mix and offsets are what the spec asked for.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

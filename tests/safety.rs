@@ -1,5 +1,6 @@
 //! Bad input, foreign files, clean-up and Ctrl-C: each refused input exits 2 with one line
 //! naming the option and leaves no file behind.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -2,6 +2,7 @@
 //! `losetup -b 4096`, as 4Kn disks and many cloud volumes are), a block size or offset that is
 //! not a multiple of 4096 is refused in one line naming the sector size, before any I/O; what
 //! is aligned runs, and buffered I/O takes any multiple of 512.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

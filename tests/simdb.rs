@@ -1,6 +1,7 @@
 //! `iolens simdb`: its summary against the system calls strace counts on each file, the
 //! throttle on a cgroup-throttled loop device, SIGKILL then `--verify-only` (clean, then with a
 //! data file cut short and a log record damaged behind its back), and bad input.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::throttled::Throttled;

@@ -1,6 +1,7 @@
 //! The result store through the binary: every measuring command saves, `history` lists,
 //! `show` prints the stored result whole, `delete` removes it, and two processes saving at the
 //! same moment both land.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -1,6 +1,7 @@
 //! Results from before and from elsewhere: a store written by the first schema opens, migrated,
 //! with its results whole; fio's JSON output is imported and compared with iolens' own
 //! results; comparisons come out in every format.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

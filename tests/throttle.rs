@@ -2,6 +2,7 @@
 //! must measure the cap that was set (within 3 %), and so must fio on the same device. Needs
 //! root, losetup, /sys/fs/cgroup/blkio and fio; skipped with the reason elsewhere, failed under
 //! IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::throttled::Throttled;

@@ -1,6 +1,7 @@
 //! fio's rw=trim and randtrim through job files: each trim frees its range (a hole punched in
 //! the file), counted as a trim in iolens' result and in fio's JSON layout, and guarded like a
 //! write.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

@@ -1,5 +1,6 @@
 //! `run --verify` through the binary: a clean run finds nothing, every fault the `--inject`
 //! self-test puts in is found as its own class and counted, and the exit status tells.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
 
 mod common;
 use common::*;

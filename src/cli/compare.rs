@@ -24,7 +24,7 @@ pub struct CompareArgs {
     /// Also write the comparison to FILE (format from its .json, .txt, .csv, .md or .html extension)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
 }

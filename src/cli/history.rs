@@ -23,7 +23,7 @@ pub struct HistoryArgs {
     /// At most this many lines, newest first
     #[arg(long, default_value = "50", value_name = "N")]
     pub limit: String,
-    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
 }
@@ -35,7 +35,7 @@ pub struct ShowArgs {
     /// text, json, csv, markdown or html
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
-    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
 }

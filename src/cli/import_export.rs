@@ -33,7 +33,7 @@ pub struct ExportArgs {
     /// Write each result to DIR/iolens-ID.json (.txt, .csv, .md, .html) instead of the terminal
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
 }

@@ -34,6 +34,9 @@ impl MpiArgs {
             }
             return Ok(None);
         }
+        if cfg!(windows) {
+            return usage("--mpi", "runs on Linux only (MPI across hosts); on Windows run each host on its own");
+        }
         if !cfg!(feature = "mpi") {
             return usage("--mpi", NO_MPI);
         }

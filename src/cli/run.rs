@@ -81,9 +81,14 @@ pub struct RunArgs {
     /// Written data: random (incompressible), zero or compress:PCT
     #[arg(long, default_value = "random", value_name = "DATA")]
     pub data: String,
-    /// io_uring, psync or null (no I/O: the tool's own cost)
-    #[arg(long, default_value = "io_uring", value_name = "ENGINE")]
+    /// io_uring (Linux), iocp (Windows), psync (sync: one I/O at a time) or null (no I/O: the
+    /// tool's own cost)
+    #[arg(long, default_value = crate::workload::EngineKind::NATIVE.name(), value_name = "ENGINE")]
     pub engine: String,
+    /// Tell the OS cache the access pattern: random or sequential (FILE_FLAG_RANDOM_ACCESS or
+    /// FILE_FLAG_SEQUENTIAL_SCAN on Windows, DiskSpd's -fr/-fs; posix_fadvise on Linux)
+    #[arg(long, value_name = "HINT")]
+    pub hint: Option<String>,
     /// Pause between I/Os, µs (or 500us, 10ms, 1s), nothing in flight meanwhile (fio thinktime)
     #[arg(long, value_name = "TIME")]
     pub thinktime: Option<String>,
@@ -174,6 +179,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         cooldown: parse::seconds("--cooldown", &a.cooldown)?,
         direct: !a.buffered,
         write_through: a.write_through,
+        hint: a.hint.as_deref().map(parse::hint).transpose()?.unwrap_or_default(),
         fsync_every: a
             .fsync_every
             .as_deref()

@@ -15,7 +15,7 @@ pub struct StoreArgs {
     /// A key=value tag on the result (repeatable): --tag cache=none --tag vm=D8s_v3
     #[arg(long = "tag", value_name = "K=V")]
     pub tags: Vec<String>,
-    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db]
+    /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
     /// Do not save the result

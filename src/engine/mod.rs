@@ -6,6 +6,8 @@ mod buffers;
 pub mod inject;
 #[cfg(target_os = "linux")]
 pub mod io_uring;
+#[cfg(windows)]
+pub mod iocp;
 pub mod null;
 pub mod psync;
 pub mod trace;
@@ -88,13 +90,25 @@ pub struct EngineSetup<'a> {
     /// Reads and writes both happen: give reads buffers of their own so they never overwrite
     /// the data pattern of later writes.
     pub mixed: bool,
+    /// How the files are open (unbuffered, write-through, for writing, the access hint): an
+    /// engine that opens its own handles on them (iocp's overlapped ones) opens them alike.
+    pub direct: bool,
+    pub write_through: bool,
+    pub writes: bool,
+    pub hint: crate::workload::AccessHint,
 }
 
-/// The engine that will really run for `kind` (io_uring falls back to psync where the kernel
-/// refuses it), its depth per worker for `qd`, and notices about both.
+/// The engine that will really run for `kind` (each platform's queueing engine stands in for
+/// the other's; io_uring falls back to psync where the kernel refuses it), its depth per
+/// worker for `qd`, and notices about both.
 pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
     let mut notices = Vec::new();
     let mut kind = kind;
+    if kind != EngineKind::NATIVE && matches!(kind, EngineKind::IoUring | EngineKind::Iocp) {
+        let here = if cfg!(windows) { "Windows" } else { "Linux" };
+        notices.push(format!("{} does not exist on {here}; using {}", kind.name(), EngineKind::NATIVE.name()));
+        kind = EngineKind::NATIVE;
+    }
     if kind == EngineKind::IoUring {
         if let Some(why) = io_uring_unavailable() {
             notices.push(format!("io_uring is unavailable ({why}); using psync"));
@@ -106,6 +120,7 @@ pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
         EngineKind::IoUring => io_uring::UringEngine::depth_for(qd),
         #[cfg(not(target_os = "linux"))]
         EngineKind::IoUring => (qd, None),
+        EngineKind::Iocp => (qd, None),
         EngineKind::Psync => psync::PsyncEngine::depth_for(qd),
         EngineKind::Null => null::NullEngine::depth_for(qd),
     };

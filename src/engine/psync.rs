@@ -2,6 +2,7 @@
 //! fio's psync: a queue depth above 1 has no effect, which the runner reports.
 
 use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq, OpKind};
+use crate::workload::EngineKind;
 use std::fs::File;
 use std::io;
 use std::time::Duration;
@@ -49,8 +50,9 @@ pub(super) fn at(f: &File, buf: &mut [u8], off: u64, write: bool) -> io::Result<
 impl Engine for PsyncEngine {
     fn depth_for(requested: u32) -> (u32, Option<String>) {
         // Each pread/pwrite blocks its thread until done: one I/O in flight per thread.
-        let why =
-            (requested > 1).then(|| format!("psync runs one I/O at a time per thread; --qd {requested} acts as 1"));
+        let why = (requested > 1).then(|| {
+            format!("{} runs one I/O at a time per thread; --qd {requested} acts as 1", EngineKind::Psync.name())
+        });
         (1, why)
     }
 

@@ -36,6 +36,19 @@ pub fn open(path: &Path, o: Open) -> io::Result<File> {
         }
         opts.custom_flags(flags);
     }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::OpenOptionsExt;
+        use windows_sys::Win32::Storage::FileSystem::{FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH};
+        let mut flags = 0;
+        if o.direct {
+            flags |= FILE_FLAG_NO_BUFFERING;
+        }
+        if o.dsync {
+            flags |= FILE_FLAG_WRITE_THROUGH;
+        }
+        opts.custom_flags(flags);
+    }
     opts.open(path)
 }
 
@@ -67,8 +80,16 @@ pub fn flush(f: &File) -> io::Result<()> {
 }
 
 /// Flushes a directory, so that files created or removed in it survive a crash.
+#[cfg(unix)]
 pub fn flush_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
+}
+
+/// NTFS and ReFS log their metadata: a file's creation is durable with the file's own flush,
+/// and a directory has no handle to flush without backup privileges.
+#[cfg(windows)]
+pub fn flush_dir(_: &Path) -> io::Result<()> {
+    Ok(())
 }
 
 pub fn set_len(f: &File, len: u64) -> io::Result<()> {

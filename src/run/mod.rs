@@ -247,6 +247,10 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                         // Verification checks what reads bring into the slot's one buffer, and
                         // stamps each write anew there.
                         mixed: spec.read_pct > 0 && spec.read_pct < 100 && spec.verify.is_none(),
+                        direct: spec.direct,
+                        write_through: spec.write_through,
+                        writes: spec.writes(),
+                        hint: spec.hint,
                     };
                     start_worker(kind, &setup, args, shared)
                 });
@@ -370,6 +374,12 @@ fn start_worker(
         }
         #[cfg(not(target_os = "linux"))]
         EngineKind::IoUring => go::<engine::psync::PsyncEngine>(Err("io_uring exists only on Linux".into()), args, sh),
+        #[cfg(windows)]
+        EngineKind::Iocp => {
+            go(engine::iocp::IocpEngine::new(setup).map_err(|e| format!("setting up iocp: {e}")), args, sh)
+        }
+        #[cfg(not(windows))]
+        EngineKind::Iocp => go::<engine::psync::PsyncEngine>(Err("iocp exists only on Windows".into()), args, sh),
         EngineKind::Psync => {
             go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
         }

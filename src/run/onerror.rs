@@ -13,7 +13,7 @@ impl ErrorPolicy {
         let list = |names: &[String]| -> Vec<i32> {
             if names.is_empty() {
                 // fio's non-fatal errors when no ignore_error list is given.
-                return vec![libc::EIO, libc::EILSEQ];
+                return vec![EIO, EILSEQ];
             }
             names.iter().filter_map(|n| n.parse::<i32>().ok().or_else(|| errno(n))).collect()
         };
@@ -28,7 +28,54 @@ impl ErrorPolicy {
     }
 }
 
+/// An I/O error of the device (the default error fio passes over), as the engines report it.
+#[cfg(unix)]
+pub(super) const EIO: i32 = libc::EIO;
+#[cfg(unix)]
+const EILSEQ: i32 = libc::EILSEQ;
+#[cfg(windows)]
+pub(super) const EIO: i32 = windows_sys::Win32::Foundation::ERROR_IO_DEVICE as i32;
+/// Bad data: what a device reports for an unreadable sector on Windows.
+#[cfg(windows)]
+const EILSEQ: i32 = windows_sys::Win32::Foundation::ERROR_CRC as i32;
+
+/// On Windows the engines report Win32 errors: fio's POSIX names stand for the Win32 error a
+/// Windows storage stack returns for the same failure (fio's win_to_posix_error, read backwards).
+#[cfg(windows)]
+fn errno(name: &str) -> Option<i32> {
+    use windows_sys::Win32::Foundation as w;
+    Some(match name {
+        "EPERM" | "EACCES" => w::ERROR_ACCESS_DENIED,
+        "ENOENT" => w::ERROR_FILE_NOT_FOUND,
+        "EINTR" | "ECANCELED" => w::ERROR_OPERATION_ABORTED,
+        "EIO" => w::ERROR_IO_DEVICE,
+        "ENXIO" => w::ERROR_DEV_NOT_EXIST,
+        "EBADF" => w::ERROR_INVALID_HANDLE,
+        "EAGAIN" => w::ERROR_RETRY,
+        "ENOMEM" => w::ERROR_NOT_ENOUGH_MEMORY,
+        "EFAULT" => w::ERROR_NOACCESS,
+        "EBUSY" => w::ERROR_BUSY,
+        "EEXIST" => w::ERROR_FILE_EXISTS,
+        "ENODEV" => w::ERROR_BAD_UNIT,
+        "EINVAL" => w::ERROR_INVALID_PARAMETER,
+        "EFBIG" => w::ERROR_FILE_TOO_LARGE,
+        "ENOSPC" => w::ERROR_DISK_FULL,
+        "ESPIPE" => w::ERROR_SEEK,
+        "EROFS" => w::ERROR_WRITE_PROTECT,
+        "EILSEQ" => w::ERROR_CRC,
+        "EOPNOTSUPP" => w::ERROR_NOT_SUPPORTED,
+        "ETIMEDOUT" => w::ERROR_SEM_TIMEOUT,
+        "ENODATA" => w::ERROR_HANDLE_EOF,
+        "EREMOTEIO" => w::ERROR_UNEXP_NET_ERR,
+        "EDQUOT" => w::ERROR_DISK_QUOTA_EXCEEDED,
+        "ENOMEDIUM" => w::ERROR_NOT_READY,
+        "EBADMSG" => w::ERROR_INVALID_DATA,
+        _ => return None,
+    } as i32)
+}
+
 /// The number of an error named in `workload::shaping::ERROR_NAMES`, where this platform has it.
+#[cfg(unix)]
 fn errno(name: &str) -> Option<i32> {
     Some(match name {
         "EPERM" => libc::EPERM,

@@ -320,7 +320,7 @@ impl<E: Engine> Worker<'_, E> {
             }
             if !ok {
                 // A short transfer is an I/O error to whoever issued it.
-                let errno = if c.result < 0 { -c.result as i32 } else { libc::EIO };
+                let errno = if c.result < 0 { -c.result as i32 } else { super::onerror::EIO };
                 let k = usize::from(op != OpKind::Read);
                 if self.policy.passes(k, errno) {
                     if counted {

@@ -87,18 +87,20 @@ pub struct Filter {
     pub limit: Option<u32>,
 }
 
-/// `--store PATH`, else `IOLENS_STORE`, else `$XDG_DATA_HOME/iolens/iolens.db`
-/// (`~/.local/share/iolens/iolens.db`).
+/// `--store PATH`, else `IOLENS_STORE`, else the user's data directory:
+/// `$XDG_DATA_HOME/iolens/iolens.db` (`~/.local/share/iolens/iolens.db`) on Linux,
+/// `%LOCALAPPDATA%\iolens\iolens.db` on Windows.
 pub fn default_path() -> PathBuf {
     if let Some(p) = std::env::var_os("IOLENS_STORE").filter(|p| !p.is_empty()) {
         return p.into();
     }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    data.join("iolens").join("iolens.db")
+    let var = |name| std::env::var_os(name).filter(|p| !p.is_empty()).map(PathBuf::from);
+    let data = if cfg!(windows) {
+        var("LOCALAPPDATA")
+    } else {
+        var("XDG_DATA_HOME").or_else(|| var("HOME").map(|h| h.join(".local/share")))
+    };
+    data.unwrap_or_else(|| PathBuf::from(".")).join("iolens").join("iolens.db")
 }
 
 /// Turns WAL on. SQLite answers a switch that races another process's with SQLITE_BUSY at

@@ -345,17 +345,22 @@ fn create_filled(
 fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
     let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
     let mut options = OpenOptions::new();
-    os::cache_flags(options.read(true).write(spec.writes()), spec.direct, spec.write_through);
+    os::cache_flags(options.read(true).write(spec.writes()), spec.direct, spec.write_through, spec.hint);
     let file = options.open(&plan.path).map_err(|e| {
         if os::direct_refused(&e) && spec.direct {
             anyhow::Error::new(UsageError::new(
                 "--direct",
-                format!("the file system of {} does not support O_DIRECT; use --buffered", plan.path.display()),
+                format!(
+                    "the file system of {} does not support {}; use --buffered",
+                    plan.path.display(),
+                    crate::workload::UNBUFFERED
+                ),
             ))
         } else {
             anyhow::Error::new(e).context(format!("opening {}", plan.path.display()))
         }
     })?;
+    os::advise(&file, spec.hint);
     Ok((file, claim))
 }
 

@@ -1,9 +1,11 @@
 //! Tests of the target rules: what plan() refuses and what it sizes.
 
 use super::*;
+#[cfg(unix)]
 use std::os::unix::fs::FileTypeExt;
 
 /// The block device holding the root file system, if it is one we can see.
+#[cfg(unix)]
 fn root_device() -> Option<String> {
     let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
     text.lines().find_map(|l| {
@@ -14,6 +16,7 @@ fn root_device() -> Option<String> {
     })
 }
 
+#[cfg(unix)]
 #[test]
 fn mounted_device_is_never_planned_for_writes() {
     // plan() only looks; it opens nothing for writing, so this is safe on the root disk.

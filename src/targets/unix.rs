@@ -3,6 +3,7 @@
 //! the exclusive claim on a block device (O_EXCL) and the extended attribute that marks files
 //! iolens created.
 
+use crate::workload::AccessHint;
 use std::ffi::CString;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
@@ -38,7 +39,7 @@ pub(super) fn same_file(a: &Path, b: &Path) -> Option<bool> {
 
 /// Opens with the page cache bypassed (`direct`) and each write on stable storage before it
 /// completes (`write_through`).
-pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool) {
+pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool, _: AccessHint) {
     let mut flags = 0;
     if direct {
         flags |= libc::O_DIRECT;
@@ -47,6 +48,18 @@ pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool
         flags |= libc::O_DSYNC;
     }
     o.custom_flags(flags);
+}
+
+/// Tells the page cache how the file will be read (fio's fadvise_hint); advice only.
+pub(super) fn advise(f: &File, hint: AccessHint) {
+    use std::os::fd::AsRawFd;
+    let advice = match hint {
+        AccessHint::None => return,
+        AccessHint::Random => libc::POSIX_FADV_RANDOM,
+        AccessHint::Sequential => libc::POSIX_FADV_SEQUENTIAL,
+    };
+    // SAFETY: a plain system call on an open descriptor.
+    unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, advice) };
 }
 
 /// The file system refused to bypass its cache.

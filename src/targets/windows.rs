@@ -3,6 +3,7 @@
 //! open, and the alternate data stream that marks files iolens created. Disks and volumes
 //! (`\\.\PhysicalDrive2`, `\\.\E:`) are not opened as devices here: `plan` refuses them.
 
+use crate::workload::AccessHint;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::windows::ffi::OsStrExt;
@@ -12,7 +13,8 @@ use std::path::Path;
 use windows_sys::Win32::Foundation::{ERROR_INVALID_PARAMETER, ERROR_SHARING_VIOLATION};
 use windows_sys::Win32::Storage::FileSystem::{
     FileStandardInfo, GetDiskFreeSpaceExW, GetDiskFreeSpaceW, GetFileInformationByHandleEx, GetVolumePathNameW,
-    FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH, FILE_STANDARD_INFO,
+    FILE_FLAG_NO_BUFFERING, FILE_FLAG_RANDOM_ACCESS, FILE_FLAG_SEQUENTIAL_SCAN, FILE_FLAG_WRITE_THROUGH,
+    FILE_STANDARD_INFO,
 };
 
 /// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
@@ -49,8 +51,13 @@ pub(super) fn same_file(a: &Path, b: &Path) -> Option<bool> {
 
 /// Opens unbuffered (`direct`) and with each write on stable storage before it completes
 /// (`write_through`), as DiskSpd's -Su, -Sw and -Sh do.
-pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool) {
-    let mut flags = 0;
+/// The access hint is DiskSpd's -fr (FILE_FLAG_RANDOM_ACCESS) or -fs (FILE_FLAG_SEQUENTIAL_SCAN).
+pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool, hint: AccessHint) {
+    let mut flags = match hint {
+        AccessHint::None => 0,
+        AccessHint::Random => FILE_FLAG_RANDOM_ACCESS,
+        AccessHint::Sequential => FILE_FLAG_SEQUENTIAL_SCAN,
+    };
     if direct {
         flags |= FILE_FLAG_NO_BUFFERING;
     }
@@ -59,6 +66,9 @@ pub(super) fn cache_flags(o: &mut OpenOptions, direct: bool, write_through: bool
     }
     o.custom_flags(flags);
 }
+
+/// The hint went with the handle's flags (`cache_flags`).
+pub(super) fn advise(_: &File, _: AccessHint) {}
 
 /// The file system refused unbuffered I/O.
 pub(super) fn direct_refused(e: &io::Error) -> bool {

@@ -76,18 +76,48 @@ pub enum DataPattern {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EngineKind {
+    /// Linux's io_uring; on Windows iocp runs instead.
     IoUring,
+    /// Windows overlapped I/O on a completion port; on Linux io_uring runs instead.
+    Iocp,
+    /// One positional read or write at a time: pread/pwrite, or ReadFile/WriteFile (`sync`).
     Psync,
     Null,
 }
 
 impl EngineKind {
-    pub fn name(self) -> &'static str {
+    /// The queueing engine of this platform, which runs when none is named.
+    pub const NATIVE: EngineKind = if cfg!(windows) { EngineKind::Iocp } else { EngineKind::IoUring };
+
+    pub const fn name(self) -> &'static str {
         match self {
             EngineKind::IoUring => "io_uring",
+            EngineKind::Iocp => "iocp",
+            // DiskSpd's and SQLIO's synchronous mode: ReadFile/WriteFile without overlap.
+            EngineKind::Psync if cfg!(windows) => "sync",
             EngineKind::Psync => "psync",
             EngineKind::Null => "null",
         }
+    }
+}
+
+/// How this platform names opening a file with its cache bypassed (`--direct`).
+pub const UNBUFFERED: &str = if cfg!(windows) { "FILE_FLAG_NO_BUFFERING" } else { "O_DIRECT" };
+
+/// An access-pattern hint to the OS cache: FILE_FLAG_RANDOM_ACCESS or FILE_FLAG_SEQUENTIAL_SCAN
+/// on Windows (DiskSpd's -fr, -fs), posix_fadvise's RANDOM or SEQUENTIAL on Linux.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessHint {
+    #[default]
+    None,
+    Random,
+    Sequential,
+}
+
+impl AccessHint {
+    pub fn is_none(&self) -> bool {
+        *self == AccessHint::None
     }
 }
 
@@ -136,6 +166,9 @@ pub struct Spec {
     pub direct: bool,
     /// O_DSYNC: every write reaches stable storage before it completes.
     pub write_through: bool,
+    /// What the OS is told about the access pattern (DiskSpd's -fr/-fs, fio's fadvise_hint).
+    #[serde(default, skip_serializing_if = "AccessHint::is_none")]
+    pub hint: AccessHint,
     /// fsync after every N writes of a thread; 0 = never.
     pub fsync_every: u32,
     /// Total I/Os per second over all workers; `None` = as fast as possible.
@@ -207,13 +240,14 @@ impl Default for Spec {
             cooldown: 0.0,
             direct: true,
             write_through: false,
+            hint: AccessHint::None,
             fsync_every: 0,
             rate_iops: None,
             rate_mbps: None,
             random_dist: RandomDist::Uniform,
             seed: 0x10_1e_25,
             data: DataPattern::Random,
-            engine: EngineKind::IoUring,
+            engine: EngineKind::NATIVE,
             allow_write: false,
             force_device: false,
             keep: false,

@@ -1,7 +1,7 @@
 //! Option values as typed → spec fields, each failure naming the option and what it accepts.
 
 use super::size::parse_size;
-use super::{BlockShare, DataPattern, EngineKind, Pattern, RandomDist, Spec, StartDelay};
+use super::{AccessHint, BlockShare, DataPattern, EngineKind, Pattern, RandomDist, Spec, StartDelay, UNBUFFERED};
 use crate::error::{usage, UsageError};
 
 type R<T> = Result<T, UsageError>;
@@ -103,12 +103,21 @@ pub fn data(s: &str) -> R<DataPattern> {
     }
 }
 
+pub fn hint(s: &str) -> R<AccessHint> {
+    match s {
+        "random" => Ok(AccessHint::Random),
+        "sequential" => Ok(AccessHint::Sequential),
+        _ => usage("--hint", format!("'{s}' is not an access hint; use random or sequential")),
+    }
+}
+
 pub fn engine(s: &str) -> R<EngineKind> {
     match s {
         "io_uring" | "iouring" | "uring" => Ok(EngineKind::IoUring),
+        "iocp" => Ok(EngineKind::Iocp),
         "psync" | "sync" => Ok(EngineKind::Psync),
         "null" => Ok(EngineKind::Null),
-        _ => usage("--engine", format!("'{s}' is not an engine; use io_uring, psync or null")),
+        _ => usage("--engine", format!("'{s}' is not an engine; use io_uring, iocp, psync (sync) or null")),
     }
 }
 
@@ -196,7 +205,7 @@ impl Spec {
                 return usage(
                     "--bs",
                     format!(
-                        "{} bytes is not a multiple of 512, which O_DIRECT needs; use --buffered or a multiple of 512",
+                        "{} bytes is not a multiple of the 512-byte sector, which {UNBUFFERED} needs; use --buffered or a multiple of 512",
                         b.size
                     ),
                 );
@@ -214,7 +223,10 @@ impl Spec {
             return usage("--size", "must be more than 0");
         }
         if self.direct && !self.offset.is_multiple_of(512) {
-            return usage("--offset", format!("{} is not a multiple of 512, which O_DIRECT needs", self.offset));
+            return usage(
+                "--offset",
+                format!("{} is not a multiple of the 512-byte sector, which {UNBUFFERED} needs", self.offset),
+            );
         }
         for (opt, v) in [("--rate-iops", self.rate_iops), ("--rate-mbps", self.rate_mbps)] {
             if let Some(v) = v {

@@ -1,7 +1,6 @@
 use super::*;
 use rand::{rngs::SmallRng, RngCore, SeedableRng};
 use std::io::Write;
-use std::os::unix::fs::FileExt;
 
 fn file_with(fill: impl Fn(&mut [u8])) -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().unwrap();
@@ -39,7 +38,7 @@ fn holes_count_as_unwritten() {
     f.as_file().set_len(8 << 20).unwrap();
     let mut rnd = vec![0u8; 1 << 20];
     SmallRng::seed_from_u64(5).fill_bytes(&mut rnd);
-    f.as_file().write_all_at(&rnd, 0).unwrap();
+    crate::targets::os::write_all_at(f.as_file(), &rnd, 0).unwrap();
     let c = probe(f.path(), 0, 8 << 20).unwrap();
     // One written MiB of eight; file systems allocate in blocks, so allow a little slack.
     assert!((0.12..0.2).contains(&c.written), "{c:?}");

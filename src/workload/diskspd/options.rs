@@ -5,7 +5,7 @@
 
 use super::{count, number, size, ResultsFormat, R};
 use crate::error::{usage, UsageError};
-use crate::workload::Spec;
+use crate::workload::{AccessHint, Spec};
 
 /// A DiskSpd line as its options so far leave it.
 #[derive(Default)]
@@ -175,7 +175,15 @@ fn max_offset(l: &mut Line, a: &Arg) -> R<()> {
         a.once(l.max_end.is_some())?;
         l.max_end = Some((size(a.flag, v, l.block)?, "-f"));
     } else if !v.is_empty() && v.chars().all(|c| "rst".contains(c)) {
-        l.notes.push(format!("{}: Windows file access hints are ignored", a.arg));
+        // DiskSpd lets -fr and -fs be given together; Windows then honours the random hint.
+        if v.contains('r') {
+            l.spec.hint = AccessHint::Random;
+        } else if v.contains('s') {
+            l.spec.hint = AccessHint::Sequential;
+        }
+        if v.contains('t') {
+            l.notes.push(format!("{}: the temporary-file hint (-ft) is not applied", a.arg));
+        }
     } else {
         return usage(a.flag, format!("'{v}' is neither a size nor access hints (r, s, t)"));
     }

@@ -15,6 +15,8 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
         "io_uring" => Ok((EngineKind::IoUring, None)),
         "psync" | "sync" | "pvsync" => Ok((EngineKind::Psync, None)),
         "libaio" | "posixaio" => stand_in(EngineKind::IoUring, "io_uring"),
+        // fio's Windows engine is overlapped I/O on a completion port, which iocp is.
+        "windowsaio" => Ok((EngineKind::Iocp, None)),
         "vsync" | "pvsync2" | "mmap" | "splice" => stand_in(EngineKind::Psync, "psync (pread/pwrite)"),
         "null" => Ok((EngineKind::Null, None)),
         _ => Err(refused(v)),
@@ -25,6 +27,6 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
 pub(super) fn refused(v: &str) -> String {
     format!(
         "ioengine={v}: iolens has no {v} engine; it measures local files and block devices with io_uring, \
-         libaio, posixaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
+         libaio, posixaio, windowsaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
     )
 }

@@ -10,7 +10,7 @@ use super::values::{
     block, boolean, bssplit, buffer_pattern, distribution, fixed_range, int, micros, names, pct, per_dir, time, u32v,
 };
 use super::Opt;
-use crate::workload::{DataPattern, OnError, Pattern, RateProcess, StartDelay};
+use crate::workload::{AccessHint, DataPattern, OnError, Pattern, RateProcess, StartDelay};
 
 type R<T> = Result<T, String>;
 
@@ -86,6 +86,7 @@ const OPTIONS: &[Def] = &[
     value("direct", &[], |j, v| set(&mut j.spec.direct, boolean(v))),
     value("buffered", &[], |j, v| set(&mut j.spec.direct, boolean(v).map(|b| !b))),
     value("invalidate", &[], |_, v| boolean(v).map(drop)),
+    value("fadvise_hint", &[], fadvise_hint),
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
     value("end_fsync", &[], |j, v| note_if(j, boolean(v)?, "end_fsync: iolens does not fsync at the end")),
@@ -346,5 +347,17 @@ fn exit_what(j: &mut Job, v: &str) -> R<()> {
         "stonewall" | "all" => j.note(format!("exit_what={v}: exitall stops the jobs of its group only")),
         _ => return Err(format!("'{v}' is not group, stonewall or all")),
     }
+    Ok(())
+}
+
+/// fio's fadvise_hint: `random` and `sequential` are told to the OS as such; `0`, `normal`, and
+/// `1` (advice by the job's pattern, fio's default) leave the OS its own read-ahead.
+fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
+    j.spec.hint = match v {
+        "random" => AccessHint::Random,
+        "sequential" => AccessHint::Sequential,
+        "0" | "1" | "normal" => AccessHint::None,
+        _ => return Err(format!("fadvise_hint={v}: use 0, 1, normal, random or sequential")),
+    };
     Ok(())
 }
