@@ -172,7 +172,9 @@ fn platform_calls_stay_in_the_platform_layers() {
             continue;
         }
         let Some(code) = code(&f) else { continue };
-        for needle in ["std::os::unix", "std::os::linux", "libc::", "/proc/", "/sys/"] {
+        for needle in
+            ["std::os::unix", "std::os::linux", "std::os::windows", "libc::", "windows_sys::", "/proc/", "/sys/"]
+        {
             if code.contains(needle) {
                 bad.push(format!("{} contains {needle}", f.strip_prefix(&src).unwrap().display()));
             }

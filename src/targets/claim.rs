@@ -16,8 +16,17 @@ static CLAIMS: Mutex<Vec<(u64, Weak<File>)>> = Mutex::new(Vec::new());
 /// handle of this run (numjobs, fio jobs on the same device, a reopen with other flags) opens
 /// beside it, since a second O_EXCL open would find the device held by ourselves.
 pub(super) fn claim(plan: &Plan) -> anyhow::Result<Arc<File>> {
-    let meta = fs::metadata(&plan.path).with_context(|| format!("opening {}", plan.path.display()))?;
-    let rdev = super::os::device_number(&meta).unwrap_or(0);
+    // Windows has no device numbers: a disk or volume is known by its name there.
+    let rdev = match fs::metadata(&plan.path) {
+        Ok(meta) if !cfg!(windows) => super::os::device_number(&meta).unwrap_or(0),
+        Err(e) if !cfg!(windows) => return Err(e).with_context(|| format!("opening {}", plan.path.display())),
+        _ => {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            plan.path.to_string_lossy().to_lowercase().hash(&mut h);
+            h.finish()
+        }
+    };
     let mut claims = CLAIMS.lock().unwrap_or_else(|e| e.into_inner());
     claims.retain(|(_, w)| w.strong_count() > 0);
     if let Some(held) = claims.iter().find(|(d, _)| *d == rdev).and_then(|(_, w)| w.upgrade()) {

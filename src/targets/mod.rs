@@ -101,8 +101,10 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             path = path.join(format!("iolens-test-{}-{}.dat", std::process::id(), plans.len()));
         }
         let shown = path.display().to_string();
+        #[cfg(windows)]
         if os::is_device_name(&path) {
-            return usage(&shown, "is a disk or volume; on Windows iolens tests files and directories, not devices");
+            plans.push(windows_device(spec, size_given, &shown, os::device_path(&path))?);
+            continue;
         }
         let plan = match fs::metadata(&path) {
             Ok(m) if os::is_block_device(&m) => {
@@ -175,6 +177,24 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
         }
     }
     Ok(plans)
+}
+
+/// A disk or volume on Windows, judged by name before any handle on it is opened for writing.
+#[cfg(windows)]
+fn windows_device(spec: &Spec, size_given: bool, shown: &str, path: PathBuf) -> Result<Plan, UsageError> {
+    if spec.writes() {
+        if !spec.force_device {
+            return usage(shown, "is a disk or volume; writing to it destroys its data and needs --force-device");
+        }
+        if let Some(why) = os::write_refusal(&path) {
+            return usage(shown, why);
+        }
+    }
+    let size = os::device_size(&path).map_err(|e| UsageError::new(shown, format!("cannot be opened: {e}")))?;
+    let plan = Plan { path, kind: Kind::Device, size: limit(size, spec, size_given, shown)? };
+    check_region(spec, &plan)?;
+    sectors::check(spec, &plan)?;
+    Ok(plan)
 }
 
 fn limit(actual: u64, spec: &Spec, size_given: bool, shown: &str) -> Result<u64, UsageError> {

@@ -136,8 +136,3 @@ pub(super) fn mark(f: &File, _path: &Path) {
 
 /// The attribute goes with the file.
 pub(super) fn unmark(_: &Path) {}
-
-/// Unix names its devices as files (/dev/sdc), which their metadata describes.
-pub(super) fn is_device_name(_: &Path) -> bool {
-    false
-}

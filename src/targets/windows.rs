@@ -1,7 +1,7 @@
 //! The targets' platform calls on Windows: cache flags as DiskSpd sets them
 //! (FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH), free space, positional I/O, an exclusive
-//! open, and the alternate data stream that marks files iolens created. Disks and volumes
-//! (`\\.\PhysicalDrive2`, `\\.\E:`) are not opened as devices here: `plan` refuses them.
+//! open, and the alternate data stream that marks files iolens created; disks and volumes in
+//! `devices`.
 
 use crate::workload::AccessHint;
 use std::fs::{File, Metadata, OpenOptions};
@@ -16,6 +16,9 @@ use windows_sys::Win32::Storage::FileSystem::{
     FILE_FLAG_NO_BUFFERING, FILE_FLAG_RANDOM_ACCESS, FILE_FLAG_SEQUENTIAL_SCAN, FILE_FLAG_WRITE_THROUGH,
     FILE_STANDARD_INFO,
 };
+
+mod devices;
+pub(super) use devices::{device_path, device_size, write_refusal};
 
 /// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
 const MARK: &str = ":iolens";

@@ -12,12 +12,19 @@ fn single_host_without_mpi() {
     assert_eq!(e.to_string(), "--mpi-stonewall: applies to --mpi runs only; add --mpi");
 }
 
-#[cfg(not(feature = "mpi"))]
+#[cfg(all(unix, not(feature = "mpi")))]
 #[test]
 fn refused_by_a_build_without_mpi() {
     let e = args(true, None).check().unwrap_err();
     assert_eq!(e.option, "--mpi");
     assert!(e.message.contains("lacks MPI") && e.message.contains("--features mpi"), "{e}");
+}
+
+#[cfg(windows)]
+#[test]
+fn refused_on_windows() {
+    let e = args(true, None).check().unwrap_err();
+    assert_eq!(e.to_string(), "--mpi: runs on Linux only (MPI across hosts); on Windows run each host on its own");
 }
 
 #[cfg(feature = "mpi")]
