@@ -178,6 +178,24 @@ fn run_sweep_and_comparison_pages_load_clean_with_their_charts() {
     }
 }
 
+/// The check page iolens.exe wrote under wine (tests/windows.rs leaves it on F:, which is
+/// target/wine/f) loads as the Linux ones do: no console message, its charts drawn.
+#[test]
+fn a_check_page_written_on_windows_loads_like_the_others() {
+    let privileged = Privileged::new();
+    let Some(exe) = chromium(&privileged) else { return };
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wine/f/iolens-windows-check.html");
+    let have = page.is_file().then_some(()).ok_or_else(|| format!("{} is missing", page.display()));
+    let what = "the check page of iolens.exe under wine (scripts/build-windows test)";
+    let Some(()) = privileged.need(what, have) else { return };
+    let (dom, console) = load_at(&exe, &page, &shots().join("windows-check.png"), "1280,3000");
+    assert!(console.is_empty(), "console messages: {console:?}");
+    assert!(dom.contains("SEQ1M Q8T1") && dom.contains(r"F:\"), "the page is the Windows check");
+    let n = charts(&dom);
+    assert!(n >= 3 && dom.matches("<svg").count() >= n, "{n} charts");
+    eprintln!("Windows check page: {n} charts, no console message");
+}
+
 /// The console check can fail: a page that fetches an image gets a console message.
 #[test]
 fn a_page_that_fetches_is_caught() {

@@ -212,6 +212,10 @@ fn every_command_runs_on_windows() {
     assert!(out.contains("SEQ1M Q8T1") && out.contains("RND4K"), "{out}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<svg") && !page.contains("<script src"));
+    // Left on F: for tests/html.rs, which opens it in Chromium on Linux.
+    if Path::new(r"F:\").is_dir() {
+        std::fs::copy(&html, r"F:\iolens-windows-check.html").unwrap();
+    }
     let file = d.join("t.dat");
     let cdm = ["cdm", "--tests", "RND4K Q1T1", "--passes", "1", "--time", "0.3", "--interval", "0", "--size", "16M"];
     assert!(ok(iolens(&d).args(cdm).arg(&d)).contains("RND4K"));
