@@ -58,8 +58,16 @@ pub fn header(r: &RunResult) -> String {
     let mut said = Vec::new();
     for t in &h.targets {
         let dev = t.device.as_deref().map(|d| format!(" on {d}")).unwrap_or_default();
-        let model = t.model.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
+        let model = match (t.model.as_deref(), t.bus.as_deref()) {
+            (Some(m), Some(b)) => format!(" ({m}, {b})"),
+            (Some(x), None) | (None, Some(x)) => format!(" ({x})"),
+            (None, None) => String::new(),
+        };
         let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
+        let fs = match t.cluster_bytes {
+            Some(c) => format!("{fs}, {} clusters", format_size(c)),
+            None => fs,
+        };
         let sched = t.scheduler.as_deref().map(|s| format!(", scheduler {s}")).unwrap_or_default();
         let rot = match t.rotational {
             Some(true) => ", rotational",

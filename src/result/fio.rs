@@ -222,6 +222,8 @@ fn target(path: &str, size: u64) -> TargetInfo {
         logical_block_size: None,
         filesystem: None,
         mount_point: None,
+        cluster_bytes: None,
+        bus: None,
     }
 }
 

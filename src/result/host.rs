@@ -28,7 +28,8 @@ pub struct TargetInfo {
     pub size_bytes: u64,
     /// True when iolens created (and filled) the file for this run.
     pub created: bool,
-    /// Kernel name of the block device holding it: "vda", "nvme0n1", "loop0".
+    /// Kernel name of the block device holding it: "vda", "nvme0n1", "loop0"; on Windows the
+    /// disk under the volume, "PhysicalDrive2".
     pub device: Option<String>,
     pub model: Option<String>,
     pub scheduler: Option<String>,
@@ -36,6 +37,13 @@ pub struct TargetInfo {
     pub logical_block_size: Option<u32>,
     pub filesystem: Option<String>,
     pub mount_point: Option<String>,
+    /// The file system's allocation unit, bytes (NTFS and ReFS clusters; Windows only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_bytes: Option<u64>,
+    /// The bus of the device under the volume, as Windows names it: "SAS", "NVMe", "Virtual",
+    /// "Spaces" (a Storage Spaces virtual disk). Windows only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bus: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,9 +13,13 @@ pub fn page_size() -> i64 {
     {
         conf(libc::_SC_PAGESIZE)
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     {
-        4096
+        use windows_sys::Win32::System::SystemInformation::{GetSystemInfo, SYSTEM_INFO};
+        let mut info = SYSTEM_INFO::default();
+        // SAFETY: GetSystemInfo fills the struct it is given and cannot fail.
+        unsafe { GetSystemInfo(&mut info) };
+        i64::from(info.dwPageSize)
     }
 }
 
@@ -25,9 +29,9 @@ pub fn memory_mib() -> i64 {
     {
         conf(libc::_SC_PHYS_PAGES).saturating_mul(conf(libc::_SC_PAGESIZE)) >> 20
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
     {
-        0
+        physical_memory().map_or(0, |(total, _)| (total >> 20) as i64)
     }
 }
 
@@ -40,4 +44,13 @@ pub fn cpus_configured() -> i64 {
     {
         std::thread::available_parallelism().map_or(1, |n| n.get() as i64)
     }
+}
+
+/// (installed, available) physical memory in bytes, as Task Manager counts them.
+#[cfg(windows)]
+pub fn physical_memory() -> Option<(u64, u64)> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    let mut m = MEMORYSTATUSEX { dwLength: std::mem::size_of::<MEMORYSTATUSEX>() as u32, ..Default::default() };
+    // SAFETY: a struct whose dwLength names its size, as the call requires.
+    (unsafe { GlobalMemoryStatusEx(&mut m) } != 0).then_some((m.ullTotalPhys, m.ullAvailPhys))
 }

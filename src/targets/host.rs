@@ -1,5 +1,6 @@
-//! Facts about the machine and the targets, read where the OS keeps them (/proc, /sys, DMI):
-//! the platform half of `result::host`, which only holds the schema.
+//! Facts about the machine and the targets, read where the OS keeps them (/proc, /sys, DMI; on
+//! Windows the registry and the volume, in `windows/facts.rs`): the platform half of
+//! `result::host`, which only holds the schema.
 
 use crate::result::host::{Host, TargetInfo, TargetKind};
 use std::fs;
@@ -12,6 +13,7 @@ fn read_trim(p: impl AsRef<Path>) -> Option<String> {
 }
 
 /// A field of /proc/meminfo ("MemTotal:", "MemAvailable:"), in bytes.
+#[cfg(unix)]
 fn meminfo(field: &str) -> Option<u64> {
     let t = fs::read_to_string("/proc/meminfo").ok()?;
     let line = t.lines().find(|l| l.starts_with(field))?;
@@ -20,7 +22,14 @@ fn meminfo(field: &str) -> Option<u64> {
 
 /// The memory a run can still take without pushing other programs out, in bytes.
 pub fn memory_available() -> Option<u64> {
-    meminfo("MemAvailable:")
+    #[cfg(unix)]
+    {
+        meminfo("MemAvailable:")
+    }
+    #[cfg(windows)]
+    {
+        super::os::memory_available()
+    }
 }
 
 /// Do two paths name the same file (existing or about to be created)?
@@ -36,6 +45,13 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// The machine running iolens, with the targets it tests.
+#[cfg(windows)]
+pub fn detect(targets: Vec<TargetInfo>) -> Host {
+    super::os::host(targets)
+}
+
+/// The machine running iolens, with the targets it tests.
+#[cfg(unix)]
 pub fn detect(targets: Vec<TargetInfo>) -> Host {
     let cpu_model = fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -78,7 +94,8 @@ pub fn describe(path: &Path, size_bytes: u64, created: bool) -> TargetInfo {
     let queue = sys.as_ref().map(|d| d.join("queue"));
     let canon = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mount = if is_block { None } else { mount_of(&canon) };
-    TargetInfo {
+    #[allow(unused_mut)] // Windows fills the volume's facts in.
+    let mut t = TargetInfo {
         path: path.display().to_string(),
         kind: if is_block { TargetKind::BlockDevice } else { TargetKind::File },
         size_bytes,
@@ -95,7 +112,12 @@ pub fn describe(path: &Path, size_bytes: u64, created: bool) -> TargetInfo {
         logical_block_size: queue.as_ref().and_then(|q| read_trim(q.join("logical_block_size"))?.parse().ok()),
         filesystem: mount.as_ref().map(|m| m.1.clone()),
         mount_point: mount.map(|m| m.0),
-    }
+        cluster_bytes: None,
+        bus: None,
+    };
+    #[cfg(windows)]
+    super::os::describe_volume(&mut t, path);
+    t
 }
 
 /// "Msft Virtual Disk", "Amazon Elastic Block Store", "virtio block device", "loop on /x.img".
@@ -154,6 +176,7 @@ fn sys_block_dir(_: u64) -> Option<PathBuf> {
 }
 
 /// (mount point, filesystem type) of the longest mount point containing `path`.
+#[cfg(unix)]
 fn mount_of(path: &Path) -> Option<(String, String)> {
     let text = fs::read_to_string("/proc/self/mountinfo").ok()?;
     let mut best: Option<(String, String)> = None;
@@ -167,6 +190,13 @@ fn mount_of(path: &Path) -> Option<(String, String)> {
         }
     }
     best
+}
+
+/// Under wine /proc is readable through drive Z:, but it is the Linux host's: the volume's
+/// facts come from Windows (`describe_volume`).
+#[cfg(windows)]
+fn mount_of(_: &Path) -> Option<(String, String)> {
+    None
 }
 
 /// Is this block device (or a partition of it) mounted? Writes to it are then refused.

@@ -45,7 +45,7 @@ fn existing_file_size_and_region_rules() {
     assert_eq!(plan(&spec, false).unwrap_err().option, "--offset");
 }
 
-#[cfg(unix)]
+#[cfg(unix)] // /dev/null is Unix's character device; Windows has none to name.
 #[test]
 fn character_devices_need_a_size_and_force_for_writes() {
     let spec = Spec { targets: vec!["/dev/null".into()], read_pct: 0, size: 1 << 20, ..Spec::default() };

@@ -3,6 +3,9 @@
 //! open, and the alternate data stream that marks files iolens created; disks and volumes in
 //! `devices`.
 
+mod facts;
+
+use crate::result::host::{Host, TargetInfo};
 use crate::workload::AccessHint;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
@@ -191,4 +194,18 @@ pub(super) fn mark(_: &File, path: &Path) {
 /// (wine on a Unix file system), it must be removed by name.
 pub(super) fn unmark(path: &Path) {
     let _ = std::fs::remove_file(mark_stream(path));
+}
+
+/// The machine's facts as Windows keeps them (`facts`).
+pub(super) fn host(targets: Vec<TargetInfo>) -> Host {
+    facts::host(targets)
+}
+
+pub(super) fn memory_available() -> Option<u64> {
+    facts::memory_available()
+}
+
+/// The volume's facts under a target (`facts`): file system, clusters, bus, model.
+pub(super) fn describe_volume(t: &mut TargetInfo, path: &Path) {
+    facts::describe(t, path)
 }
