@@ -157,6 +157,10 @@ fn sys_block_dir(dev: u64) -> Option<PathBuf> {
 /// The logical sector size of the device `path` is on (a new file: its directory's), which
 /// unbuffered I/O must align to; None where it cannot be told.
 pub fn sector_size(path: &Path) -> Option<u64> {
+    #[cfg(windows)]
+    if super::os::is_device_name(path) {
+        return super::os::sector_size(path);
+    }
     let existing = if path.exists() { path } else { path.parent().filter(|p| !p.as_os_str().is_empty())? };
     #[cfg(unix)]
     {

@@ -15,9 +15,8 @@ use std::os::windows::io::AsRawHandle;
 use std::path::Path;
 use windows_sys::Win32::Foundation::{ERROR_INVALID_PARAMETER, ERROR_SHARING_VIOLATION};
 use windows_sys::Win32::Storage::FileSystem::{
-    FileStandardInfo, GetDiskFreeSpaceExW, GetDiskFreeSpaceW, GetFileInformationByHandleEx, GetVolumePathNameW,
-    FILE_FLAG_NO_BUFFERING, FILE_FLAG_RANDOM_ACCESS, FILE_FLAG_SEQUENTIAL_SCAN, FILE_FLAG_WRITE_THROUGH,
-    FILE_STANDARD_INFO,
+    FileStandardInfo, GetDiskFreeSpaceExW, GetFileInformationByHandleEx, GetVolumePathNameW, FILE_FLAG_NO_BUFFERING,
+    FILE_FLAG_RANDOM_ACCESS, FILE_FLAG_SEQUENTIAL_SCAN, FILE_FLAG_WRITE_THROUGH, FILE_STANDARD_INFO,
 };
 
 mod devices;
@@ -92,13 +91,9 @@ fn volume_root(p: &Path) -> io::Result<[u16; 1024]> {
     Ok(root)
 }
 
-/// The bytes per sector of the volume `p` is on.
+/// The sector unbuffered I/O must align to (see `facts::sector_size`).
 pub(super) fn sector_size(p: &Path) -> Option<u64> {
-    let root = volume_root(p).ok()?;
-    let (mut per_cluster, mut bytes, mut free, mut total) = (0u32, 0u32, 0u32, 0u32);
-    // SAFETY: a NUL-terminated root and four counts to fill.
-    let ok = unsafe { GetDiskFreeSpaceW(root.as_ptr(), &mut per_cluster, &mut bytes, &mut free, &mut total) };
-    (ok != 0 && bytes > 0).then_some(bytes as u64)
+    facts::sector_size(p)
 }
 
 /// The volume `dir` is on (a hash of its root, `F:\`) and the bytes this user may still write

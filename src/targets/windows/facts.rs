@@ -177,6 +177,19 @@ pub(super) fn describe(t: &mut TargetInfo, path: &Path) {
     t.device = disk_number(&volume).map(|n| format!("PhysicalDrive{n}"));
 }
 
+/// The sector unbuffered I/O must align to under `path` (a file or directory that exists, or a
+/// disk or volume): the storage access-alignment property of the device, else the volume's
+/// bytes per sector.
+pub(super) fn sector_size(path: &Path) -> Option<u64> {
+    if super::is_device_name(path) {
+        let device = OpenOptions::new().access_mode(0).share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE).open(path);
+        return device.ok().as_ref().and_then(logical_sector).map(u64::from);
+    }
+    let root = super::volume_root(path).ok()?;
+    let aligned = open_volume(&root).as_ref().and_then(logical_sector);
+    aligned.or_else(|| geometry(&root).map(|(_, bytes)| bytes)).map(u64::from)
+}
+
 /// "NTFS", "ReFS", "FAT32".
 fn filesystem(root: &[u16]) -> Option<String> {
     let mut name = [0u16; 64];
