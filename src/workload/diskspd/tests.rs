@@ -132,3 +132,15 @@ fn random_lines_never_panic() {
         let _ = parse(&args);
     }
 }
+
+#[test]
+fn access_hints() {
+    use crate::workload::AccessHint;
+    for (o, want) in [("-fr", AccessHint::Random), ("-fs", AccessHint::Sequential), ("-frs", AccessHint::Random)] {
+        assert_eq!(p(&format!("{o} f")).unwrap().spec.hint, want, "{o}");
+    }
+    let j = p("-ft f").unwrap();
+    assert_eq!(j.spec.hint, AccessHint::None);
+    assert_eq!(j.notes, ["-ft: the temporary-file hint (-ft) is not applied"]);
+    assert_eq!(opt_of("-fx f"), "-f");
+}

@@ -377,3 +377,14 @@ fn verify_options_map_to_the_one_checker() {
     let e = parse("[j]\nfilename=f\nsize=1m\nverify=crc99\n").unwrap_err().to_string();
     assert!(e.contains("verify: 'crc99' is not a verify method"), "{e}");
 }
+
+#[test]
+fn engines_and_hints_of_windows_jobs() {
+    use crate::workload::{AccessHint, EngineKind};
+    let j = &parse("[j]\nfilename=f\nioengine=windowsaio\nfadvise_hint=sequential\n").unwrap()[0];
+    assert_eq!((j.spec.engine, j.spec.hint), (EngineKind::Iocp, AccessHint::Sequential));
+    let j = &parse("[j]\nfilename=f\nfadvise_hint=random\n").unwrap()[0];
+    assert_eq!(j.spec.hint, AccessHint::Random);
+    let e = parse("[j]\nfilename=f\nfadvise_hint=later\n").unwrap_err();
+    assert!(e.to_string().contains("fadvise_hint=later: use 0, 1, normal, random or sequential"), "{e}");
+}
