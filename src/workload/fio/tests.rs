@@ -293,6 +293,7 @@ fn options_that_change_the_run_are_applied() {
 }
 
 /// Local-storage examples iolens cannot run, each with the reason.
+#[cfg(unix)]
 const CANNOT: &[(&str, &str)] = &[
     // Its punch_hole job issues trims (rw=randtrim); iolens reads and writes only.
     ("enospc-pressure.fio", "trims"),
@@ -300,6 +301,7 @@ const CANNOT: &[(&str, &str)] = &[
 
 /// fio's own examples (Debian's fio-examples package, or $FIO_EXAMPLES): each local-storage
 /// example parses; each one for an engine iolens lacks is refused in one line naming it.
+#[cfg(unix)]
 #[test]
 fn fio_examples_parse_or_name_the_engine() {
     let dir =
