@@ -25,7 +25,7 @@ pub fn render(r: &RunResult) -> String {
     let cols: Vec<usize> = (0..3).filter(|&k| rows.iter().any(|(_, c)| c[k].is_some())).collect();
     if let Some(t) = r.tests.first() {
         let s = &t.spec;
-        let cache = if s.direct { "O_DIRECT" } else { "buffered" };
+        let cache = super::cells::unbuffered(&r.host, s.direct);
         let _ = writeln!(
             o,
             "\n{} test file, {} s per pass, {cache}, engine {}",

@@ -46,3 +46,29 @@ impl Cells {
         [l.mean, l.percentiles.get("50"), l.percentiles.get("99"), l.percentiles.get("99.9"), l.max].map(|v| self.us(v))
     }
 }
+
+/// The cache mode of a test as the OS it was measured on names its flags (Linux's O_DIRECT and
+/// O_DSYNC, Windows's FILE_FLAG_NO_BUFFERING and FILE_FLAG_WRITE_THROUGH), whatever OS prints it.
+pub fn cache_mode(host: &crate::result::Host, direct: bool, write_through: bool) -> String {
+    let windows = host.os.contains("Windows");
+    let (unbuffered, through, cache) = if windows {
+        ("FILE_FLAG_NO_BUFFERING", "FILE_FLAG_WRITE_THROUGH", "system cache")
+    } else {
+        ("O_DIRECT", "O_DSYNC", "page cache")
+    };
+    match (direct, write_through) {
+        (true, true) => format!("{unbuffered} + {through} (write-through)"),
+        (true, false) => format!("{unbuffered} ({cache} bypassed)"),
+        (false, true) => format!("buffered + {through} (write-through)"),
+        (false, false) => format!("buffered ({cache})"),
+    }
+}
+
+/// Just the unbuffered flag, or "buffered": the short form the matrices print.
+pub fn unbuffered(host: &crate::result::Host, direct: bool) -> &'static str {
+    match (direct, host.os.contains("Windows")) {
+        (false, _) => "buffered",
+        (true, true) => "FILE_FLAG_NO_BUFFERING",
+        (true, false) => "O_DIRECT",
+    }
+}

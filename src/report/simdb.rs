@@ -3,7 +3,7 @@
 
 use crate::result::simdb::{Simdb, SimdbFile};
 use crate::result::verify::{counts, Finding, FindingClass};
-use crate::result::{RunResult, TestResult};
+use crate::result::{Host, RunResult, TestResult};
 use crate::workload::size::format_size;
 use std::fmt::Write;
 
@@ -13,7 +13,7 @@ const LISTED: usize = 20;
 pub fn render(r: &RunResult) -> String {
     let mut o = super::text::header(r);
     let Some(s) = &r.simdb else { return super::text::render(r) };
-    setup(&mut o, s);
+    setup(&mut o, s, &r.host);
     files(&mut o, s);
     latency(&mut o, &r.tests);
     seconds(&mut o, &r.tests);
@@ -30,13 +30,12 @@ pub fn render(r: &RunResult) -> String {
     o
 }
 
-fn setup(o: &mut String, s: &Simdb) {
+fn setup(o: &mut String, s: &Simdb, host: &Host) {
     let data: Vec<_> = s.files.iter().filter(|f| f.kind == "data").collect();
     let cache = match (s.buffered, s.write_through) {
-        (false, false) => "O_DIRECT",
-        (false, true) => "O_DIRECT + O_DSYNC (write-through)",
-        (true, false) => "buffered",
-        (true, true) => "buffered + O_DSYNC (write-through)",
+        (false, false) => super::cells::unbuffered(host, true).to_string(),
+        (true, false) => "buffered".to_string(),
+        (buffered, true) => super::cells::cache_mode(host, !buffered, true),
     };
     if s.verify_only {
         let _ = writeln!(o, "\nverify-only: the files of an earlier run checked against its journal {}", s.journal);

@@ -17,7 +17,10 @@ pub fn render(r: &RunResult) -> String {
             crate::workload::size::format_size(s.size),
             s.duration,
             s.qd,
-            if s.direct { "unbuffered (O_DIRECT)" } else { "buffered" },
+            match super::cells::unbuffered(&r.host, s.direct) {
+                "buffered" => "buffered".to_string(),
+                flag => format!("unbuffered ({flag})"),
+            },
             t.engine
         );
     }

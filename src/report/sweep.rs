@@ -13,7 +13,7 @@ pub fn render(r: &RunResult) -> String {
             "\n{} s per point, engine {}, {}",
             t.spec.duration,
             t.engine,
-            if t.spec.direct { "O_DIRECT" } else { "buffered" }
+            super::cells::unbuffered(&r.host, t.spec.direct)
         );
     }
     let w = r.tests.iter().map(|t| t.name.len()).max().unwrap_or(5).max(5);

@@ -90,3 +90,16 @@ fn diskspd_xml_marks_an_interrupted_test_and_its_notices() {
         ]
     );
 }
+
+#[test]
+fn cache_flags_are_named_as_the_measuring_os_names_them() {
+    let mut r = fixture();
+    assert!(super::text::render(&r).contains("O_DIRECT (page cache bypassed)"));
+    r.host.os = "Windows Server 2022 Datacenter 21H2".into();
+    let text = super::text::render(&r);
+    assert!(text.contains("FILE_FLAG_NO_BUFFERING (system cache bypassed)"), "{text}");
+    assert!(!text.contains("O_DIRECT"), "{text}");
+    r.tests[0].spec.write_through = true;
+    let text = super::text::render(&r);
+    assert!(text.contains("FILE_FLAG_NO_BUFFERING + FILE_FLAG_WRITE_THROUGH (write-through)"), "{text}");
+}

@@ -3,7 +3,7 @@
 //! and the CPU table — plus per-second figures.
 
 use super::cells::{LATENCY_HEADS, TEXT};
-use crate::result::{OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
+use crate::result::{Host, OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
 use crate::stats::{LatStats, PERCENTILES};
 use crate::workload::size::format_size;
 use std::fmt::Write;
@@ -14,7 +14,7 @@ pub fn render(r: &RunResult) -> String {
     let mut o = header(r);
     let h = &r.host;
     for t in &r.tests {
-        test(&mut o, t, &h.targets);
+        test(&mut o, t, h);
     }
     if r.interrupted {
         let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
@@ -87,14 +87,10 @@ pub fn header(r: &RunResult) -> String {
 /// The widths of the summary's latency columns, in the order of `LATENCY_HEADS`.
 const LATENCY_WIDTHS: [usize; 5] = [11, 10, 10, 11, 11];
 
-fn test(o: &mut String, t: &TestResult, targets: &[TargetInfo]) {
+fn test(o: &mut String, t: &TestResult, host: &Host) {
+    let targets = &host.targets;
     let s = &t.spec;
-    let cache = match (s.direct, s.write_through) {
-        (true, true) => "O_DIRECT + O_DSYNC (write-through)",
-        (true, false) => "O_DIRECT (page cache bypassed)",
-        (false, true) => "buffered + O_DSYNC (write-through)",
-        (false, false) => "buffered (page cache)",
-    };
+    let cache = super::cells::cache_mode(host, s.direct, s.write_through);
     let rate = match (s.rate_iops, s.rate_mbps) {
         (Some(r), _) => format!(", paced at {r} IOPS"),
         (_, Some(m)) => format!(", paced at {m} MB/s"),
