@@ -250,3 +250,33 @@ fn every_command_runs_on_windows() {
     want.sort();
     assert_eq!(entries(&export), want);
 }
+
+#[test]
+fn paths_as_windows_users_type_them() {
+    let d = dir("paths");
+    // A directory with spaces, and a long path past MAX_PATH in the \\?\ form.
+    let spaced = d.join("SQL Data").join("Test File.dat");
+    std::fs::create_dir(spaced.parent().unwrap()).unwrap();
+    let mut long = PathBuf::from(format!(r"\\?\{}", d.display()));
+    for _ in 0..3 {
+        long.push("a-directory-name-of-ninety-characters-".repeat(2) + "0123456789abcd");
+    }
+    std::fs::create_dir_all(&long).unwrap();
+    let long = long.join("IO.dat");
+    assert!(long.as_os_str().len() > 260);
+    for target in [&spaced, &long] {
+        let (code, v, err) =
+            json(iolens(&d).args(["run", "-d", "0.5", "--size", "16M", "--hint", "random"]).arg(target));
+        assert_eq!(code, 0, "{}: {err}", target.display());
+        assert!(f(&v["tests"][0]["total"]["ios"]) > 0.0);
+        assert!(!target.exists(), "{} is left", target.display());
+    }
+    // DiskSpd's access hints reach the handles: -fs with a sequential read, -fr with random.
+    for hint in ["-fs", "-fr"] {
+        let (code, v, err) =
+            json(iolens(&d).args(["diskspd", hint, "-d1", "-W0", "-c16M", "-o4", "-b64k"]).arg(&spaced));
+        assert_eq!(code, 0, "{hint}: {err}");
+        let want = if hint == "-fs" { "sequential" } else { "random" };
+        assert_eq!(v["tests"][0]["spec"]["hint"], want, "{hint}");
+    }
+}
