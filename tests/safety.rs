@@ -32,7 +32,7 @@ fn bad_values_exit_2_with_one_line_and_no_file() {
     refused(d, &["--data", "compress:200"], "--data: '200' is not a percentage");
     refused(d, &["--engine", "libaio"], "--engine: 'libaio' is not an engine");
     refused(d, &["--duration", "0"], "--duration: must be more than 0");
-    refused(d, &["--bs", "1000"], "--bs: 1000 bytes is not a multiple of 512");
+    refused(d, &["--bs", "1000"], "--bs: 1000 bytes is not a multiple of the 512-byte sector, which O_DIRECT needs");
     refused(d, &["--size", "900T"], "--size: 900TiB of test files does not fit in");
     refused(d, &["--offset", "2G"], "--offset: offset 2147483648");
     refused(d, &["--format", "xml"], "--format: 'xml' is not a format");
