@@ -7,6 +7,9 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
+#[cfg(windows)]
+mod windows;
+
 /// How a simulator file is opened.
 #[derive(Debug, Clone, Copy)]
 pub struct Open {
@@ -40,7 +43,7 @@ pub fn open(path: &Path, o: Open) -> io::Result<File> {
     {
         use std::os::windows::fs::OpenOptionsExt;
         use windows_sys::Win32::Storage::FileSystem::{FILE_FLAG_NO_BUFFERING, FILE_FLAG_WRITE_THROUGH};
-        let mut flags = 0;
+        let mut flags = windows::OPEN_FLAGS;
         if o.direct {
             flags |= FILE_FLAG_NO_BUFFERING;
         }
@@ -59,7 +62,7 @@ pub fn read_at(f: &File, buf: &mut [u8], off: u64) -> io::Result<usize> {
     }
     #[cfg(windows)]
     {
-        std::os::windows::fs::FileExt::seek_read(f, buf, off)
+        windows::read_at(f, buf, off)
     }
 }
 
@@ -70,7 +73,7 @@ pub fn write_at(f: &File, buf: &[u8], off: u64) -> io::Result<usize> {
     }
     #[cfg(windows)]
     {
-        std::os::windows::fs::FileExt::seek_write(f, buf, off)
+        windows::write_at(f, buf, off)
     }
 }
 
@@ -123,17 +126,57 @@ pub fn allocate(f: &File, off: u64, len: u64) -> io::Result<()> {
 pub struct Vectored {
     #[cfg(unix)]
     iov: Vec<libc::iovec>,
+    #[cfg(windows)]
+    segs: Vec<windows_sys::Win32::Storage::FileSystem::FILE_SEGMENT_ELEMENT>,
+    /// Windows scatters and gathers on unbuffered handles only: false once a handle refused.
+    #[cfg(windows)]
+    scatter: bool,
 }
 
 impl Vectored {
-    /// `max_pages`: the most pages one call moves (the vector array's size; Windows issues
-    /// them one by one and keeps none).
-    #[cfg_attr(not(unix), allow(unused_variables))]
+    /// `max_pages`: the most pages one call moves (the vector array's size).
     pub fn new(max_pages: usize) -> Vectored {
         Vectored {
             #[cfg(unix)]
             iov: Vec::with_capacity(max_pages),
+            // A segment per system page of up to 64 KiB pages, and the terminating one.
+            #[cfg(windows)]
+            segs: Vec::with_capacity(max_pages * 16 + 1),
+            #[cfg(windows)]
+            scatter: true,
         }
+    }
+
+    /// Scatters or gathers a page run in one call where Windows allows it; None where it does
+    /// not (then the pages go one by one).
+    #[cfg(windows)]
+    fn windows_run(
+        &mut self,
+        f: &File,
+        (base, len): (*mut u8, usize),
+        page: usize,
+        slots: &[u32],
+        off: u64,
+        write: bool,
+    ) -> Option<io::Result<usize>> {
+        let aligned = page.is_multiple_of(windows::SYSTEM_PAGE) && (base as usize).is_multiple_of(windows::SYSTEM_PAGE);
+        if !self.scatter || !aligned {
+            return None;
+        }
+        windows::segments(&mut self.segs, base, len, page, slots);
+        let bytes = page * slots.len();
+        let r = if write {
+            windows::gather(f, &self.segs, bytes, off)
+        } else {
+            windows::scatter(f, &self.segs, bytes, off)
+        };
+        let invalid = windows_sys::Win32::Foundation::ERROR_INVALID_PARAMETER as i32;
+        if r.as_ref().is_err_and(|e| e.raw_os_error() == Some(invalid)) {
+            // A buffered handle: Windows scatters and gathers unbuffered I/O only.
+            self.scatter = false;
+            return None;
+        }
+        Some(r)
     }
 
     /// preadv: returns the bytes read (short at the end of the file).
@@ -152,6 +195,9 @@ impl Vectored {
         }
         #[cfg(not(unix))]
         {
+            if let Some(r) = self.windows_run(f, (buf.as_mut_ptr(), buf.len()), page, slots, off, false) {
+                return r;
+            }
             let mut done = 0;
             for (i, &s) in slots.iter().enumerate() {
                 let s = s as usize * page;
@@ -181,6 +227,10 @@ impl Vectored {
         }
         #[cfg(not(unix))]
         {
+            // A gather only reads through its pointers.
+            if let Some(r) = self.windows_run(f, (buf.as_ptr() as *mut u8, buf.len()), page, slots, off, true) {
+                return r;
+            }
             let mut done = 0;
             for (i, &s) in slots.iter().enumerate() {
                 let s = s as usize * page;
