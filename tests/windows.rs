@@ -32,8 +32,18 @@ fn iolens(d: &Path) -> Command {
     c
 }
 
+/// Held (shared) while a test starts iolens.exe, and alone while the Ctrl-C test has left its
+/// console: a child started then would be in the console that gets the Ctrl-C.
+static CONSOLE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+fn spawn(c: &mut Command) -> std::process::Child {
+    let _starting = CONSOLE.read().unwrap_or_else(|e| e.into_inner());
+    c.spawn().expect("starting iolens.exe")
+}
+
 fn parts(c: &mut Command) -> (i32, String, String) {
-    let out = c.output().expect("running iolens.exe");
+    let child = spawn(c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()));
+    let out = child.wait_with_output().expect("running iolens.exe");
     let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code().unwrap_or(-1), s(&out.stdout), s(&out.stderr))
 }
@@ -127,14 +137,14 @@ fn simdb_is_clean_and_the_page_checks_find_lost_writes() {
     assert!(f(&log["writes"]) > 0.0 && v["simdb"]["write_through"] == true, "{log}");
     // Killed mid-run (TerminateProcess), then checked from its journal.
     let killed = dir("killed");
-    let mut child = iolens(&killed)
+    let mut child = iolens(&killed);
+    child
         .arg("simdb")
         .arg(&killed)
         .args(["--data-size", "8m", "--log-size", "64m", "--users", "4", "--duration", "60", "--quiet"])
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::null());
+    let mut child = spawn(&mut child);
     std::thread::sleep(std::time::Duration::from_secs(4));
     assert!(child.try_wait().unwrap().is_none(), "the run ended by itself");
     child.kill().unwrap();
@@ -279,4 +289,48 @@ fn paths_as_windows_users_type_them() {
         let want = if hint == "-fs" { "sequential" } else { "random" };
         assert_eq!(v["tests"][0]["spec"]["hint"], want, "{hint}");
     }
+}
+
+#[test]
+fn ctrl_c_keeps_what_was_measured_and_removes_the_test_file() {
+    use std::os::windows::process::CommandExt;
+    use windows_sys::Win32::System::Console::{
+        AttachConsole, FreeConsole, GenerateConsoleCtrlEvent, GetStdHandle, SetConsoleCtrlHandler, SetStdHandle,
+        CTRL_C_EVENT, STD_ERROR_HANDLE, STD_OUTPUT_HANDLE,
+    };
+    const CREATE_NEW_CONSOLE: u32 = 0x10;
+    let d = dir("interrupt");
+    let (file, out) = (d.join("IO.dat"), d.join("r.json"));
+    let mut child = spawn(
+        iolens(&d)
+            .args(["run", "--duration", "60", "--size", "32M", "--quiet", "--out"])
+            .arg(&out)
+            .arg(&file)
+            .creation_flags(CREATE_NEW_CONSOLE),
+    );
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    // Ctrl-C goes to every process of a console: join the child's, ignore it here, send it,
+    // and give the test's output its own handles back.
+    // SAFETY: console calls on this process and the child's console; no memory is passed.
+    let alone = CONSOLE.write().unwrap_or_else(|e| e.into_inner());
+    let sent = unsafe {
+        let saved = [STD_OUTPUT_HANDLE, STD_ERROR_HANDLE].map(|k| (k, GetStdHandle(k)));
+        FreeConsole();
+        let attached = AttachConsole(child.id()) != 0;
+        SetConsoleCtrlHandler(None, 1);
+        let sent = attached && GenerateConsoleCtrlEvent(CTRL_C_EVENT, 0) != 0;
+        let why = std::io::Error::last_os_error();
+        for (k, h) in saved {
+            SetStdHandle(k, h);
+        }
+        sent.then_some(()).ok_or(why)
+    };
+    drop(alone);
+    sent.expect("Ctrl-C to the child's console");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["interrupted"], true);
+    assert!(f(&v["tests"][0]["total"]["ios"]) > 0.0, "{}", v["tests"][0]["total"]);
+    assert!(!file.exists(), "{:?}", entries(&d));
 }
