@@ -6,43 +6,75 @@ use super::common::{self, CommonArgs};
 use super::mpi::MpiArgs;
 use crate::error::{usage, UsageError};
 use crate::report::Format;
-use crate::session::{self, size_from_pct, Item, Passes};
+use crate::session::{self, bound_by_size, size_from_pct, Item, Passes};
 use crate::workload::fio::{self, FioJob};
 use clap::Args;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
 pub struct FioArgs {
-    /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's
-    /// --output-format=normal|json and --output=FILE, and iolens' --format text|json, --keep,
-    /// --allow-write, --force-device, --quiet, --trace FILE (every I/O as CSV), --mpi (as
-    /// `run`'s, one job per group) and --mpi-stonewall MODE (`run`'s --stonewall)
+    /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
+    /// options --output-format=normal|json|json+, --output=FILE (the report there only),
+    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal and --version, and
+    /// iolens' --format text|json, --keep, --allow-write, --force-device, --quiet, --trace FILE
+    /// (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
+    /// (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
 }
 
-/// Takes fio's program options (`--output-format`, `--output`) and iolens' own from the
-/// arguments; the rest describes jobs.
-/// What `split` takes out: iolens' shared options, fio's output format, a trace file, and the
-/// arguments that describe jobs.
-type Split = (CommonArgs, Option<Format>, Option<PathBuf>, MpiArgs, Vec<String>);
+/// fio's program options (those of fio's own command line, not of its jobs), as taken from
+/// the arguments.
+#[derive(Default)]
+struct Program {
+    format: Option<Format>,
+    /// fio's --output: the report goes to this file only.
+    output: Option<PathBuf>,
+    trace: Option<PathBuf>,
+    max_jobs: Option<u32>,
+    readonly: bool,
+    parse_only: bool,
+    showcmd: bool,
+    warnings_fatal: bool,
+}
+
+/// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
+/// and the arguments that describe jobs.
+type Split = (CommonArgs, Program, MpiArgs, Vec<String>);
 
 fn split(args: &[String]) -> Result<Split, UsageError> {
-    let mut fio_format = None;
-    let mut output = None;
-    let mut trace = None;
+    let mut p = Program::default();
     let mut mpi = MpiArgs::default();
-    let (mut own, rest) = common::split(args, |name, value| {
+    let (own, rest) = common::split(args, |name, value| {
         match name {
             "--output-format" => {
-                fio_format = Some(match value()?.as_str() {
+                p.format = Some(match value()?.as_str() {
                     "normal" => Format::Text,
                     "json" | "json+" => Format::FioJson,
-                    v => return usage("--output-format", format!("'{v}' is not supported; use normal or json")),
+                    v => return usage("--output-format", format!("'{v}' is not supported; use normal, json or json+")),
                 })
             }
-            "--output" => output = Some(PathBuf::from(value()?)),
-            "--trace" => trace = Some(PathBuf::from(value()?)),
+            "--output" => p.output = Some(PathBuf::from(value()?)),
+            "--trace" => p.trace = Some(PathBuf::from(value()?)),
+            "--max-jobs" => {
+                let v = value()?;
+                p.max_jobs =
+                    Some(v.parse().map_err(|_| UsageError::new(name, format!("'{v}' is not a number of jobs")))?);
+            }
+            "--readonly" => p.readonly = true,
+            "--parse-only" => p.parse_only = true,
+            "--showcmd" => p.showcmd = true,
+            "--warnings-fatal" => p.warnings_fatal = true,
+            "--server" | "--client" | "--daemonize" => {
+                return usage(
+                    name,
+                    "fio's client/server mode is not iolens'; run one workload on many hosts with --mpi (mpirun)",
+                )
+            }
+            "--minimal" | "--append-terse" | "--terse-version" => {
+                return usage(name, "fio's terse output is not written by iolens; use --output-format=json")
+            }
             // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => mpi.mpi = true,
             "--mpi-stonewall" => mpi.stonewall = Some(value()?),
@@ -50,10 +82,35 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
         }
         Ok(true)
     })?;
-    if output.is_some() {
-        own.out = output;
+    Ok((own, p, mpi, rest))
+}
+
+/// What fio's program options ask of the parsed jobs before anything runs.
+fn check_program(p: &Program, jobs: &[FioJob]) -> Result<(), UsageError> {
+    let threads: u32 = jobs.iter().map(|j| j.spec.threads).sum();
+    if let Some(max) = p.max_jobs.filter(|&m| threads > m) {
+        return usage("--max-jobs", format!("the jobs start {threads} threads, more than {max}"));
     }
-    Ok((own, fio_format, trace, mpi, rest))
+    if let Some(j) = jobs.iter().find(|j| p.readonly && j.spec.writes()) {
+        return usage("--readonly", format!("job [{}] writes, and --readonly allows reads only", j.name));
+    }
+    if let Some((j, n)) = jobs.iter().find_map(|j| j.notes.first().map(|n| (j, n))).filter(|_| p.warnings_fatal) {
+        return usage("--warnings-fatal", format!("[{}] {n}", j.name));
+    }
+    Ok(())
+}
+
+/// fio's --showcmd: each job as the command line that runs it.
+fn showcmd(jobs: &[FioJob]) -> String {
+    let mut o = String::new();
+    for j in jobs {
+        o.push_str(&format!("fio --name={}", j.name));
+        for (k, v) in j.options.iter().filter(|(k, _)| k != "name") {
+            o.push_str(&if v.is_empty() { format!(" --{k}") } else { format!(" --{k}={v}") });
+        }
+        o.push('\n');
+    }
+    o
 }
 
 fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
@@ -76,6 +133,7 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
     for j in &mut jobs {
         own.apply(&mut j.spec);
         size_from_pct(j)?;
+        bound_by_size(j)?;
     }
     Ok(jobs)
 }
@@ -107,16 +165,35 @@ fn mpi_items(jobs: &[FioJob]) -> Result<Vec<Item>, UsageError> {
 }
 
 pub fn main(a: FioArgs) -> anyhow::Result<i32> {
-    let (own, fio_format, trace, mpi, rest) = split(&a.args)?;
+    if a.args.iter().any(|a| a == "--version") {
+        println!("iolens-{} (fio's job files and command line)", env!("CARGO_PKG_VERSION"));
+        return Ok(0);
+    }
+    let (mut own, p, mpi, rest) = split(&a.args)?;
+    if p.output.is_some() {
+        own.out = p.output.clone();
+    }
     let jobs = jobs(&rest, &own)?;
-    let mut output = own.output(trace.as_deref())?;
-    // fio's --output-format decides both the terminal and the --output file, as in fio.
-    if let Some(f) = fio_format {
+    check_program(&p, &jobs)?;
+    if p.showcmd {
+        print!("{}", showcmd(&jobs));
+        return Ok(0);
+    }
+    let mut output = own.output(p.trace.as_deref())?;
+    if p.parse_only {
+        return Ok(0);
+    }
+    // fio's --output-format decides both the terminal and the --output file, as in fio, and
+    // --output sends the report to the file alone.
+    if let Some(f) = p.format {
         output.format = f;
         if let Some((_, of)) = &mut output.out {
             *of = f;
         }
     }
+    output.terminal = p.output.is_none();
+    // As fio, silent on stderr when that is no terminal: the notes are in the result.
+    output.chatty = std::io::stderr().is_terminal();
     if let Some(wall) = mpi.check()? {
         let items = mpi_items(&jobs)?;
         let size_given = jobs.iter().any(|j| j.size_given());

@@ -54,6 +54,8 @@ pub struct RunOptions {
     pub trace: Option<std::path::PathBuf>,
     /// Shows what the run measured while it runs, and can end it at a count of I/Os.
     pub io_count: Option<Arc<io_count::IoCount>>,
+    /// Notices stay in the results, not on stderr (fio's silence when stderr is no terminal).
+    pub hush: bool,
 }
 
 /// The engine that will really run, its depth per worker, and notices about substitutions.
@@ -192,12 +194,12 @@ impl Shared {
 
 /// The engine of each job, its depth, and what the user should know about them (printed now,
 /// kept in the results).
-fn engines(jobs: &[Job]) -> (Vec<(EngineKind, u32)>, Vec<Vec<String>>) {
+fn engines(jobs: &[Job], hush: bool) -> (Vec<(EngineKind, u32)>, Vec<Vec<String>>) {
     jobs.iter()
         .map(|j| {
             let mut n = Vec::new();
             let e = choose_engine(j.spec, &mut n);
-            for line in &n {
+            for line in n.iter().filter(|_| !hush) {
                 eprintln!("notice: {line}");
             }
             (e, n)
@@ -208,7 +210,7 @@ fn engines(jobs: &[Job]) -> (Vec<(EngineKind, u32)>, Vec<Vec<String>>) {
 /// Runs several tests at once, in one measured window: the longest warm-up, duration and
 /// cool-down of the group. Each test gets its own result; CPU and disk figures are the group's.
 pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> anyhow::Result<Vec<TestResult>> {
-    let (engines, mut notices) = engines(jobs);
+    let (engines, mut notices) = engines(jobs, opts.hush);
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));

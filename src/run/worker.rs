@@ -118,6 +118,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         ver,
         io_count: sh.io_count.as_deref(),
         index: a.index as usize,
+        limits: limits(spec),
     };
     w.idle_until(delay);
     let now = w.clock();
@@ -140,6 +141,13 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         Some(e) => Err(e),
         None => Ok(w.rec),
     }
+}
+
+/// A thread's number_ios and io_size, shared among the workers of its targets as fio's
+/// round-robin over a job's files shares them: (I/Os, bytes) for one worker.
+fn limits(spec: &Spec) -> (Option<u64>, Option<u64>) {
+    let files = spec.targets.len().max(1) as u64;
+    (spec.number_ios.map(|n| n.div_ceil(files)), spec.io_limit.map(|b| b.div_ceil(files)))
 }
 
 struct Worker<'a, E> {
@@ -179,6 +187,8 @@ struct Worker<'a, E> {
     /// What the run shows while it runs, and its budget of I/Os once one is set.
     io_count: Option<&'a super::io_count::IoCount>,
     index: usize,
+    /// This worker's share of the thread's number_ios and io_size (see `limits`).
+    limits: (Option<u64>, Option<u64>),
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.

@@ -19,10 +19,12 @@ pub struct StoreOpts {
 }
 
 /// Saves the result; a store that cannot be written costs a warning, not the measurement.
-pub fn save(r: &RunResult, opts: &StoreOpts) {
+/// `receipt`: say where it went.
+pub fn save(r: &RunResult, opts: &StoreOpts, receipt: bool) {
     let Some(path) = &opts.path else { return };
     match Store::open(path).and_then(|mut s| s.save(r)) {
-        Ok(id) => eprintln!("saved as result {id} in {}", path.display()),
+        Ok(id) if receipt => eprintln!("saved as result {id} in {}", path.display()),
+        Ok(_) => {}
         Err(e) => eprintln!("warning: the result was not saved in {}: {e:#}", path.display()),
     }
 }
@@ -56,8 +58,10 @@ pub fn finish(
     // The file and the store first: under mpirun, stdout goes through mpirun, which stops
     // forwarding it when it aborts the job (a rank died) and kills the ranks a second later.
     let wrote = output.out.as_ref().map_or(Ok(()), |(path, f)| report::write_file(&result, *f, path));
-    save(&result, &output.store);
-    print!("{}", report::render(&result, output.format));
+    save(&result, &output.store, output.chatty);
+    if output.terminal {
+        print!("{}", report::render(&result, output.format));
+    }
     wrote?;
     // Bad pages outrank an interruption: what was found stays found.
     let found = result.tests.iter().any(|t| t.verify.as_ref().is_some_and(|v| !v.clean()));

@@ -28,11 +28,24 @@ pub fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// fio's end for a job that is not time_based: its files' bytes (the region each one tests),
+/// times `loops`, as the spec's io_limit once the files are known.
+pub fn bound_by_size(j: &mut FioJob) -> Result<(), UsageError> {
+    let Some(passes) = j.size_passes else { return Ok(()) };
+    let s = &j.spec;
+    let plans = targets::plan(s, j.size_given())?;
+    let bytes: u64 = plans.iter().map(|t| s.range.unwrap_or(t.size.saturating_sub(s.offset))).sum();
+    j.spec.io_limit = Some(bytes.saturating_mul(passes));
+    Ok(())
+}
+
 /// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the
 /// exit code: as in fio, a job below its rate_min fails the run, its figures still reported.
 pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Result<i32> {
     let plans = plan_jobs(jobs, output)?;
-    print_notes(jobs);
+    if output.chatty {
+        print_notes(jobs);
+    }
     let interrupt = install_interrupt();
     let progress = !output.quiet && std::io::stderr().is_terminal();
     let mut owned: Vec<Prepared> = Vec::new();
@@ -44,7 +57,7 @@ pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Resul
         }
     };
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let opts = run::RunOptions { progress, trace: output.trace.clone(), ..Default::default() };
+    let opts = run::RunOptions { progress, trace: output.trace.clone(), hush: !output.chatty, ..Default::default() };
     let mut tests = Vec::new();
     let outcome = run_each_group(jobs, &per_job, &interrupt, &opts, &mut tests);
     drop(per_job);

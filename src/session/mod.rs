@@ -11,7 +11,7 @@ mod series;
 mod simdb;
 
 pub use finish::{finish, save, StoreOpts};
-pub use groups::{run_groups, size_from_pct};
+pub use groups::{bound_by_size, run_groups, size_from_pct};
 pub use interrupt::{install_interrupt, REMOVE_AT_STOP};
 pub use ready::{check_memory, prefill_progress, prepare, Ready};
 pub use series::{best_pass, pass_keys, run_items, Choose, Measure, Runner};
@@ -40,6 +40,11 @@ pub struct Output {
     pub out: Option<(PathBuf, Format)>,
     pub trace: Option<PathBuf>,
     pub quiet: bool,
+    /// The report on stdout too (fio's --output writes the file only).
+    pub terminal: bool,
+    /// Notes, notices and the store's receipt on stderr; fio stays silent there unless stderr
+    /// is a terminal, and the notes stay in the result.
+    pub chatty: bool,
     /// The result store, label and tags.
     pub store: StoreOpts,
 }
@@ -60,7 +65,15 @@ impl Output {
         if let Some(t) = trace {
             check_dir("--trace", t)?;
         }
-        Ok(Output { format, out, trace: trace.map(Path::to_path_buf), quiet, store: StoreOpts::default() })
+        Ok(Output {
+            format,
+            out,
+            trace: trace.map(Path::to_path_buf),
+            quiet,
+            terminal: true,
+            chatty: true,
+            store: StoreOpts::default(),
+        })
     }
 }
 

@@ -195,10 +195,11 @@ pub struct Spec {
     /// 0: the workers share the region.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub offset_increment: u64,
-    /// Bytes after which each worker stops (fio's io_size); `None`: the duration decides.
+    /// Bytes after which each thread stops, over all its targets (fio's io_size, per job);
+    /// `None`: the duration decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io_limit: Option<u64>,
-    /// I/Os after which each worker stops (fio's number_ios).
+    /// I/Os after which each thread stops, over all its targets (fio's number_ios).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_ios: Option<u64>,
     /// Failed I/Os counted and passed over instead of stopping the run.

@@ -23,8 +23,8 @@ impl<E: Engine> Worker<'_, E> {
     /// Whether the worker has issued all the I/O its limits allow (fio's io_size, number_ios).
     #[inline]
     pub(super) fn limit_reached(&self) -> bool {
-        self.spec.number_ios.is_some_and(|n| self.issued >= n)
-            || self.spec.io_limit.is_some_and(|b| self.issued_bytes >= b)
+        self.limits.0.is_some_and(|n| self.issued >= n)
+            || self.limits.1.is_some_and(|b| self.issued_bytes >= b)
             || self.io_count.is_some_and(|t| t.spent())
     }
 

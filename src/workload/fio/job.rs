@@ -19,6 +19,9 @@ pub(super) struct Built {
     pub wait_for: Option<String>,
     pub allow_file_create: bool,
     pub size_pct: Option<u32>,
+    /// The job ends when its files' bytes are done this many times (fio's `size` with `loops`,
+    /// not time_based, no io_size or number_ios): the count is set once the files are known.
+    pub size_passes: Option<u64>,
 }
 
 /// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.
@@ -59,6 +62,8 @@ pub(super) struct Job {
     pub(super) think_blocks: Option<u32>,
     pub(super) io_size: Option<u64>,
     pub(super) number_ios: Option<u64>,
+    /// fio's `loops`: the job's I/O done this many times over (0 as 1).
+    pub(super) loops: u64,
     pub(super) verify: super::verify::FioVerify,
     pub(super) flow: crate::workload::Flow,
 }
@@ -139,20 +144,16 @@ impl Job {
             Some(n) => n,
             None => 1,
         };
-        if self.runtime > 0.0 {
-            s.duration = self.runtime;
-            if !self.time_based && self.io_size.is_none() && self.number_ios.is_none() {
-                self.notes.push("runtime without time_based: iolens runs for the runtime".into());
-            }
-        } else {
-            s.duration = 10.0;
-            let until =
-                if self.io_size.is_some() || self.number_ios.is_some() { "io_size/number_ios is" } else { "size is" };
-            self.notes.push(format!("no runtime: fio runs until {until} done; iolens stops after 10 s at the latest"));
-        }
-        // As fio: a time_based job keeps going for its runtime whatever it has done.
+        // As fio: a job that is not time_based ends when its bytes (io_size, else its files'
+        // size; times loops) or its number_ios are done, or at its runtime if it has one.
+        s.duration = if self.runtime > 0.0 { self.runtime } else { UNTIMED };
+        let loops = self.loops.max(1);
+        let mut size_passes = None;
         if !self.time_based {
-            (s.io_limit, s.number_ios) = (self.io_size, self.number_ios);
+            (s.io_limit, s.number_ios) = (self.io_size.map(|b| b.saturating_mul(loops)), self.number_ios);
+            size_passes = (self.io_size.is_none() && self.number_ios.is_none()).then_some(loops);
+        } else if self.runtime <= 0.0 {
+            return Err("time_based: needs a runtime (fio would run forever)".into());
         }
         if self.think.us > 0 {
             // thinktime_iotime alone: time decides, not a count of I/Os (fio's reading too).
@@ -188,9 +189,13 @@ impl Job {
             wait_for: self.wait_for,
             allow_file_create: self.allow_file_create,
             size_pct: self.size_pct,
+            size_passes,
         })
     }
 }
+
+/// The longest a run may last: a fio job without a runtime ends when its I/O is done.
+const UNTIMED: f64 = 30.0 * 86400.0;
 
 /// The fio option behind a `Spec::validate` complaint.
 fn fio_name(option: &str) -> &str {

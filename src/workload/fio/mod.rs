@@ -46,6 +46,9 @@ pub struct FioJob {
     /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
     /// their sizes once they are known.
     pub size_pct: Option<u32>,
+    /// The job ends when its files' bytes are done this many times (`session::bound_by_size`
+    /// sets the spec's io_limit from them once the files are known).
+    pub size_passes: Option<u64>,
 }
 
 impl FioJob {
@@ -85,7 +88,7 @@ pub fn parse_job_file(path: &Path) -> R<Vec<FioJob>> {
 pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
     let mut sections = vec![Section { name: "global".into(), opts: Vec::new() }];
     let mut files = Vec::new();
-    let mut it = args.iter();
+    let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
         let Some(body) = a.strip_prefix("--") else {
             if a.starts_with('-') && a.len() > 1 {
@@ -96,7 +99,13 @@ pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
         };
         let (key, val) = match body.split_once('=') {
             Some((k, v)) => (k, Some(v.to_string())),
-            None if is_flag(body) => (body, None),
+            // A flag, or an option followed by another option or by nothing, takes no value:
+            // the next option is never swallowed (fio's getopt leaves flags their own).
+            None if is_flag(body) || it.peek().is_none_or(|n| n.starts_with("--")) => (body, None),
+            // An option iolens does not know is refused by name, not given the next argument.
+            None if canonical(body).is_none() => {
+                return Err(UsageError::new(format!("--{body}"), "is not a fio option iolens knows"))
+            }
             None => (body, it.next().cloned()),
         };
         if key == "name" {
@@ -232,6 +241,7 @@ impl Builder {
             notes,
             allow_file_create,
             size_pct: job.size_pct,
+            size_passes: job.size_passes,
         });
         Ok(())
     }

@@ -103,7 +103,7 @@ const OPTIONS: &[Def] = &[
     value("runtime", &["timeout"], |j, v| set(&mut j.runtime, time(v))),
     value("ramp_time", &[], |j, v| set(&mut j.spec.warmup, time(v))),
     value("startdelay", &[], start_delay),
-    value("loops", &[], |j, v| note_if(j, int(v, j.kb)? > 1, format!("loops={v}: iolens runs once, for the runtime"))),
+    value("loops", &[], |j, v| set(&mut j.loops, int(v, j.kb))),
     value("rate", &[], |j, v| set(&mut j.rate, per_dir(v, 0, |s| int(s, j.kb)))),
     value("rate_iops", &[], |j, v| set(&mut j.rate_iops, per_dir(v, 0, |s| int(s, j.kb)))),
     value("rate_min", &["ratemin"], |j, v| set(&mut j.rate_min, per_dir(v, 0, |s| int(s, j.kb)))),

@@ -28,14 +28,15 @@ fn globals_merge_and_stonewalls_make_groups() {
     assert_eq!(opt(&jobs[1], "iodepth").as_deref(), Some("8"));
     assert_eq!(opt(&jobs[1], "stonewall").as_deref(), Some(""));
     assert_eq!(jobs[1].options.iter().filter(|(k, _)| k == "iodepth").count(), 1);
-    assert!(jobs[0].notes.iter().any(|n| n.contains("runtime without time_based")), "{:?}", jobs[0].notes);
+    // Not time_based: the job ends at its runtime or when its size is done, whichever is first.
+    assert_eq!((a.io_limit, jobs[0].size_passes), (None, Some(1)));
     assert!(jobs[0].notes.iter().any(|n| n.contains("libaio")));
     // fio's defaults where iolens' differ, a global after a job, and new_group.
     let jobs = parse("[a]\nfilename=f\n[global]\nrw=randrw\n[b]\nfilename=f\nnew_group\n[c]\nfilename=f\n").unwrap();
     let a = &jobs[0].spec;
     assert_eq!(
         (a.pattern, a.blocks[0].size, a.direct, a.engine, a.duration),
-        (Pattern::Sequential, 4096, false, EngineKind::Psync, 10.0)
+        (Pattern::Sequential, 4096, false, EngineKind::Psync, 30.0 * 86400.0)
     );
     assert!(!jobs[0].size_given());
     assert_eq!(jobs.iter().map(|j| (j.spec.read_pct, j.group)).collect::<Vec<_>>(), [(100, 0), (50, 1), (50, 1)]);

@@ -1,0 +1,93 @@
+//! fio's command line and job bounds as fio's own test suite uses them: flags that never take
+//! the next option, fio's program options, jobs that end when their size is done, and a quiet
+//! stderr. Each case here was a wrong answer before.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// `iolens fio ARGS` in `dir`: (exit code, stdout, stderr).
+fn fio(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    parts(&bin().current_dir(dir).arg("fio").args(args).output().unwrap())
+}
+
+/// The first job of fio's JSON layout.
+fn job(stdout: &str) -> Value {
+    let v: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+    v["jobs"][0].clone()
+}
+
+#[test]
+fn a_flag_never_takes_the_next_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--name=x", "--verify=md5", "--verify_only", "--rw=write", "--size=1M", "--filename=f"];
+    let (code, out, err) = fio(dir.path(), &[&args[..], &["--output-format=json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let j = job(&out);
+    let opts = j["job options"].clone();
+    assert_eq!(opts["rw"].as_str(), Some("write"), "{opts}");
+    assert!(j["write"]["io_bytes"].as_u64().unwrap() >= 1 << 20, "{}", j["write"]);
+    // An option iolens does not know is refused by name, whatever follows it.
+    for args in [&["--name=x", "--frobnicate", "--rw=read"][..], &["--name=x", "--frobnicate", "7"]] {
+        let (code, _, err) = fio(dir.path(), args);
+        assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+        assert!(err.contains("frobnicate"), "{err}");
+    }
+}
+
+#[test]
+fn a_job_without_runtime_ends_when_its_size_is_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = |args: &[&str], dir: &str| -> u64 {
+        let (code, out, err) = fio(Path::new(dir), &[args, &["--output-format=json"]].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let j = job(&out);
+        j["read"]["io_bytes"].as_u64().unwrap() + j["write"]["io_bytes"].as_u64().unwrap()
+    };
+    let d = dir.path().to_str().unwrap();
+    let base = ["--name=x", "--size=1M", "--filename=a"];
+    assert_eq!(bytes(&[&base[..], &["--rw=read"]].concat(), d), 1 << 20);
+    assert_eq!(bytes(&[&base[..], &["--rw=randread", "--loops=3"]].concat(), d), 3 << 20);
+    // io_size is the job's, over its files; number_ios too.
+    let two = ["--name=x", "--rw=write", "--size=4M", "--io_size=2M", "--filename=a:b"];
+    assert_eq!(bytes(&two, d), 2 << 20);
+    let (code, out, err) =
+        fio(dir.path(), &[&base[..], &["--rw=read", "--number_ios=10", "--output-format=json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(job(&out)["read"]["total_ios"].as_u64(), Some(10));
+}
+
+#[test]
+fn fios_program_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let read = ["--name=x", "--rw=read", "--size=1M", "--filename=f"];
+    // --parse-only: nothing runs, nothing is made.
+    let (code, out, err) = fio(d, &[&read[..], &["--parse-only"]].concat());
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert!(!d.join("f").exists());
+    // --readonly refuses a job that writes, before anything is made.
+    let (code, _, err) = fio(d, &["--readonly", "--name=w", "--rw=randwrite", "--size=1M", "--filename=f"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim(), "error: --readonly: job [w] writes, and --readonly allows reads only");
+    assert!(!d.join("f").exists());
+    // --max-jobs counts every thread of every job.
+    let (code, _, err) = fio(d, &[&read[..], &["--numjobs=3", "--max-jobs=2"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--max-jobs: the jobs start 3 threads, more than 2"), "{err}");
+    // --output: the report goes to the file only; a run that succeeded says nothing on stderr.
+    let (code, out, err) = fio(d, &[&read[..], &["--output=r.json", "--output-format=json"]].concat());
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert_eq!(job(&std::fs::read_to_string(d.join("r.json")).unwrap())["read"]["io_bytes"].as_u64(), Some(1 << 20));
+    // --showcmd: the job as a command line; --version answers.
+    let (code, out, _) = fio(d, &[&read[..], &["--bs=8k", "--showcmd"]].concat());
+    assert_eq!((code, out.trim()), (0, "fio --name=x --rw=read --size=1M --filename=f --bs=8k"));
+    let (code, out, _) = fio(d, &["--version"]);
+    assert!(code == 0 && out.contains("iolens"), "{out}");
+    // fio's client/server mode points at --mpi.
+    let (code, _, err) = fio(d, &["--server"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--mpi"), "{err}");
+}
