@@ -91,3 +91,13 @@ fn fios_program_options() {
     assert_eq!(code, 2);
     assert!(err.contains("--mpi"), "{err}");
 }
+
+#[test]
+fn the_null_engine_touches_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--name=n", "--ioengine=null", "--size=100g", "--rw=randwrite", "--filename=big", "--runtime=500ms"];
+    let (code, out, err) = fio(dir.path(), &[&args[..], &["--time_based", "--output-format=json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(job(&out)["write"]["total_ios"].as_u64().unwrap() > 1000);
+    assert_eq!(entries(dir.path()), Vec::<String>::new(), "no file made, none filled");
+}

@@ -8,6 +8,7 @@ pub mod content;
 pub mod data;
 pub mod host;
 mod mark;
+mod region;
 mod sectors;
 pub mod stamped;
 
@@ -26,12 +27,13 @@ use windows as os;
 use crate::error::{usage, Interrupted, UsageError};
 use crate::result::host::TargetInfo;
 use crate::workload::size::format_size;
-use crate::workload::Spec;
+use crate::workload::{EngineKind, Spec};
 use anyhow::Context;
 use claim::claim;
 use host::device_mounted;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
+use region::{check_region, limit};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
@@ -42,8 +44,12 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     NewFile,
-    File { ours: bool },
+    File {
+        ours: bool,
+    },
     Device,
+    /// The null engine's target (fio's ioengine=null): a name only, never made, sized or read.
+    Untouched,
 }
 
 /// A target after checking, before anything was created.
@@ -96,6 +102,10 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
     let mut plans = Vec::new();
     let mut need: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
     for t in &spec.targets {
+        if spec.engine == EngineKind::Null {
+            plans.push(Plan { path: PathBuf::from(t), kind: Kind::Untouched, size: spec.size });
+            continue;
+        }
         let mut path = PathBuf::from(t);
         if path.is_dir() {
             path = path.join(format!("iolens-test-{}-{}.dat", std::process::id(), plans.len()));
@@ -195,53 +205,6 @@ fn windows_device(spec: &Spec, size_given: bool, shown: &str, path: PathBuf) -> 
     check_region(spec, &plan)?;
     sectors::check(spec, &plan)?;
     Ok(plan)
-}
-
-fn limit(actual: u64, spec: &Spec, size_given: bool, shown: &str) -> Result<u64, UsageError> {
-    if size_given && spec.size > actual {
-        return usage("--size", format!("{} is larger than {shown} ({} bytes)", format_size(spec.size), actual));
-    }
-    Ok(if size_given { spec.size } else { actual })
-}
-
-fn check_region(spec: &Spec, plan: &Plan) -> Result<(), UsageError> {
-    let range = spec.range.unwrap_or(plan.size.saturating_sub(spec.offset));
-    if spec.offset >= plan.size || spec.offset.checked_add(range).is_none_or(|end| end > plan.size) {
-        return usage(
-            if spec.range.is_some() { "--range" } else { "--offset" },
-            format!(
-                "offset {} + range {range} goes past the end of {} ({} bytes)",
-                spec.offset,
-                plan.path.display(),
-                plan.size
-            ),
-        );
-    }
-    let last = spec.worker_offset(spec.threads.saturating_sub(1));
-    if spec.offset_increment > 0 {
-        let len = spec.range.unwrap_or(plan.size.saturating_sub(last));
-        if last >= plan.size || last.saturating_add(len) > plan.size || len < spec.max_block() {
-            return usage(
-                "--offset-increment",
-                format!(
-                    "the last thread's region (offset {last} + {len}) does not fit in {} ({} bytes)",
-                    plan.path.display(),
-                    plan.size
-                ),
-            );
-        }
-    }
-    if range < spec.max_block() {
-        return usage(
-            "--range",
-            format!(
-                "the tested region of {} ({range} bytes) is smaller than one block ({} bytes)",
-                plan.path.display(),
-                spec.max_block()
-            ),
-        );
-    }
-    Ok(())
 }
 
 /// The device of `dir` and the bytes an unprivileged user may still write there.
@@ -363,6 +326,9 @@ fn create_filled(
 /// Opens a target with the spec's flags; for writes to a block device, also its claim, which
 /// the handle must keep for as long as it is used.
 fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
+    if plan.kind == Kind::Untouched {
+        return Ok((File::open(os::NULL_DEVICE).context("opening the null device")?, None));
+    }
     let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
     let mut options = OpenOptions::new();
     os::cache_flags(options.read(true).write(spec.writes()), spec.direct, spec.write_through, spec.hint);

@@ -21,6 +21,9 @@ pub(super) fn is_char_device(m: &Metadata) -> bool {
     m.file_type().is_char_device()
 }
 
+/// What the null engine's workers hold instead of a target.
+pub(super) const NULL_DEVICE: &str = "/dev/null";
+
 /// The device a file is on, or a block device's own number.
 pub(super) fn device_number(m: &Metadata) -> Option<u64> {
     Some(if is_block_device(m) { m.rdev() } else { m.dev() })

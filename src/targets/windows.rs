@@ -22,6 +22,9 @@ use windows_sys::Win32::Storage::FileSystem::{
 mod devices;
 pub(super) use devices::{device_path, device_size, write_refusal};
 
+/// What the null engine's workers hold instead of a target.
+pub(super) const NULL_DEVICE: &str = "NUL";
+
 /// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
 const MARK: &str = ":iolens";
 
