@@ -51,7 +51,7 @@ fn a_job_without_runtime_ends_when_its_size_is_done() {
     assert_eq!(bytes(&[&base[..], &["--rw=read"]].concat(), d), 1 << 20);
     assert_eq!(bytes(&[&base[..], &["--rw=randread", "--loops=3"]].concat(), d), 3 << 20);
     // io_size is the job's, over its files; number_ios too.
-    let two = ["--name=x", "--rw=write", "--size=4M", "--io_size=2M", "--filename=a:b"];
+    let two = ["--name=x", "--rw=write", "--size=4M", "--io_size=2M", "--filename=c:d"];
     assert_eq!(bytes(&two, d), 2 << 20);
     let (code, out, err) =
         fio(dir.path(), &[&base[..], &["--rw=read", "--number_ios=10", "--output-format=json"]].concat());
@@ -100,4 +100,31 @@ fn the_null_engine_touches_no_file() {
     assert_eq!(code, 0, "{err}");
     assert!(job(&out)["write"]["total_ios"].as_u64().unwrap() > 1000);
     assert_eq!(entries(dir.path()), Vec::<String>::new(), "no file made, none filled");
+}
+
+#[test]
+fn a_read_job_with_verify_checks_the_medium_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = |rw: &str| ["--name=v", rw, "--verify=md5", "--size=1M", "--bs=4k", "--filename=v.dat"].map(String::from);
+    let (code, _, err) = fio(d, &job("--rw=write").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    // fio's files stay (unlink=0): a later job reads them back.
+    let written = std::fs::read(d.join("v.dat")).unwrap();
+    let read: Vec<String> = [&job("--rw=read")[..], &["--format".into(), "json".into()]].concat();
+    let read: Vec<&str> = read.iter().map(String::as_str).collect();
+    let (code, out, err) = fio(d, &read);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tests"][0]["verify"]["pages_checked"].as_u64(), Some(256), "{}", v["tests"][0]["verify"]);
+    assert_eq!(std::fs::read(d.join("v.dat")).unwrap(), written, "the read job wrote nothing");
+    // Its first 64 KiB zeroed behind iolens' back: found, and still not rewritten.
+    let mut zeroed = written.clone();
+    zeroed[..64 << 10].fill(0);
+    std::fs::write(d.join("v.dat"), &zeroed).unwrap();
+    let (code, out, err) = fio(d, &[&read[..], &["--verify_fatal=1"]].concat());
+    assert_eq!(code, 3, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tests"][0]["verify"]["findings"][0]["class"], "corrupt");
+    assert_eq!(std::fs::read(d.join("v.dat")).unwrap(), zeroed, "the data to check is still there");
 }

@@ -139,10 +139,11 @@ fn bad_verify_input_is_one_line_and_exit_2() {
 }
 
 /// `iolens fio JOB` in a directory of its own: (exit code, the tests' `verify`, stderr), and
-/// the directory holds nothing afterwards.
+/// the directory holds nothing afterwards (the jobs say unlink=1; fio's files stay otherwise).
 fn fio_verify(job: &str) -> (i32, Vec<Value>, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("job.fio");
+    let job = job.replacen("[global]\n", "[global]\nunlink=1\n", 1);
     std::fs::write(&file, job.replace("DIR", dir.path().to_str().unwrap())).unwrap();
     let out = bin().args(["fio", "--format", "json", "--quiet", "--no-store"]).arg(&file).output().unwrap();
     let (code, stdout, stderr) = parts(&out);

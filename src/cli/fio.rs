@@ -199,5 +199,7 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
         let size_given = jobs.iter().any(|j| j.size_given());
         return super::mpi::execute("fio", &items, size_given, &output, &Passes::ONCE, Some(wall));
     }
-    session::run_groups(&jobs, &output, own.keep)
+    // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
+    let keep = own.keep || jobs.iter().any(|j| !j.unlink);
+    session::run_groups(&jobs, &output, keep)
 }

@@ -22,6 +22,9 @@ pub struct VerifyTarget {
     pub start: u64,
     /// Bytes per page.
     pub page: u64,
+    /// Checking what an earlier run left (a read job on a file this run did not make): the
+    /// run and file id its stamps carry; any generation of theirs is expected.
+    pub written_by: Option<(u64, u32)>,
 }
 
 /// A worker's part in verification.
@@ -144,6 +147,9 @@ impl<'a> Verifier<'a> {
     }
 
     fn expect(&self, h: Held) -> Expect {
+        if let Some((run_id, file_id)) = self.a.target.written_by {
+            return Expect { run_id, file_id, address: self.offset(h.page), generation: 0, pending: u64::MAX };
+        }
         let (generation, pending) = if h.unsure { (0, h.gen) } else { (h.gen, 0) };
         Expect {
             run_id: self.a.run_id,
@@ -323,10 +329,17 @@ pub fn prepare_targets(
             None => {}
         }
         let file_id = verified.seen.len() as u32;
-        let region = crate::targets::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
-        crate::targets::stamped::prefill(&t.file, &region, stop)?;
+        // A read job checks what an existing file holds; a file this run made is stamped first.
+        let written_by = if spec.writes() || t.plan.kind == crate::targets::Kind::NewFile {
+            let region = crate::targets::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
+            crate::targets::stamped::prefill(&t.file, &region, stop)?;
+            None
+        } else {
+            Some(crate::targets::stamped::writer(&t.file, start, end, page, unit as usize))
+        };
         let map = PageMap::new(pages as usize, 0);
-        let v = Arc::new(VerifyTarget { map, file_id, name: t.plan.path.display().to_string(), start, page });
+        let name = t.plan.path.display().to_string();
+        let v = Arc::new(VerifyTarget { map, file_id, name, start, page, written_by });
         verified.seen.push((path, Arc::clone(&v), unit));
         out.push((v, unit));
     }

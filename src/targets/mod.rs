@@ -331,7 +331,9 @@ fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
     }
     let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
     let mut options = OpenOptions::new();
-    os::cache_flags(options.read(true).write(spec.writes()), spec.direct, spec.write_through, spec.hint);
+    // A file this run made is stamped before a verifying read job checks it.
+    let write = spec.writes() || (spec.verify.is_some() && plan.kind == Kind::NewFile);
+    os::cache_flags(options.read(true).write(write), spec.direct, spec.write_through, spec.hint);
     let file = options.open(&plan.path).map_err(|e| {
         if os::direct_refused(&e) && spec.direct {
             anyhow::Error::new(UsageError::new(

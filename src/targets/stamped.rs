@@ -2,7 +2,7 @@
 //! this run, so that any read, even of a page never written during the run, can be checked.
 
 use crate::engine::AlignedBuf;
-use crate::verify::{stamp_page, Stamp};
+use crate::verify::{read_unit, stamp_page, Stamp, Unit};
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -44,4 +44,23 @@ pub fn prefill(f: &File, r: &Region, stop: &AtomicBool) -> anyhow::Result<()> {
     }
     f.sync_data()?;
     Ok(())
+}
+
+/// The run and file id of the stamps an earlier run left in [start, end): those of the first
+/// page whose first unit carries a valid stamp of its own address, among the first 256 pages
+/// (the rest is checked against them). (0, 0) when none does: every page will be a finding.
+pub fn writer(f: &File, start: u64, end: u64, page: u64, unit: usize) -> (u64, u32) {
+    let Ok(mut buf) = AlignedBuf::try_new(page as usize) else { return (0, 0) };
+    let b = &mut buf.as_mut_slice()[..page as usize];
+    for at in (start..end).step_by(page as usize).take(256) {
+        if !super::os::read_at(f, b, at).is_ok_and(|n| n == b.len()) {
+            break;
+        }
+        if let Unit::Valid(s) = read_unit(&b[..unit]) {
+            if s.address == at {
+                return (s.run_id, s.file_id);
+            }
+        }
+    }
+    (0, 0)
 }

@@ -300,9 +300,10 @@ impl Spec {
         }
     }
 
-    /// Whether the targets are written to: by the workload, or by verification's stamps.
+    /// Whether the workload writes to its targets. A read job with verify checks what is on
+    /// them and writes nothing (fio's reading); only a file it creates gets stamped first.
     pub fn writes(&self) -> bool {
-        self.read_pct < 100 || self.verify.is_some()
+        self.read_pct < 100
     }
 
     /// The alignment random offsets obey.

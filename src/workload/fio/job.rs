@@ -22,6 +22,7 @@ pub(super) struct Built {
     /// The job ends when its files' bytes are done this many times (fio's `size` with `loops`,
     /// not time_based, no io_size or number_ios): the count is set once the files are known.
     pub size_passes: Option<u64>,
+    pub unlink: bool,
 }
 
 /// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.
@@ -64,6 +65,8 @@ pub(super) struct Job {
     pub(super) number_ios: Option<u64>,
     /// fio's `loops`: the job's I/O done this many times over (0 as 1).
     pub(super) loops: u64,
+    /// fio's `unlink`: remove the files the job made when it ends.
+    pub(super) unlink: bool,
     pub(super) verify: super::verify::FioVerify,
     pub(super) flow: crate::workload::Flow,
 }
@@ -190,6 +193,7 @@ impl Job {
             allow_file_create: self.allow_file_create,
             size_pct: self.size_pct,
             size_passes,
+            unlink: self.unlink,
         })
     }
 }

@@ -49,6 +49,8 @@ pub struct FioJob {
     /// The job ends when its files' bytes are done this many times (`session::bound_by_size`
     /// sets the spec's io_limit from them once the files are known).
     pub size_passes: Option<u64>,
+    /// fio's `unlink`: the files made for the job are removed at the end (else they stay).
+    pub unlink: bool,
 }
 
 impl FioJob {
@@ -242,6 +244,7 @@ impl Builder {
             allow_file_create,
             size_pct: job.size_pct,
             size_passes: job.size_passes,
+            unlink: job.unlink,
         });
         Ok(())
     }

@@ -55,6 +55,8 @@ const OPTIONS: &[Def] = &[
     flag("fixedbufs", &[], |j, on| accepted(j, "fixedbufs", on)),
     flag("registerfiles", &[], |j, on| accepted(j, "registerfiles", on)),
     flag("exitall", &[], |j, on| j.exitall = on),
+    // As fio: the files a job made stay unless it says unlink.
+    flag("unlink", &[], |j, on| j.unlink = on),
     flag("do_verify", &[], |j, on| j.verify.flag("do_verify", on)),
     flag("verify_fatal", &[], |j, on| j.verify.flag("verify_fatal", on)),
     // The job and its files.

@@ -81,7 +81,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("dedupe_working_set_percentage", ""),
     ("fallocate", "iolens reserves new files with posix_fallocate and fills them"),
     ("create_on_open", "iolens creates and fills its files before the run"),
-    ("unlink", "iolens removes the files it created unless --keep"),
 ];
 
 /// The fio name of an option iolens accepts without applying.
@@ -95,8 +94,6 @@ pub(super) fn unapplied_note(key: &str, v: Option<&str>) -> Option<String> {
     let text = UNAPPLIED.iter().find(|(k, _)| *k == key)?.1;
     let v = v.map(str::trim);
     let quiet = match key {
-        // fio keeps its files unless unlink=1; iolens removes what it created.
-        "unlink" => v != Some("0"),
         "fallocate" => matches!(v, Some("native" | "posix" | "1")),
         _ => matches!(v, Some("0" | "none" | "" | "inline" | "tausworthe" | "tausworthe64")),
     };
