@@ -51,7 +51,8 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--output-format" => {
                 p.format = Some(match value()?.as_str() {
                     "normal" => Format::Text,
-                    "json" | "json+" => Format::FioJson,
+                    "json" => Format::FioJson,
+                    "json+" => Format::FioJsonPlus,
                     v => return usage("--output-format", format!("'{v}' is not supported; use normal, json or json+")),
                 })
             }

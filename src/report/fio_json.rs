@@ -60,6 +60,16 @@ fn write_json(v: &V, ind: usize, o: &mut String) {
 }
 
 pub fn render(r: &RunResult) -> String {
+    render_as(r, false)
+}
+
+/// fio's `--output-format=json+`: json, and each direction's completion latencies as fio's
+/// `clat_ns.bins` (latency in ns → I/Os), from the exact histogram, for fio_jsonplus_clat2csv.
+pub fn render_plus(r: &RunResult) -> String {
+    render_as(r, true)
+}
+
+fn render_as(r: &RunResult, plus: bool) -> String {
     // fio stamps the end of the run; iolens keeps its start (`started_at`).
     let ts = humantime::parse_rfc3339(&r.started_at)
         .ok()
@@ -71,7 +81,7 @@ pub fn render(r: &RunResult) -> String {
         ("timestamp_ms", V::U(ts * 1000)),
         ("time", V::S(ctime(ts as i64 + crate::stats::clock::utc_offset(ts as i64)))),
         ("global options", obj([])),
-        ("jobs", V::A(r.tests.iter().map(|t| job(r, t)).collect())),
+        ("jobs", V::A(r.tests.iter().map(|t| job(r, t, plus)).collect())),
         ("disk_util", disk_util(r)),
     ]);
     let mut o = String::new();
@@ -80,7 +90,7 @@ pub fn render(r: &RunResult) -> String {
     o
 }
 
-fn job(r: &RunResult, t: &TestResult) -> V {
+fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
     let sp = &t.spec;
     // fio's CPU figures are % of one CPU; iolens' are % of all of the host's.
     let cores = f64::from(t.cpu.cores.max(1));
@@ -100,9 +110,9 @@ fn job(r: &RunResult, t: &TestResult) -> V {
         // Whole seconds of I/O, warm-up and cool-down included (fio also counts its file layout).
         ("elapsed", V::U((sp.warmup + t.duration_s + sp.cooldown).ceil().max(0.0) as u64)),
         ("job options", job_options(t)),
-        ("read", ddir(r, t, Some(true))),
-        ("write", ddir(r, t, Some(false))),
-        ("trim", ddir(r, t, None)),
+        ("read", ddir(r, t, Some(true), plus)),
+        ("write", ddir(r, t, Some(false), plus)),
+        ("trim", ddir(r, t, None, plus)),
         ("sync", obj([("total_ios", V::U(t.fsync.count)), ("lat_ns", lat(&t.fsync.lat_us, t.fsync.count, None))])),
         ("job_runtime", V::U((t.duration_s * 1000.0).round() as u64)),
         ("usr_cpu", V::F(t.cpu.user_pct * cores)),
@@ -211,8 +221,17 @@ fn lat(l: &LatStats, n: u64, hist: Option<&HistDump>) -> V {
     obj(kv)
 }
 
+/// json+'s `bins` added to a clat_ns object: every recorded latency (ns) with its I/Os.
+fn with_bins(mut clat: V, hist: Option<&HistDump>) -> V {
+    if let (V::O(kv), Some(h)) = (&mut clat, hist) {
+        let bins = h.buckets.iter().filter(|&&(_, n)| n > 0).map(|&(ns, n)| (ns.to_string(), V::U(n)));
+        kv.push(("bins".into(), V::O(bins.collect())));
+    }
+    clat
+}
+
 /// One of fio's read / write / trim blocks; `None` is trim.
-fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>) -> V {
+fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>, plus: bool) -> V {
     let none = LatStats { min: None, mean: None, stddev: None, max: None, percentiles: Percentiles::default() };
     let zero = OpStats { ios: 0, bytes: 0, iops: 0.0, mbps: 0.0, mibps: 0.0, lat_us: none };
     let (op, resp, hist) = match read {
@@ -257,7 +276,7 @@ fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>) -> V {
         ("short_ios", V::U(0)),
         ("drop_ios", V::U(0)),
         ("slat_ns", lat(&zero.lat_us, 0, None)),
-        ("clat_ns", lat(&op.lat_us, op.ios, hist)),
+        ("clat_ns", with_bins(lat(&op.lat_us, op.ios, hist), hist.filter(|_| plus))),
         ("lat_ns", lat(resp, op.ios, None)),
         ("bw_min", V::U(bw_min.round() as u64)),
         ("bw_max", V::U(bw_max.round() as u64)),

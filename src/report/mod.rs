@@ -32,6 +32,8 @@ pub enum Format {
     Json,
     /// fio's `--output-format=json` layout, for tools built on fio.
     FioJson,
+    /// fio's `--output-format=json+`: json with the latency bins.
+    FioJsonPlus,
     Csv,
     Markdown,
     /// One self-contained page with charts.
@@ -69,7 +71,7 @@ impl Format {
     pub fn extension(self) -> &'static str {
         match self {
             Format::Text => "txt",
-            Format::Json | Format::FioJson => "json",
+            Format::Json | Format::FioJson | Format::FioJsonPlus => "json",
             Format::Csv => "csv",
             Format::Markdown => "md",
             Format::Html => "html",
@@ -90,6 +92,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text => text::render(r),
         Format::Json => json::render(r),
         Format::FioJson => fio_json::render(r),
+        Format::FioJsonPlus => fio_json::render_plus(r),
         Format::Csv => csv::render(r),
         Format::Markdown => markdown::render(r),
         Format::Html => html::render(r),
@@ -131,7 +134,7 @@ pub fn render_comparison(c: &Comparison, results: &[RunResult], f: Format) -> Re
         Format::Csv => compare::csv(c),
         Format::Markdown => compare::markdown(c),
         Format::Html => html::compare(c, results),
-        Format::FioJson | Format::DiskspdXml => {
+        Format::FioJson | Format::FioJsonPlus | Format::DiskspdXml => {
             return usage(
                 "--format",
                 "fio's JSON and DiskSpd's XML hold no comparison; use text, json, csv, markdown or html",
