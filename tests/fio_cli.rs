@@ -128,3 +128,16 @@ fn a_read_job_with_verify_checks_the_medium_and_writes_nothing() {
     assert_eq!(v["tests"][0]["verify"]["findings"][0]["class"], "corrupt");
     assert_eq!(std::fs::read(d.join("v.dat")).unwrap(), zeroed, "the data to check is still there");
 }
+
+#[test]
+fn verify_read_backs_come_on_top_of_the_job_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--name=v", "--rw=write", "--verify=md5", "--verify_backlog=1", "--size=1M", "--bs=4k"];
+    let (code, out, err) = fio(dir.path(), &[&args[..], &["--filename=v.dat", "--output-format=json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let j = job(&out);
+    // All of the job's 1 MiB is written; the pages are read back besides (fio's t0005).
+    assert_eq!(j["write"]["io_bytes"].as_u64(), Some(1 << 20), "{}", j["write"]);
+    let read = j["read"]["io_bytes"].as_u64().unwrap();
+    assert!(((1 << 20) - 4096..=1 << 20).contains(&read), "{read} bytes read back");
+}

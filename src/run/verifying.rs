@@ -93,14 +93,22 @@ impl<'a> Verifier<'a> {
 
     /// Readies slot `slot` for the workload's next I/O (`op` at `offset`): a backlogged page
     /// is read back first; otherwise the page at `offset` is claimed, or the next free one
-    /// after it. Returns the I/O to issue, or None when every page tried is held.
-    pub fn prepare(&mut self, buf: &mut [u8], slot: u32, op: OpKind, offset: u64, now: u64) -> Option<(OpKind, u64)> {
+    /// after it. Returns the I/O to issue, and whether it is a read-back of verification's own
+    /// (in place of the workload's I/O), or None when every page tried is held.
+    pub fn prepare(
+        &mut self,
+        buf: &mut [u8],
+        slot: u32,
+        op: OpKind,
+        offset: u64,
+        now: u64,
+    ) -> Option<(OpKind, u64, bool)> {
         let n = self.pages();
         if self.a.spec.backlog > 0 && self.backlog.len() >= self.a.spec.backlog as usize {
             let (page, gen) = self.backlog.pop_front().expect("backlog not empty");
             self.held[slot as usize] = Held { page, gen, unsure: false };
             mark_unread(buf, self.a.unit as usize);
-            return Some((OpKind::Read, self.offset(page)));
+            return Some((OpKind::Read, self.offset(page), true));
         }
         let first = ((offset - self.a.target.start) / self.a.page as u64) as usize;
         let (page, gen, unsure) = (0..n.min(4096)).find_map(|i| {
@@ -122,7 +130,7 @@ impl<'a> Verifier<'a> {
             mark_unread(buf, self.a.unit as usize);
             self.held[slot as usize] = Held { page, gen, unsure };
         }
-        Some((op, self.offset(page)))
+        Some((op, self.offset(page), false))
     }
 
     /// The I/O of `slot` completed (`ok`: whole); `buf` holds what a read returned.

@@ -23,7 +23,7 @@ impl<E: Engine> Worker<'_, E> {
         } else {
             self.gen.next_io()
         };
-        let (op, offset) = match &mut self.ver {
+        let (op, offset, read_back) = match &mut self.ver {
             Some(v) if op != OpKind::Flush => {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
                 match v.prepare(buf, slot, op, offset, now) {
@@ -34,9 +34,11 @@ impl<E: Engine> Worker<'_, E> {
                     }
                 }
             }
-            _ => (op, offset),
+            _ => (op, offset, false),
         };
-        if op != OpKind::Flush {
+        // Verification's own read-backs come on top of the workload, as fio's verify reads do
+        // (io_size and number_ios count the workload alone).
+        if op != OpKind::Flush && !read_back {
             self.issued += 1;
             self.issued_bytes += len as u64;
         }

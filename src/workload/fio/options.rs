@@ -7,7 +7,7 @@ use super::engines::engine;
 use super::job::{Built, Job};
 use super::unapplied::{unapplied, unapplied_note};
 use super::values::{
-    block, boolean, bssplit, buffer_pattern, distribution, fixed_range, int, micros, names, pct, per_dir, time, u32v,
+    block, block_range, boolean, bssplit, buffer_pattern, distribution, int, micros, names, pct, per_dir, time, u32v,
 };
 use super::Opt;
 use crate::workload::{AccessHint, DataPattern, OnError, Pattern, RateProcess, StartDelay};
@@ -268,7 +268,9 @@ fn bs_split(j: &mut Job, v: &str) -> R<()> {
 fn bs_range(j: &mut Job, v: &str) -> R<()> {
     let (r, w) = v.split_once(',').unwrap_or((v, v));
     let w = w.split(',').next().unwrap_or("");
-    j.bs = [fixed_range(r, j.bs[0], j.kb)?, fixed_range(w, j.bs[1], j.kb)?];
+    let (r, w) = (block_range(r, j.bs[0], j.kb)?, block_range(w, j.bs[1], j.kb)?);
+    j.bs = [r[0].size, w[0].size];
+    j.split = [(r.len() > 1).then_some(r), (w.len() > 1).then_some(w)];
     Ok(())
 }
 

@@ -103,6 +103,9 @@ fn bssplit_rwmix_and_values() {
     assert_eq!(j.spec.blocks, vec![b(1024, 25), b(32768, 25), b(4096, 50)]);
     let j = &parse("[j]\nfilename=f\nrw=rw\nrwmixwrite=10\nbssplit=4k/30:8k/30:64k\n").unwrap()[0];
     assert_eq!((j.spec.read_pct, j.spec.blocks.len()), (90, 3));
+    // bsrange: every multiple of the low end up to the high end, evenly.
+    let j = &parse("[j]\nfilename=f\nsize=1m\nbsrange=1k-4k\n").unwrap()[0];
+    assert_eq!(j.spec.blocks, vec![b(1024, 25), b(2048, 25), b(3072, 25), b(4096, 25)]);
     let j = &parse("[j]\nfilename=f\nbsrange=4k-4k\n").unwrap()[0];
     assert_eq!(j.spec.blocks, vec![b(4096, 100)]);
     let j = &parse("[j]\nfilename=f\nbssplit=4k:8k:16k\n").unwrap()[0];
@@ -124,7 +127,7 @@ fn bssplit_rwmix_and_values() {
 fn unsupported_options_and_values_are_named() {
     let cases = [
         ("verify_bogus=md5", "'verify_bogus'"),
-        ("bsrange=4k-8k", "bsrange: '4k-8k'"),
+        ("bsrange=512-1m", "2048 sizes between 512 and 1048576 bytes; iolens draws from at most 100"),
         ("rw=trimwrite", "rw: 'trimwrite' is not supported by iolens (trims alone are: trim, randtrim)"),
         ("rw=randwalk", "rw: 'randwalk' is not one of fio's read, write, rw, trim and their rand forms"),
         ("flow=1001", "flow: '1001' is not a weight from 0 to 1000"),

@@ -43,16 +43,32 @@ pub(super) fn int(v: &str, kb: u64) -> R<u64> {
 }
 
 /// A bsrange part "LOW-HIGH": iolens takes it only when LOW = HIGH; empty keeps `def`.
-pub(super) fn fixed_range(v: &str, def: u64, kb: u64) -> R<u64> {
+/// A bsrange side: one size, or sizes drawn evenly from every multiple of the smallest up to
+/// the largest (fio draws its lengths in that range aligned to the smallest). The shares are
+/// whole percents, so a range of more than 100 sizes is refused.
+pub(super) fn block_range(v: &str, def: u64, kb: u64) -> R<Vec<BlockShare>> {
     let v = v.trim();
     if v.is_empty() {
-        return Ok(def);
+        return Ok(vec![BlockShare { size: def, pct: 100 }]);
     }
     let (lo, hi) = v.split_once(['-', ':']).ok_or_else(|| format!("'{v}' is not a range LOW-HIGH"))?;
-    match (block(lo, kb)?, block(hi, kb)?) {
-        (a, b) if a == b => Ok(a),
-        _ => Err(format!("'{v}': block sizes drawn from a range are not supported by iolens (bssplit is)")),
+    let (lo, hi) = (block(lo, kb)?, block(hi, kb)?);
+    if lo > hi {
+        return Err(format!("'{v}': the low end is above the high end"));
     }
+    let n = hi / lo;
+    if n > 100 {
+        return Err(format!(
+            "'{v}': {n} sizes between {lo} and {hi} bytes; iolens draws from at most 100 (use bssplit, or a narrower range)"
+        ));
+    }
+    let sizes: Vec<u64> = (1..=n).map(|k| k * lo).collect();
+    let (each, extra) = (100 / n as u32, 100 % n as u32);
+    Ok(sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| BlockShare { size, pct: each + u32::from((i as u32) < extra) })
+        .collect())
 }
 
 pub(super) fn u32v(v: &str, kb: u64) -> R<u32> {
