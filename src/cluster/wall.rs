@@ -139,7 +139,12 @@ pub(super) fn run_watched(
     let halt = AtomicBool::new(false);
     let (rank, size) = (comm.rank(), comm.size());
     let io_count = Arc::new(IoCount::new(wall == Stonewall::WearOut));
-    let opts = run::RunOptions { progress: opts.progress, trace: opts.trace.clone(), io_count: Some(io_count.clone()) };
+    let opts = run::RunOptions {
+        progress: opts.progress,
+        trace: opts.trace.clone(),
+        io_count: Some(io_count.clone()),
+        hush: opts.hush,
+    };
     let mut w = Wall { counts: vec![None; size as usize], ..Default::default() };
     // The rank whose failure stopped this one, if one did; whether this one failed, and has
     // said so (at once: the others stop now, not at the end of their test).
