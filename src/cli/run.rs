@@ -267,6 +267,7 @@ fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
         fatal: a.verify_fatal,
         read_back: true,
         inject: a.inject.as_deref().map(parse_inject).transpose()?,
+        count_read_backs: false,
     }))
 }
 

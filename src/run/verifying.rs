@@ -5,6 +5,7 @@
 
 use crate::engine::{self, AlignedBuf, Completion, Engine, IoReq, OpKind};
 use crate::result::verify::Verification;
+use crate::stats::LatRec;
 use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
 use crate::workload::verify::VerifySpec;
 use std::collections::VecDeque;
@@ -60,6 +61,8 @@ pub struct Verifier<'a> {
     pub v: Verification,
     /// A finding under verify_fatal: the run should stop.
     pub fatal: bool,
+    /// The read-backs after the workload, when they count as reads (`wrap_up`).
+    after: Option<(LatRec, u64)>,
 }
 
 impl<'a> Verifier<'a> {
@@ -80,6 +83,7 @@ impl<'a> Verifier<'a> {
             reread,
             v,
             fatal: false,
+            after: None,
         })
     }
 
@@ -213,7 +217,9 @@ impl<'a> Verifier<'a> {
         while let Some((page, gen)) = self.backlog.pop_front() {
             self.read_one(engine, file, comps, Held { page, gen, unsure: false }, now());
         }
-        if !self.a.read_back || (self.fatal && !self.v.clean()) {
+        // With a backlog every written page was read back after its write already: no second
+        // pass over them all (fio's verify_backlog empties the list do_verify reads).
+        if !self.a.read_back || self.a.spec.backlog > 0 || (self.fatal && !self.v.clean()) {
             return;
         }
         let (k, of) = self.a.share;
@@ -234,7 +240,8 @@ impl<'a> Verifier<'a> {
     }
 
     /// The worker's verification once its loop ended: pages still to read back are read when
-    /// the engine is `healthy`, and the faults an injecting engine put in are added.
+    /// the engine is `healthy` (with `count`, also returned as reads: latencies and bytes),
+    /// and the faults an injecting engine put in are added.
     pub fn wrap_up<E: Engine>(
         mut self,
         engine: &mut E,
@@ -242,12 +249,14 @@ impl<'a> Verifier<'a> {
         comps: &mut [Completion],
         t0: std::time::Instant,
         healthy: bool,
-    ) -> Verification {
+        count: bool,
+    ) -> (Verification, Option<(LatRec, u64)>) {
+        self.after = count.then(|| (LatRec::default(), 0));
         if healthy {
             self.finish(engine, file, comps, &|| t0.elapsed().as_nanos() as u64);
         }
         self.v.injected = engine.injected();
-        self.v
+        (self.v, self.after)
     }
 
     /// One read through the engine, waited for, then checked.
@@ -255,6 +264,7 @@ impl<'a> Verifier<'a> {
         let len = self.a.page;
         mark_unread(&mut engine.buffer(0)[..len as usize], self.a.unit as usize);
         engine.queue(IoReq { slot: 0, file, op: OpKind::Read, offset: self.offset(h.page), len });
+        let started = std::time::Instant::now();
         let result = loop {
             match engine.submit_and_reap(comps, 1, Some(Duration::from_millis(100))) {
                 Ok(0) => continue,
@@ -264,6 +274,10 @@ impl<'a> Verifier<'a> {
         };
         self.held[0] = h;
         let ok = result == len as i64;
+        if let Some((lat, bytes)) = self.after.as_mut().filter(|_| ok) {
+            lat.record(started.elapsed().as_nanos() as u64);
+            *bytes += u64::from(len);
+        }
         self.complete(&engine.buffer(0)[..len as usize], 0, OpKind::Read, ok, at);
     }
 }

@@ -134,7 +134,13 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     w.rec.notice = w.engine.notice();
     if let Some(v) = w.ver.take() {
         let healthy = !w.engine_failed && w.error.is_none();
-        w.rec.verify = Some(v.wrap_up(w.engine, w.file, &mut w.comps, w.t0, healthy));
+        let count = spec.verify.as_ref().is_some_and(|v| v.count_read_backs);
+        let (verified, after) = v.wrap_up(w.engine, w.file, &mut w.comps, w.t0, healthy, count);
+        if let Some((lat, bytes)) = after {
+            w.rec.read += &lat;
+            w.rec.read_bytes += bytes;
+        }
+        w.rec.verify = Some(verified);
     }
     w.mailbox.flush(&mut w.cur, u32::MAX);
     match w.error {

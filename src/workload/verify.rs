@@ -28,11 +28,15 @@ pub struct VerifySpec {
     /// Faults to inject below the runner (a self-test of detection).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inject: Option<Inject>,
+    /// The read-backs after the workload (the backlog's last pages, do_verify's pass) count
+    /// as the test's reads, as fio counts its verify phase; iolens' own runs keep them apart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count_read_backs: bool,
 }
 
 impl Default for VerifySpec {
     fn default() -> Self {
-        VerifySpec { rereads: 3, backlog: 0, fatal: false, read_back: true, inject: None }
+        VerifySpec { rereads: 3, backlog: 0, fatal: false, read_back: true, inject: None, count_read_backs: false }
     }
 }
 

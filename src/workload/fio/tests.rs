@@ -370,7 +370,8 @@ fn verify_options_map_to_the_one_checker() {
          verify_interval=512\nverify_async=2\n",
     )
     .unwrap()[0];
-    let want = VerifySpec { backlog: 16, fatal: true, read_back: false, ..VerifySpec::default() };
+    let want =
+        VerifySpec { backlog: 16, fatal: true, read_back: false, count_read_backs: true, ..VerifySpec::default() };
     assert_eq!(j.spec.verify, Some(want));
     assert!(j.notes.iter().any(|n| n.starts_with("verify=md5: iolens checks its own CRC-32C")), "{:?}", j.notes);
     assert!(j.notes.iter().any(|n| n.starts_with("verify_interval=512: ")), "{:?}", j.notes);
@@ -379,7 +380,7 @@ fn verify_options_map_to_the_one_checker() {
         assert_eq!(j.spec.verify, None, "{off}");
     }
     let on = &parse("[j]\nfilename=f\nsize=1m\nverify=crc32c-intel\n").unwrap()[0];
-    assert_eq!(on.spec.verify, Some(VerifySpec::default()));
+    assert_eq!(on.spec.verify, Some(VerifySpec { count_read_backs: true, ..VerifySpec::default() }));
     let e = parse("[j]\nfilename=f\nsize=1m\nverify=crc99\n").unwrap_err().to_string();
     assert!(e.contains("verify: 'crc99' is not a verify method"), "{e}");
 }

@@ -31,6 +31,10 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("create_serialize", ""),
     ("error_dump", ""),
     ("verify_dump", ""),
+    // iolens' stamps name every page's file, place and write: no list of written blocks to
+    // keep or to regenerate, so fio's experimental verify changes nothing.
+    ("experimental_verify", ""),
+    ("serialize_overlap", "iolens does not hold back an I/O that overlaps one in flight"),
     ("lockmem", "iolens does not lock memory away from the page cache"),
     // How fio submits: iolens' own submission path is the same either way.
     ("io_submit_mode", "iolens submits from the worker threads (fio's inline mode)"),

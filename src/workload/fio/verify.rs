@@ -98,6 +98,7 @@ impl FioVerify {
             backlog: self.backlog,
             fatal: self.fatal,
             read_back: self.do_verify,
+            count_read_backs: true,
             ..VerifySpec::default()
         })
     }
