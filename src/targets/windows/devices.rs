@@ -4,12 +4,9 @@
 
 use std::fs::File;
 use std::io;
-use std::os::windows::io::AsRawHandle;
 use std::path::{Path, PathBuf};
-use windows_sys::Win32::Foundation::HANDLE;
 use windows_sys::Win32::Storage::FileSystem::{GetDriveTypeW, GetLogicalDrives, GetVolumeInformationW};
 use windows_sys::Win32::System::Ioctl::{DISK_EXTENT, GET_LENGTH_INFORMATION, IOCTL_DISK_GET_LENGTH_INFO};
-use windows_sys::Win32::System::IO::DeviceIoControl;
 
 /// winioctl.h's IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS (not in windows-sys's Ioctl module).
 const IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS: u32 = 0x0056_0000;
@@ -123,23 +120,9 @@ fn disks_of(letter: char) -> io::Result<Vec<u32>> {
     // Room for 32 extents after the count; a volume on more disks than that is not one iolens
     // will judge.
     let mut buf = [0u64; 1 + 32 * 3];
-    let mut got = 0u32;
-    // SAFETY: an open handle and an output buffer of the stated size.
-    let ok = unsafe {
-        DeviceIoControl(
-            f.as_raw_handle() as HANDLE,
-            IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS,
-            std::ptr::null(),
-            0,
-            buf.as_mut_ptr() as *mut _,
-            std::mem::size_of_val(&buf) as u32,
-            &mut got,
-            std::ptr::null_mut(),
-        )
-    };
-    if ok == 0 {
-        return Err(io::Error::last_os_error());
-    }
+    // SAFETY: the u64 array viewed as the bytes the IOCTL fills.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(&buf)) };
+    super::facts::ioctl(&f, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, &[], bytes)?;
     let count = (buf[0] as u32) as usize;
     // SAFETY: VOLUME_DISK_EXTENTS is a u32 count, padding, then DISK_EXTENTs (8-aligned).
     let extents = unsafe { std::slice::from_raw_parts(buf.as_ptr().add(1) as *const DISK_EXTENT, count.min(32)) };
@@ -149,25 +132,9 @@ fn disks_of(letter: char) -> io::Result<Vec<u32>> {
 /// The size of a disk or volume in bytes.
 pub(in crate::targets) fn device_size(p: &Path) -> io::Result<u64> {
     let f = File::open(p)?;
-    let mut info = GET_LENGTH_INFORMATION::default();
-    let mut got = 0u32;
-    // SAFETY: an open handle and an output struct of the stated size.
-    let ok = unsafe {
-        DeviceIoControl(
-            f.as_raw_handle() as HANDLE,
-            IOCTL_DISK_GET_LENGTH_INFO,
-            std::ptr::null(),
-            0,
-            &mut info as *mut _ as *mut _,
-            std::mem::size_of::<GET_LENGTH_INFORMATION>() as u32,
-            &mut got,
-            std::ptr::null_mut(),
-        )
-    };
-    if ok == 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(info.Length as u64)
+    let mut out = [0u8; std::mem::size_of::<GET_LENGTH_INFORMATION>()];
+    super::facts::ioctl(&f, IOCTL_DISK_GET_LENGTH_INFO, &[], &mut out)?;
+    Ok(i64::from_ne_bytes(out) as u64)
 }
 
 #[cfg(test)]

@@ -227,8 +227,8 @@ fn open_volume(root: &[u16]) -> Option<File> {
     OpenOptions::new().access_mode(0).share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE).open(name).ok()
 }
 
-/// One IOCTL on the volume into a zeroed buffer; the bytes returned.
-fn ioctl(volume: &File, code: u32, input: &[u8], out: &mut [u8]) -> Option<usize> {
+/// One IOCTL on a volume or disk into a zeroed buffer; the bytes returned (none is an error).
+pub(super) fn ioctl(volume: &File, code: u32, input: &[u8], out: &mut [u8]) -> std::io::Result<usize> {
     let mut got = 0u32;
     // SAFETY: an open handle, and input and output buffers with their lengths; no overlapped.
     let ok = unsafe {
@@ -243,7 +243,11 @@ fn ioctl(volume: &File, code: u32, input: &[u8], out: &mut [u8]) -> Option<usize
             std::ptr::null_mut(),
         )
     };
-    (ok != 0 && got > 0).then_some(got as usize)
+    match (ok, got) {
+        (0, _) => Err(std::io::Error::last_os_error()),
+        (_, 0) => Err(std::io::Error::other("the device answered with nothing")),
+        _ => Ok(got as usize),
+    }
 }
 
 /// A storage property of the device under the volume into `out`; the bytes returned.
@@ -252,7 +256,7 @@ fn property(volume: &File, id: STORAGE_PROPERTY_ID, out: &mut [u8]) -> Option<us
     // SAFETY: the query is plain data, viewed as its bytes for the call.
     let input =
         unsafe { std::slice::from_raw_parts((&q as *const STORAGE_PROPERTY_QUERY).cast::<u8>(), size_of_val(&q)) };
-    ioctl(volume, IOCTL_STORAGE_QUERY_PROPERTY, input, out).map(|got| got.min(out.len()))
+    ioctl(volume, IOCTL_STORAGE_QUERY_PROPERTY, input, out).ok().map(|got| got.min(out.len()))
 }
 
 /// A field of a returned descriptor, read by its offset: descriptors are read field by field,
@@ -305,7 +309,7 @@ fn model(vendor: Option<String>, product: Option<String>) -> Option<String> {
 /// The disk number of a volume on one disk (`\\.\PhysicalDrive2`); None when it spans several.
 fn disk_number(volume: &File) -> Option<u32> {
     let mut out = [0u8; size_of::<STORAGE_DEVICE_NUMBER>()];
-    let got = ioctl(volume, IOCTL_STORAGE_GET_DEVICE_NUMBER, &[], &mut out)?.min(out.len());
+    let got = ioctl(volume, IOCTL_STORAGE_GET_DEVICE_NUMBER, &[], &mut out).ok()?.min(out.len());
     u32_at(&out, got, offset_of!(STORAGE_DEVICE_NUMBER, DeviceNumber))
 }
 
