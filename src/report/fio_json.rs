@@ -221,9 +221,10 @@ fn lat(l: &LatStats, n: u64, hist: Option<&HistDump>) -> V {
     obj(kv)
 }
 
-/// json+'s `bins` added to a clat_ns object: every recorded latency (ns) with its I/Os.
+/// json+'s `bins` added to a clat_ns object: every recorded latency (ns) with its I/Os. As in
+/// fio, a direction without I/Os has none (fio's own json+ readers take a `bins` as non-empty).
 fn with_bins(mut clat: V, hist: Option<&HistDump>) -> V {
-    if let (V::O(kv), Some(h)) = (&mut clat, hist) {
+    if let (V::O(kv), Some(h)) = (&mut clat, hist.filter(|h| h.count > 0)) {
         let bins = h.buckets.iter().filter(|&&(_, n)| n > 0).map(|&(ns, n)| (ns.to_string(), V::U(n)));
         kv.push(("bins".into(), V::O(bins.collect())));
     }
@@ -276,7 +277,7 @@ fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>, plus: bool) -> V {
         ("short_ios", V::U(0)),
         ("drop_ios", V::U(0)),
         ("slat_ns", lat(&zero.lat_us, 0, None)),
-        ("clat_ns", with_bins(lat(&op.lat_us, op.ios, hist), hist.filter(|_| plus))),
+        ("clat_ns", with_bins(lat(&op.lat_us, op.ios, hist), hist.filter(|_| plus && op.ios > 0))),
         ("lat_ns", lat(resp, op.ios, None)),
         ("bw_min", V::U(bw_min.round() as u64)),
         ("bw_max", V::U(bw_max.round() as u64)),

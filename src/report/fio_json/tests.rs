@@ -80,6 +80,10 @@ fn given_options_and_groups_and_an_idle_direction() {
     assert_eq!((&job["write"]["runtime"], &job["write"]["bw_samples"]), (&Value::from(0), &Value::from(0)));
     assert_eq!(job["write"]["clat_ns"]["N"], 0);
     assert!(job["write"]["clat_ns"].get("percentile").is_none());
+    // fio_jsonplus_clat2csv reads any `bins` as holding at least one bin.
+    let plus: Value = serde_json::from_str(&render_plus(&r)).unwrap();
+    assert!(plus["jobs"][0]["write"]["clat_ns"].get("bins").is_none());
+    assert!(!plus["jobs"][0]["read"]["clat_ns"]["bins"].as_object().unwrap().is_empty());
     assert_eq!(job["read"]["bw_agg"].as_f64().unwrap().round(), 100.0);
 }
 
