@@ -153,3 +153,24 @@ fn do_verify_reads_count_as_the_jobs_reads() {
     let j = job(&out);
     assert_eq!((j["read"]["io_kbytes"].as_u64(), j["write"]["io_kbytes"].as_u64()), (Some(128), Some(128)));
 }
+
+#[test]
+fn each_job_of_a_group_keeps_its_own_runtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--ioengine=null",
+        "--size=1g",
+        "--time_based",
+        "--runtime=2",
+        "--name=long",
+        "--name=short",
+        "--runtime=500ms",
+        "--output-format=json",
+    ];
+    let (code, out, err) = fio(dir.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let runtime = |k: usize| v["jobs"][k]["read"]["runtime"].as_u64().unwrap();
+    assert!((1900..=2100).contains(&runtime(0)), "long ran {} ms", runtime(0));
+    assert!((450..=600).contains(&runtime(1)), "short ran {} ms", runtime(1));
+}

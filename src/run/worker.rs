@@ -48,6 +48,13 @@ pub struct WorkerArgs<'a> {
     pub verify: Option<VerifyArgs<'a>>,
 }
 
+/// A job's own measured window end and run end, ns after the group's start.
+fn own_window(spec: &Spec, m_start: u64) -> (u64, u64) {
+    let ns = |s: f64| (s * 1e9) as u64;
+    let m_end = m_start.saturating_add(ns(spec.duration));
+    (m_end, m_end.saturating_add(ns(spec.cooldown)))
+}
+
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
     let spec = a.spec;
     let mut rng = SmallRng::seed_from_u64(spec.seed ^ ((a.index as u64 + 1) * 0x51));
@@ -87,6 +94,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         m_start: sh.measure_start + delay,
         m_end: sh.measure_end.load(Ordering::Relaxed) + delay,
         end: sh.end.load(Ordering::Relaxed) + delay,
+        own: own_window(spec, sh.measure_start + delay),
         batch_max: spec.batch.clamp(1, a.depth) as usize,
         engine,
         spec,
@@ -120,6 +128,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         index: a.index as usize,
         limits: limits(spec),
     };
+    w.refresh_window();
     w.idle_until(delay);
     let now = w.clock();
     if let Some(t) = &mut w.think {
@@ -202,6 +211,9 @@ struct Worker<'a, E> {
     m_start: u64,
     m_end: u64,
     end: u64,
+    /// The ends of this job's own window (its runtime and cool-down from the group's window
+    /// start): a job of a group stops at its own runtime, as a fio job does.
+    own: (u64, u64),
 }
 
 impl<E: Engine> Worker<'_, E> {

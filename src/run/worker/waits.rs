@@ -16,8 +16,8 @@ impl<E: Engine> Worker<'_, E> {
     #[inline]
     pub(super) fn refresh_window(&mut self) {
         let stop = self.sh.stop.load(Ordering::Relaxed);
-        self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop);
-        self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop);
+        self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop).min(self.own.0);
+        self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop).min(self.own.1);
     }
 
     /// Whether the worker has issued all the I/O its limits allow (fio's io_size, number_ios).

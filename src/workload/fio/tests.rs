@@ -395,3 +395,13 @@ fn engines_and_hints_of_windows_jobs() {
     let e = parse("[j]\nfilename=f\nfadvise_hint=later\n").unwrap_err();
     assert!(e.to_string().contains("fadvise_hint=later: use 0, 1, normal, random or sequential"), "{e}");
 }
+
+#[test]
+fn numbers_end_where_fio_stops_reading_them() {
+    use super::values::int;
+    assert_eq!(int("65536)", 1024), Ok(65536));
+    assert_eq!(int("4k", 1024), Ok(4096));
+    assert_eq!(int("2mib", 1024), Ok(2_000_000));
+    assert!(int("4q", 1024).unwrap_err().contains("'4q' is not a number"));
+    assert!(int(")", 1024).is_err());
+}

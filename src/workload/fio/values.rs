@@ -30,7 +30,12 @@ pub(super) fn int(v: &str, kb: u64) -> R<u64> {
     if let Some(h) = v.strip_prefix("0x").or(v.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).map_err(|_| bad());
     }
-    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let (num, mut unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    if !unit.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        // fio's get_mult_bytes reads no unit past a character that is not a letter, and the
+        // number stands: fio's own strided test passes `--filesize=65536)`.
+        unit = "";
+    }
     let pow = |c: &u8| "kmgtp".find(*c as char).map(|i| i as u32 + 1);
     let other: u64 = if kb == 1000 { 1024 } else { 1000 };
     let mult = match unit.to_ascii_lowercase().as_bytes() {
@@ -94,7 +99,12 @@ pub(super) fn boolean(v: &str) -> R<bool> {
 
 /// fio times: whole numbers, seconds unless us/usec, ms/msec, s, m, h or d follows.
 pub(super) fn time(v: &str) -> R<f64> {
-    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let (num, mut unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    if !unit.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        // fio's get_mult_bytes reads no unit past a character that is not a letter, and the
+        // number stands: fio's own strided test passes `--filesize=65536)`.
+        unit = "";
+    }
     let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "s" => 1.0,
         "us" | "usec" => 1e-6,
@@ -112,7 +122,12 @@ pub(super) fn time(v: &str) -> R<f64> {
 
 /// fio's times in µs (thinktime): whole numbers, µs unless us, ms or s follows.
 pub(super) fn micros(v: &str) -> R<u64> {
-    let (num, unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    let (num, mut unit) = v.split_at(v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len()));
+    if !unit.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        // fio's get_mult_bytes reads no unit past a character that is not a letter, and the
+        // number stands: fio's own strided test passes `--filesize=65536)`.
+        unit = "";
+    }
     let mult = match unit.to_ascii_lowercase().as_str() {
         "" | "us" | "usec" => 1,
         "ms" | "msec" => 1000,
