@@ -174,3 +174,38 @@ fn each_job_of_a_group_keeps_its_own_runtime() {
     assert!((1900..=2100).contains(&runtime(0)), "long ran {} ms", runtime(0));
     assert!((450..=600).contains(&runtime(1)), "short ran {} ms", runtime(1));
 }
+
+#[test]
+fn steady_state_ends_a_job_once_its_window_settles() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--name=ss",
+        "--ioengine=null",
+        "--size=1g",
+        "--rw=randread",
+        "--time_based",
+        "--runtime=30",
+        "--ss_dur=2",
+        "--ss=iops:50%",
+        "--ss_ramp=1",
+        "--output-format=json",
+    ];
+    let (code, out, err) = fio(dir.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    let j = job(&out);
+    let ss = &j["steadystate"];
+    assert_eq!((ss["ss"].as_str(), ss["attained"].as_u64()), (Some("iops:50.000000%"), Some(1)), "{ss}");
+    let runtime = j["read"]["runtime"].as_u64().unwrap();
+    assert!((3000..29000).contains(&runtime), "ended after {runtime} ms");
+    // The criterion is the window's largest deviation from its mean, in % of the mean.
+    let iops: Vec<f64> = ss["data"]["iops"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(iops.len(), 2);
+    let mean = iops.iter().sum::<f64>() / 2.0;
+    let dev = iops.iter().map(|x| (x - mean).abs()).fold(0.0, f64::max) * 100.0 / mean;
+    let said: f64 = ss["criterion"].as_str().unwrap().trim_end_matches('%').parse().unwrap();
+    assert!((said - dev).abs() < 1e-3 && said < 50.0, "criterion {said}, data say {dev}");
+    // fio's parse check: the limit as read, and no job needed.
+    let (code, out, _) = fio(dir.path(), &["--parse-only", "--debug=parse", "--ss_dur=10s", "--ss=bw:12"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("set steady state BW threshold to 12"), "{out}");
+}

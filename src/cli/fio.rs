@@ -37,6 +37,8 @@ struct Program {
     parse_only: bool,
     showcmd: bool,
     warnings_fatal: bool,
+    /// fio's --debug=parse: what the option parser read, on stdout before the run.
+    debug_parse: bool,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -67,6 +69,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--parse-only" => p.parse_only = true,
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
+            "--debug" => p.debug_parse = debug_mask(&value()?)?,
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -84,6 +87,57 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
         Ok(true)
     })?;
     Ok((own, p, mpi, rest))
+}
+
+/// fio's --debug categories (debug.h); iolens has something to say for `parse` (and `all`)
+/// only, and takes the others as asked-for silence.
+fn debug_mask(v: &str) -> Result<bool, UsageError> {
+    const FIO: &[&str] = &[
+        "process",
+        "file",
+        "io",
+        "mem",
+        "blktrace",
+        "verify",
+        "random",
+        "parse",
+        "diskutil",
+        "job",
+        "mutex",
+        "profile",
+        "time",
+        "net",
+        "rate",
+        "compress",
+        "steadystate",
+        "helperthread",
+        "zbd",
+        "all",
+    ];
+    let mut parse = false;
+    for m in v.split(',').map(str::trim) {
+        if !FIO.contains(&m) {
+            return usage("--debug", format!("'{m}' is not one of fio's debug masks ({})", FIO.join(", ")));
+        }
+        parse |= m == "parse" || m == "all";
+    }
+    Ok(parse)
+}
+
+/// fio's --debug=parse lines for the options on the command line, as fio's parser prints them
+/// (a steady-state limit says how it was read).
+fn debug_parse(rest: &[String]) -> String {
+    let pid = std::process::id();
+    let mut o = String::new();
+    for (k, v) in rest.iter().filter_map(|a| a.strip_prefix("--")?.split_once('=')) {
+        o.push_str(&format!("parse    {pid:<5} handle_option={k}, ptr={v}\n"));
+        if matches!(k, "ss" | "steadystate") {
+            if let Ok(s) = crate::workload::SteadyState::parse(v, 1, 0.0) {
+                o.push_str(&format!("parse    {pid:<5} {}\n", s.debug_line()));
+            }
+        }
+    }
+    o
 }
 
 /// What fio's program options ask of the parsed jobs before anything runs.
@@ -128,9 +182,6 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
         }
         all
     };
-    if jobs.is_empty() {
-        return usage("JOBFILE", "no jobs; give job files or fio options such as --name=j --rw=randread --size=1g");
-    }
     for j in &mut jobs {
         own.apply(&mut j.spec);
         size_from_pct(j)?;
@@ -174,7 +225,21 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     if p.output.is_some() {
         own.out = p.output.clone();
     }
+    if p.debug_parse {
+        print!("{}", debug_parse(&rest));
+    }
     let jobs = jobs(&rest, &own)?;
+    if jobs.is_empty() {
+        // As fio: checking the options of no job at all is a success.
+        if p.parse_only {
+            return Ok(0);
+        }
+        return Err(UsageError::new(
+            "JOBFILE",
+            "no jobs; give job files or fio options such as --name=j --rw=randread --size=1g",
+        )
+        .into());
+    }
     check_program(&p, &jobs)?;
     if p.showcmd {
         print!("{}", showcmd(&jobs));

@@ -110,6 +110,8 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         errors: errors(per_rank),
         failed: per_rank.iter().find_map(|t| t.failed.as_ref().map(|f| format!("rank {}: {f}", rank_of(t)))),
         ranks: per_rank.iter().flat_map(|t| t.ranks.iter().cloned()).collect(),
+        // Each rank judges its own steady state and stops on it; there is no one window.
+        steady: None,
     })
 }
 

@@ -305,6 +305,7 @@ fn test(
         errors: Default::default(),
         failed: None,
         ranks: Vec::new(),
+        steady: None,
     })
 }
 

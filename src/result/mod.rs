@@ -106,10 +106,31 @@ pub struct TestResult {
     /// its rate cycles); absent when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// How the test's steady-state check ended (fio's `ss`); absent when it had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<SteadyOutcome>,
     /// A multi-host run (`--mpi`): one row per rank, in rank order; this test is their
     /// combination (sums, and the exact merge of their histograms). Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ranks: Vec<ranks::RankStats>,
+}
+
+/// Where a steady-state check (`Spec::steady`) stood when the test ended.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SteadyOutcome {
+    /// The limit was met and the test ended there.
+    pub attained: bool,
+    /// The last value judged against the limit (a slope or a deviation, in % where the limit
+    /// is); 0 until the window first filled.
+    pub criterion: f64,
+    /// The largest deviation from the window's mean, and the fitted slope (per second), of the
+    /// last window judged.
+    pub max_deviation: f64,
+    pub slope: f64,
+    /// The judged window, oldest second first: IOPS and bandwidth (B/s), whole numbers as
+    /// measured; zeros where it had not filled.
+    pub iops: Vec<u64>,
+    pub bw: Vec<u64>,
 }
 
 /// Failed I/Os passed over in the measured window.

@@ -36,6 +36,7 @@ pub struct Parts<'a> {
     pub m_start: u64,
     pub interrupted: bool,
     pub threads: u32,
+    pub steady: Option<crate::result::SteadyOutcome>,
 }
 
 fn merged(recs: &[WorkerRec], f: impl Fn(&WorkerRec) -> &LatRec) -> LatRec {
@@ -91,6 +92,7 @@ pub fn test_result(p: Parts) -> TestResult {
         errors,
         failed,
         ranks: Vec::new(),
+        steady: p.steady,
     }
 }
 

@@ -10,6 +10,7 @@ pub mod offsets;
 mod onerror;
 mod pace;
 mod record;
+mod steady;
 mod supervise;
 mod think;
 mod verifying;
@@ -43,6 +44,8 @@ pub struct Shared {
     trace: Option<Mutex<Box<dyn Write + Send>>>,
     flows: flow::Flows,
     io_count: Option<Arc<io_count::IoCount>>,
+    /// Where each job's workers stop early (its steady state reached); `u64::MAX` until then.
+    job_stop: Vec<AtomicU64>,
 }
 
 /// How to run, beyond what to run.
@@ -153,7 +156,7 @@ impl Layout {
 }
 
 impl Shared {
-    fn new(w: &Window, workers: usize, flows: flow::Flows, opts: &RunOptions) -> anyhow::Result<Shared> {
+    fn new(w: &Window, workers: usize, jobs: usize, flows: flow::Flows, opts: &RunOptions) -> anyhow::Result<Shared> {
         let (m_start, mut m_end, mut end) = w.edges();
         let io_count = opts.io_count.clone();
         if let Some(t) = &io_count {
@@ -177,6 +180,7 @@ impl Shared {
             abort: AtomicBool::new(false),
             flows,
             io_count,
+            job_stop: (0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect(),
             trace: match trace {
                 Some(p) => {
                     let f =
@@ -213,9 +217,11 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
-    let shared = Shared::new(&window, layout.workers(), flows, opts)?;
+    let shared = Shared::new(&window, layout.workers(), jobs.len(), flows, opts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
+    let mut steady: Vec<Option<steady::SteadyCheck>> =
+        jobs.iter().map(|j| j.spec.steady.map(steady::SteadyCheck::new)).collect();
     let started_at = std::time::SystemTime::now();
     let bar = progress_bar(opts.progress);
     let mut devices: Vec<String> =
@@ -236,7 +242,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let m = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(layout.workers());
         for (k, job) in jobs.iter().enumerate() {
-            let at = (layout.first[k], layout.count[k], engines[k].1);
+            let at = (k, layout.first[k], layout.count[k], engines[k].1);
             for (w, args, file) in worker_args(job, at, &shared, &mailboxes, &verified[k], run_id) {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
@@ -262,6 +268,15 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         let mut tick = |at: Option<(u64, u64, u64)>| {
             for (k, c) in collectors.iter_mut().enumerate() {
                 c.collect(&mailboxes[layout.of_job(k)]);
+            }
+            if let Some((t, _, _)) = at {
+                // A second counts once every worker has had time to hand it over.
+                let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
+                for (k, s) in steady.iter_mut().enumerate() {
+                    if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
+                        shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
+                    }
+                }
             }
             if let (Some(b), Some((t, m_end, end))) = (&bar, at) {
                 b.set_message(progress_line(t, m_start, m_end, end, &collectors));
@@ -291,6 +306,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 m_start: shared.measure_start,
                 interrupted: m.interrupted,
                 threads: job.spec.threads,
+                steady: steady[k].as_ref().map(|s| s.outcome()),
             })
         })
         .collect())
@@ -299,7 +315,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
 /// One worker per (target × thread) of a job: its global number, its arguments and its file.
 fn worker_args<'a>(
     job: &Job<'a>,
-    (first, count, depth): (usize, usize, u32),
+    (k, first, count, depth): (usize, usize, usize, u32),
     shared: &'a Shared,
     mailboxes: &'a [Mailbox],
     verified: &'a [(std::sync::Arc<verifying::VerifyTarget>, u32)],
@@ -314,6 +330,7 @@ fn worker_args<'a>(
             let args = worker::WorkerArgs {
                 spec,
                 shared,
+                job: k,
                 mailbox: &mailboxes[w],
                 file: 0,
                 gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),

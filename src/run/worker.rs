@@ -23,6 +23,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use waits::{limits, own_window};
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -35,6 +36,8 @@ struct Slot {
 pub struct WorkerArgs<'a> {
     pub spec: &'a Spec,
     pub shared: &'a Shared,
+    /// The job's place in its group (its early stop).
+    pub job: usize,
     pub mailbox: &'a Mailbox,
     pub file: u32,
     pub gen: OffsetGen,
@@ -46,13 +49,6 @@ pub struct WorkerArgs<'a> {
     pub depth: u32,
     pub flow: Option<Member<'a>>,
     pub verify: Option<VerifyArgs<'a>>,
-}
-
-/// A job's own measured window end and run end, ns after the group's start.
-fn own_window(spec: &Spec, m_start: u64) -> (u64, u64) {
-    let ns = |s: f64| (s * 1e9) as u64;
-    let m_end = m_start.saturating_add(ns(spec.duration));
-    (m_end, m_end.saturating_add(ns(spec.cooldown)))
 }
 
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
@@ -95,6 +91,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         m_end: sh.measure_end.load(Ordering::Relaxed) + delay,
         end: sh.end.load(Ordering::Relaxed) + delay,
         own: own_window(spec, sh.measure_start + delay),
+        job: a.job,
         batch_max: spec.batch.clamp(1, a.depth) as usize,
         engine,
         spec,
@@ -138,31 +135,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     if let Some(f) = &mut w.flow {
         f.leave();
     }
-    let finished = w.clock();
-    w.rec.window = (w.m_start, w.m_end.min(finished).max(w.m_start));
-    w.rec.notice = w.engine.notice();
-    if let Some(v) = w.ver.take() {
-        let healthy = !w.engine_failed && w.error.is_none();
-        let count = spec.verify.as_ref().is_some_and(|v| v.count_read_backs);
-        let (verified, after) = v.wrap_up(w.engine, w.file, &mut w.comps, w.t0, healthy, count);
-        if let Some((lat, bytes)) = after {
-            w.rec.read += &lat;
-            w.rec.read_bytes += bytes;
-        }
-        w.rec.verify = Some(verified);
-    }
-    w.mailbox.flush(&mut w.cur, u32::MAX);
-    match w.error {
-        Some(e) => Err(e),
-        None => Ok(w.rec),
-    }
-}
-
-/// A thread's number_ios and io_size, shared among the workers of its targets as fio's
-/// round-robin over a job's files shares them: (I/Os, bytes) for one worker.
-fn limits(spec: &Spec) -> (Option<u64>, Option<u64>) {
-    let files = spec.targets.len().max(1) as u64;
-    (spec.number_ios.map(|n| n.div_ceil(files)), spec.io_limit.map(|b| b.div_ceil(files)))
+    w.wrap_up()
 }
 
 struct Worker<'a, E> {
@@ -214,9 +187,32 @@ struct Worker<'a, E> {
     /// The ends of this job's own window (its runtime and cool-down from the group's window
     /// start): a job of a group stops at its own runtime, as a fio job does.
     own: (u64, u64),
+    job: usize,
 }
 
 impl<E: Engine> Worker<'_, E> {
+    /// After the loop: the measured window as it ended, the verify pass, the last second.
+    fn wrap_up(mut self) -> Result<WorkerRec, String> {
+        let finished = self.clock();
+        self.rec.window = (self.m_start, self.m_end.min(finished).max(self.m_start));
+        self.rec.notice = self.engine.notice();
+        if let Some(v) = self.ver.take() {
+            let healthy = !self.engine_failed && self.error.is_none();
+            let count = self.spec.verify.as_ref().is_some_and(|v| v.count_read_backs);
+            let (verified, after) = v.wrap_up(self.engine, self.file, &mut self.comps, self.t0, healthy, count);
+            if let Some((lat, bytes)) = after {
+                self.rec.read += &lat;
+                self.rec.read_bytes += bytes;
+            }
+            self.rec.verify = Some(verified);
+        }
+        self.mailbox.flush(&mut self.cur, u32::MAX);
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.rec),
+        }
+    }
+
     fn run(&mut self) {
         loop {
             self.refresh_window();

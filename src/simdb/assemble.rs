@@ -211,6 +211,7 @@ pub fn test(
         errors: Default::default(),
         failed: None,
         ranks: Vec::new(),
+        steady: None,
         spec,
     }
 }

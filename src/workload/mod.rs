@@ -9,9 +9,11 @@ pub mod parse;
 pub mod presets;
 pub mod shaping;
 pub mod size;
+pub mod steady;
 pub mod verify;
 
 pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, ThinkTime};
+pub use steady::SteadyState;
 
 use serde::{Deserialize, Serialize};
 
@@ -217,6 +219,9 @@ pub struct Spec {
     /// Held in proportion to the other jobs of its flow group (fio's `flow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flow: Option<Flow>,
+    /// Ends once its IOPS or bandwidth has settled (fio's `ss`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<SteadyState>,
 }
 
 impl Default for Spec {
@@ -262,6 +267,7 @@ impl Default for Spec {
             min_rate: None,
             verify: None,
             flow: None,
+            steady: None,
         }
     }
 }

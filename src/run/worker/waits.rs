@@ -3,6 +3,7 @@
 
 use super::Worker;
 use crate::engine::Engine;
+use crate::workload::Spec;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ impl<E: Engine> Worker<'_, E> {
     /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
     #[inline]
     pub(super) fn refresh_window(&mut self) {
-        let stop = self.sh.stop.load(Ordering::Relaxed);
+        let stop = self.sh.stop.load(Ordering::Relaxed).min(self.sh.job_stop[self.job].load(Ordering::Relaxed));
         self.m_end = (self.sh.measure_end.load(Ordering::Relaxed) + self.delay).min(stop).min(self.own.0);
         self.end = (self.sh.end.load(Ordering::Relaxed) + self.delay).min(stop).min(self.own.1);
     }
@@ -85,4 +86,18 @@ impl<E: Engine> Worker<'_, E> {
             std::hint::spin_loop();
         }
     }
+}
+
+/// A job's own measured window end and run end, ns after the group's start.
+pub(super) fn own_window(spec: &Spec, m_start: u64) -> (u64, u64) {
+    let ns = |s: f64| (s * 1e9) as u64;
+    let m_end = m_start.saturating_add(ns(spec.duration));
+    (m_end, m_end.saturating_add(ns(spec.cooldown)))
+}
+
+/// A thread's number_ios and io_size, shared among the workers of its targets as fio's
+/// round-robin over a job's files shares them: (I/Os, bytes) for one worker.
+pub(super) fn limits(spec: &Spec) -> (Option<u64>, Option<u64>) {
+    let files = spec.targets.len().max(1) as u64;
+    (spec.number_ios.map(|n| n.div_ceil(files)), spec.io_limit.map(|b| b.div_ceil(files)))
 }

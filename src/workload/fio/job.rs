@@ -69,6 +69,8 @@ pub(super) struct Job {
     pub(super) unlink: bool,
     pub(super) verify: super::verify::FioVerify,
     pub(super) flow: crate::workload::Flow,
+    /// fio's `ss` (its default when unset), `ss_dur` and `ss_ramp`, s; a duration of 0 is off.
+    pub(super) steady: (Option<String>, f64, f64),
 }
 
 impl Job {
@@ -164,6 +166,11 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
+        if self.steady.1 >= 1.0 {
+            let (how, dur, ramp) = &self.steady;
+            let how = how.as_deref().unwrap_or("iops_slope:0.01%");
+            s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
+        }
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;

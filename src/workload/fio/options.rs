@@ -120,6 +120,13 @@ const OPTIONS: &[Def] = &[
     value("flow", &[], flow),
     value("flow_id", &[], |j, v| set(&mut j.flow.id, u32v(v, j.kb))),
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
+    value("steadystate", &["ss"], |j, v| {
+        crate::workload::SteadyState::parse(v, 1, 0.0)?;
+        j.steady.0 = Some(v.to_string());
+        Ok(())
+    }),
+    value("steadystate_duration", &["ss_dur"], |j, v| set(&mut j.steady.1, time(v))),
+    value("steadystate_ramp_time", &["ss_ramp"], |j, v| set(&mut j.steady.2, time(v))),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
