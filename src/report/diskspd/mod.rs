@@ -79,3 +79,6 @@ pub(super) fn file_size(bytes: u64) -> String {
     }
     format!("{bytes}")
 }
+
+#[cfg(test)]
+mod tests;
