@@ -43,7 +43,7 @@ def tables(text):
         if line and line[0] not in " \t" and "|" not in line and not is_rule(line) and "\t" not in line:
             section = line
         above = lines[i - 1] if i else ""
-        if "|" in line and "|" not in above and i + 1 < len(lines) and is_rule(lines[i + 1]):
+        if "|" in line and "|" not in above and not is_rule(above) and i + 1 < len(lines) and is_rule(lines[i + 1]):
             name = "CPU" if line.lstrip().startswith("CPU") else section
             out[name] = [c.strip() for c in line.split("|")]
     return out
