@@ -27,8 +27,6 @@ pub struct Cells {
 pub const TEXT: Cells = Cells { gap: "-" };
 /// Markdown and HTML set an en dash where a figure is missing.
 pub const PAGE: Cells = Cells { gap: "–" };
-/// DiskSpd's text layout says N/A.
-pub const DISKSPD: Cells = Cells { gap: "N/A" };
 
 impl Cells {
     /// A latency held in µs, in µs.

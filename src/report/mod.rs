@@ -5,7 +5,7 @@ mod cells;
 mod compare;
 mod csv;
 mod diskspd;
-mod diskspd_xml;
+
 mod explain;
 mod fio_json;
 mod html;
@@ -96,7 +96,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Csv => csv::render(r),
         Format::Markdown => markdown::render(r),
         Format::Html => html::render(r),
-        Format::DiskspdXml => diskspd_xml::render(r),
+        Format::DiskspdXml => diskspd::xml::render(r),
     }
 }
 

@@ -197,6 +197,8 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
             vm_vendor: None,
             vm_product: None,
             targets,
+            cpus: Vec::new(),
+            power_scheme: None,
         },
         tests,
         interrupted: false,
@@ -335,6 +337,7 @@ fn threads(reads: &[Dir], writes: &[Dir], trims: &[Dir]) -> Vec<ThreadStats> {
             read: thread_op(&[&reads[i]]),
             write: thread_op(&[&writes[i]]),
             total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
+            seconds: Vec::new(),
         })
         .collect()
 }

@@ -18,6 +18,24 @@ pub struct Host {
     /// DMI product: "Virtual Machine", "m5.large", "Google Compute Engine" …
     pub vm_product: Option<String>,
     pub targets: Vec<TargetInfo>,
+    /// Where each online CPU sits (DiskSpd's processor topology); empty where the OS does not say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpus: Vec<CpuPlace>,
+    /// The active power policy: Linux's cpufreq governor ("performance", "schedutil"), Windows'
+    /// power scheme; absent where the OS has none to report (many VMs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_scheme: Option<String>,
+}
+
+/// One online CPU's place in the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuPlace {
+    pub cpu: u32,
+    /// The physical core, numbered 0, 1, … in order of first appearance across sockets; SMT
+    /// siblings share one.
+    pub core: u32,
+    pub socket: u32,
+    pub node: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@ use crate::stats::{HistDump, LatRec, LatStats};
 use crate::workload::Spec;
 use serde::{Deserialize, Serialize};
 
-pub use host::{Host, TargetInfo, TargetKind};
+pub use host::{CpuPlace, Host, TargetInfo, TargetKind};
 
 /// Bumped whenever a field changes meaning or disappears (adding fields does not bump it).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -204,6 +204,10 @@ pub struct ThreadStats {
     pub read: ThreadOp,
     pub write: ThreadOp,
     pub total: ThreadOp,
+    /// Reads and writes completed in each second of the test's measured window, from its first
+    /// (DiskSpd's per-thread `<Iops><Bucket>` series); empty for results without it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seconds: Vec<[u64; 2]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

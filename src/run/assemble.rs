@@ -79,7 +79,7 @@ pub fn test_result(p: Parts) -> TestResult {
         total: OpStats::new(&recs.total, rb + wb, secs),
         response: recs.response(),
         fsync: FsyncStats { count: recs.fsync.count(), lat_us: recs.fsync.summary() },
-        threads: threads(p.recs, p.collector, p.m_start, p.threads, p.spec.trim),
+        threads: threads(p.recs, p.collector, (p.m_start, w.span), p.threads, p.spec.trim),
         seconds: seconds(p.collector, w.span, p.spec.trim),
         cpu: ce.since(cs, *wall, recs.total.count()),
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
@@ -175,8 +175,16 @@ impl Recs {
     }
 }
 
-/// One row per worker: what it read and wrote over its own measured seconds.
-fn threads(recs: &[WorkerRec], collector: &Collector, m_start: u64, per_target: u32, trims: bool) -> Vec<ThreadStats> {
+/// One row per worker: what it read and wrote over its own measured seconds, and its I/Os in
+/// each second of the group's window (`window`: its start, ns, and its length, s).
+fn threads(
+    recs: &[WorkerRec],
+    collector: &Collector,
+    window: (u64, f64),
+    per_target: u32,
+    trims: bool,
+) -> Vec<ThreadStats> {
+    let (m_start, span) = window;
     let none = LatRec::default();
     recs.iter()
         .enumerate()
@@ -192,6 +200,9 @@ fn threads(recs: &[WorkerRec], collector: &Collector, m_start: u64, per_target: 
                 read: op(&r.read, r.read_bytes, Some(0)),
                 write: if trims { op(&none, 0, Some(1)) } else { op(&r.write, r.write_bytes, Some(1)) },
                 total: op(&both(&r.read, &r.write), r.read_bytes + r.write_bytes, None),
+                seconds: (0..span.ceil() as usize)
+                    .map(|s| series.get(s).map_or([0; 2], |x| [x[0], if trims { 0 } else { x[1] }]))
+                    .collect(),
             }
         })
         .collect()

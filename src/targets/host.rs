@@ -78,7 +78,56 @@ pub fn detect(targets: Vec<TargetInfo>) -> Host {
         vm_vendor: read_trim("/sys/class/dmi/id/sys_vendor"),
         vm_product: read_trim("/sys/class/dmi/id/product_name"),
         targets,
+        cpus: cpu_places(),
+        power_scheme: read_trim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
     }
+}
+
+/// Each online CPU's core, socket and NUMA node, from /sys/devices/system/cpu and node.
+#[cfg(unix)]
+fn cpu_places() -> Vec<crate::result::CpuPlace> {
+    let sys = Path::new("/sys/devices/system");
+    let Some(online) = read_trim(sys.join("cpu/online")) else { return Vec::new() };
+    let mut node_of = std::collections::HashMap::new();
+    for entry in fs::read_dir(sys.join("node")).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(node) = name.strip_prefix("node").and_then(|n| n.parse::<u32>().ok()) else { continue };
+        for cpu in read_trim(entry.path().join("cpulist")).map(|l| cpu_list(&l)).unwrap_or_default() {
+            node_of.insert(cpu, node);
+        }
+    }
+    // Linux's core_id repeats across sockets and may skip numbers; DiskSpd counts cores 0, 1, ….
+    let mut cores: Vec<(u32, u32)> = Vec::new();
+    cpu_list(&online)
+        .into_iter()
+        .map(|cpu| {
+            let topo = sys.join(format!("cpu/cpu{cpu}/topology"));
+            let num = |f: &str| read_trim(topo.join(f)).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+            let key = (num("physical_package_id"), num("core_id"));
+            let core = cores.iter().position(|c| *c == key).unwrap_or_else(|| {
+                cores.push(key);
+                cores.len() - 1
+            });
+            crate::result::CpuPlace {
+                cpu,
+                core: core as u32,
+                socket: key.0,
+                node: node_of.get(&cpu).copied().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// "0-3,8,10-11" → [0, 1, 2, 3, 8, 10, 11].
+#[cfg(unix)]
+fn cpu_list(s: &str) -> Vec<u32> {
+    s.split(',')
+        .filter_map(|r| {
+            let (a, b) = r.split_once('-').unwrap_or((r, r));
+            Some(a.trim().parse::<u32>().ok()?..=b.trim().parse::<u32>().ok()?)
+        })
+        .flatten()
+        .collect()
 }
 
 pub fn is_block_device(path: &Path) -> bool {

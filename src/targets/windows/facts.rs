@@ -99,6 +99,9 @@ pub(super) fn host(targets: Vec<TargetInfo>) -> Host {
         vm_vendor: reg_string(BIOS, "SystemManufacturer"),
         vm_product: reg_string(BIOS, "SystemProductName"),
         targets,
+        // Windows' own topology and power scheme APIs are not read yet.
+        cpus: Vec::new(),
+        power_scheme: None,
     }
 }
 

@@ -107,6 +107,31 @@ pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     Ok(name.to_string())
 }
 
+/// iolens' own options that take a value (`--format json`), which a recorded line carries.
+const OWN_WITH_VALUE: [&str; 5] = ["--format", "--out", "--label", "--tag", "--store"];
+
+/// A recorded `iolens diskspd …` line (a result's `args`) without the command name and iolens'
+/// own options: the DiskSpd line as typed.
+pub fn typed_line(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter().skip_while(|a| *a == "diskspd");
+    while let Some(a) = it.next() {
+        if OWN_WITH_VALUE.contains(&a.as_str()) {
+            it.next();
+        } else if !a.starts_with("--") && a != "-q" {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// What the results of a recorded DiskSpd line show beyond the counts: (`-L` latency, `-D`
+/// per-interval IOPS). A line that no longer parses (its `-X` profile gone) shows both, which
+/// iolens always measures.
+pub fn shown(args: &[String]) -> (bool, bool) {
+    parse(&typed_line(args)).map_or((true, true), |j| (j.latency, j.iops_stddev))
+}
+
 /// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
 pub fn parse(args: &[String]) -> R<DiskspdJob> {
     match args.iter().find(|a| a.starts_with("-X")) {

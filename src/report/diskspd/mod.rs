@@ -1,0 +1,84 @@
+//! DiskSpd 2.2's layouts (ResultParser.cpp, XmlResultParser.cpp): the text with its Command
+//! Line, input parameters, system information and, per time span, the CPU table, the Total /
+//! Read / Write per-thread tables and the latency percentiles; and `-Rxml`. Both read the
+//! result alone; what the typed line asked to show (`-L`, `-D`) comes from the recorded line.
+
+mod latency;
+mod params;
+mod tables;
+pub mod xml;
+mod xml_system;
+
+use crate::result::RunResult;
+use crate::workload::diskspd::{shown, typed_line};
+use crate::workload::Spec;
+use std::fmt::Write;
+
+/// What DiskSpd prints beyond the counts: latency (`-L`) and per-interval IOPS (`-D`).
+#[derive(Clone, Copy)]
+pub(super) struct Shown {
+    pub latency: bool,
+    pub iops: bool,
+}
+
+impl Shown {
+    fn of(r: &RunResult) -> Shown {
+        let (latency, iops) = shown(&r.args);
+        Shown { latency, iops }
+    }
+}
+
+pub fn render(r: &RunResult) -> String {
+    let show = Shown::of(r);
+    let mut o = String::new();
+    let _ = writeln!(o, "\nCommand Line: diskspd {}\n", typed_line(&r.args).join(" "));
+    let _ = writeln!(o, "Input parameters:\n");
+    let paths: Vec<String> = r.host.targets.iter().map(|t| t.path.clone()).collect();
+    for (i, t) in r.tests.iter().enumerate() {
+        let paths = if paths.is_empty() { &t.spec.targets } else { &paths };
+        params::time_span(&mut o, &t.spec, paths, t.depth, Some(&t.engine), show, i + 1);
+    }
+    params::system(&mut o, r);
+    for (i, t) in r.tests.iter().enumerate() {
+        let _ = writeln!(o, "\nResults for timespan {}:\n{}", i + 1, "*".repeat(79));
+        tables::results(&mut o, r, t, show);
+    }
+    if r.interrupted {
+        let _ = writeln!(o, "\nINTERRUPTED: the figures cover only the time measured before Ctrl-C.");
+    }
+    o
+}
+
+/// DiskSpd's `-Rp`: the input parameters of each time span, for specs that were not run.
+pub fn profile_text(specs: &[Spec]) -> String {
+    let mut o = String::from("Input parameters:\n\n");
+    for (i, s) in specs.iter().enumerate() {
+        params::time_span(&mut o, s, &s.targets, s.qd, None, Shown { latency: true, iops: true }, i + 1);
+    }
+    o
+}
+
+/// DiskSpd's "2026/11/23 14:56:45 UTC" from RFC 3339's "2026-11-23T14:56:45Z".
+pub(super) fn diskspd_time(rfc3339: &str) -> String {
+    rfc3339.replace('-', "/").replace('T', " ").replace('Z', " UTC")
+}
+
+/// DiskSpd's `_DisplayFileSize`: the largest unit that divides the size evenly, else two
+/// decimals of the largest unit below it.
+pub(super) fn file_size(bytes: u64) -> String {
+    const UNITS: [(u32, &str); 4] = [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")];
+    for (shift, name) in UNITS {
+        let unit = 1u64 << shift;
+        if bytes >= unit {
+            return if bytes.is_multiple_of(unit) {
+                format!("{}{name}", bytes >> shift)
+            } else {
+                format!("{:.2}{name}", bytes as f64 / unit as f64)
+            };
+        }
+    }
+    format!("{bytes}")
+}
+
+#[cfg(test)]
+mod tests;

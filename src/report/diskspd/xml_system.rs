@@ -1,0 +1,77 @@
+//! `<System>` of `-Rxml`: the machine, the tool, the power policy and the processor topology
+//! (one group, its NUMA nodes, sockets and cores), from the facts the host read off the OS.
+
+use super::diskspd_time;
+use crate::result::{CpuPlace, RunResult};
+use crate::workload::diskspd::xml_out::XmlOut;
+use std::collections::BTreeMap;
+
+pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
+    let h = &r.host;
+    x.open("System");
+    x.leaf("ComputerName", &h.hostname);
+    x.open("Tool");
+    x.leaf("Version", format!("iolens {}", r.iolens_version));
+    x.close("Tool");
+    x.leaf("RunTime", diskspd_time(&r.started_at));
+    // Linux's cpufreq governor stands for Windows' power scheme; it has no GUID.
+    x.empty(
+        "PowerScheme",
+        &[("Name", h.power_scheme.clone().unwrap_or_else(|| "<unknown>".into())), ("Guid", String::new())],
+    );
+    x.open_with("ProcessorTopology", &[("Heterogeneous", "false".into())]);
+    let all = mask(h.cpus.iter().map(|c| c.cpu)).unwrap_or_else(|| mask(0..h.cores).unwrap_or_default());
+    x.empty(
+        "Group",
+        &[
+            ("Group", "0".into()),
+            ("MaximumProcessors", h.cores.to_string()),
+            ("ActiveProcessors", h.cores.to_string()),
+            ("ActiveProcessorMask", all),
+        ],
+    );
+    grouped(x, &h.cpus, "Node", |c| c.node);
+    grouped(x, &h.cpus, "Socket", |c| c.socket);
+    let mut cores: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for c in &h.cpus {
+        cores.entry(c.core).or_default().push(c.cpu);
+    }
+    for (core, cpus) in cores {
+        x.empty(
+            "Core",
+            &[
+                ("Group", "0".into()),
+                ("Core", core.to_string()),
+                ("Mask", mask(cpus.into_iter()).unwrap_or_default()),
+                ("EfficiencyClass", "0".into()),
+            ],
+        );
+    }
+    x.close("ProcessorTopology");
+    x.close("System");
+}
+
+/// `<Node Node="0"><Group Group="0" Mask="0x3"/></Node>` and the like for sockets.
+fn grouped(x: &mut XmlOut, cpus: &[CpuPlace], name: &str, key: fn(&CpuPlace) -> u32) {
+    let mut by: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for c in cpus {
+        by.entry(key(c)).or_default().push(c.cpu);
+    }
+    for (k, members) in by {
+        x.open_with(name, &[(name, k.to_string())]);
+        x.empty("Group", &[("Group", "0".into()), ("Mask", mask(members.into_iter()).unwrap_or_default())]);
+        x.close(name);
+    }
+}
+
+/// "0x3" for CPUs 0 and 1; None for no CPUs. CPUs past 63 do not fit DiskSpd's 64-bit group
+/// mask and are left out of it.
+fn mask(cpus: impl Iterator<Item = u32>) -> Option<String> {
+    let mut m = 0u64;
+    let mut any = false;
+    for c in cpus.filter(|&c| c < 64) {
+        m |= 1 << c;
+        any = true;
+    }
+    any.then(|| format!("0x{m:x}"))
+}
