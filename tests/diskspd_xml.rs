@@ -83,7 +83,8 @@ fn rxml_holds_the_text_layouts_figures() {
     let (code, xml, stderr) = parts(&out);
     assert_eq!(code, 0, "{stderr}");
     let text = std::fs::read_to_string(dir.path().join("r.txt")).unwrap();
-    assert!(text.starts_with("Command Line: diskspd "), "{text}");
+    // As DiskSpd, an empty line first.
+    assert!(text.starts_with("\nCommand Line: diskspd "), "{text}");
     let x = leaves(&xml);
     let get = |p: &str| x.iter().filter(|(k, _)| k == p).map(|(_, v)| v.as_str()).collect::<Vec<_>>();
     let one = |p: &str| num(get(p).first().unwrap_or_else(|| panic!("no {p}")));
