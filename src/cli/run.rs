@@ -233,6 +233,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         trim: false,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,
+        logs: None,
     };
     spec.validate()?;
     Ok(spec)

@@ -5,6 +5,7 @@
 pub mod dbpatterns;
 pub mod diskspd;
 pub mod fio;
+pub mod iolog;
 pub mod parse;
 pub mod presets;
 pub mod shaping;
@@ -217,6 +218,9 @@ pub struct Spec {
     /// Held in proportion to the other jobs of its flow group (fio's `flow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flow: Option<Flow>,
+    /// fio's bandwidth, IOPS and latency logs, written while the test runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logs: Option<iolog::IoLogs>,
 }
 
 impl Default for Spec {
@@ -262,6 +266,7 @@ impl Default for Spec {
             min_rate: None,
             verify: None,
             flow: None,
+            logs: None,
         }
     }
 }

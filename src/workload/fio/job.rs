@@ -69,6 +69,7 @@ pub(super) struct Job {
     pub(super) unlink: bool,
     pub(super) verify: super::verify::FioVerify,
     pub(super) flow: crate::workload::Flow,
+    pub(super) logs: crate::workload::iolog::IoLogs,
 }
 
 impl Job {
@@ -164,6 +165,7 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
+        s.logs = super::logs::settle(std::mem::take(&mut self.logs), &self.name);
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;

@@ -5,6 +5,7 @@
 
 use super::engines::engine;
 use super::job::{Built, Job};
+use super::logs;
 use super::unapplied::{unapplied, unapplied_note};
 use super::values::{
     block, block_range, boolean, bssplit, buffer_pattern, distribution, int, micros, names, pct, per_dir, time, u32v,
@@ -20,6 +21,8 @@ enum Kind {
     Flag(fn(&mut Job, bool)),
     /// Needs a value, given trimmed and never empty.
     Value(fn(&mut Job, &str) -> R<()>),
+    /// Takes a value or stands alone (fio's FIO_OPT_STR with a callback taking none).
+    Either(fn(&mut Job, Option<&str>) -> R<()>),
 }
 
 /// One fio option iolens applies.
@@ -35,6 +38,10 @@ const fn flag(name: &'static str, aliases: &'static [&'static str], apply: fn(&m
 
 const fn value(name: &'static str, aliases: &'static [&'static str], apply: fn(&mut Job, &str) -> R<()>) -> Def {
     Def { name, aliases, kind: Kind::Value(apply) }
+}
+
+const fn either(name: &'static str, apply: fn(&mut Job, Option<&str>) -> R<()>) -> Def {
+    Def { name, aliases: &[], kind: Kind::Either(apply) }
 }
 
 const OPTIONS: &[Def] = &[
@@ -120,6 +127,16 @@ const OPTIONS: &[Def] = &[
     value("flow", &[], flow),
     value("flow_id", &[], |j, v| set(&mut j.flow.id, u32v(v, j.kb))),
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
+    // fio's logs.
+    either("write_bw_log", |j, v| logs::write_log(j, "write_bw_log", v)),
+    either("write_iops_log", |j, v| logs::write_log(j, "write_iops_log", v)),
+    either("write_lat_log", |j, v| logs::write_log(j, "write_lat_log", v)),
+    value("log_avg_msec", &[], logs::avg_msec),
+    flag("log_offset", &[], |j, on| j.logs.offset = on),
+    flag("log_prio", &[], |j, on| j.logs.prio = on),
+    flag("log_max_value", &[], |j, on| j.logs.max_value = on),
+    flag("per_job_logs", &[], |j, on| j.logs.per_job = on),
+    value("log_compression", &[], logs::compression),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
@@ -145,7 +162,7 @@ pub(super) fn canonical(key: &str) -> Option<&'static str> {
 
 /// Whether an option may stand alone.
 pub(super) fn is_flag(key: &str) -> bool {
-    canonical(key).and_then(def).is_some_and(|d| matches!(d.kind, Kind::Flag(_)))
+    canonical(key).and_then(def).is_some_and(|d| matches!(d.kind, Kind::Flag(_) | Kind::Either(_)))
 }
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does.
@@ -179,6 +196,7 @@ fn apply(j: &mut Job, key: &str, v: Option<&str>) -> R<()> {
             apply(j, on);
             Ok(())
         }
+        Some(Kind::Either(apply)) => apply(j, v.map(str::trim).filter(|s| !s.is_empty())),
         kind => {
             let v = v.map(str::trim).filter(|s| !s.is_empty()).ok_or("needs a value")?;
             match kind {
