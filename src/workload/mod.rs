@@ -221,6 +221,10 @@ pub struct Spec {
     /// fio's bandwidth, IOPS and latency logs, written while the test runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logs: Option<iolog::IoLogs>,
+    /// Random offsets visit every block once before any twice (fio's random map, and its lfsr
+    /// generator); applied to uniform random I/O of one block size.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_map: bool,
 }
 
 impl Default for Spec {
@@ -267,6 +271,7 @@ impl Default for Spec {
             verify: None,
             flow: None,
             logs: None,
+            random_map: false,
         }
     }
 }

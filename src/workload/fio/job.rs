@@ -55,6 +55,8 @@ pub(super) struct Job {
     pub(super) stonewall: bool,
     pub(super) new_group: bool,
     pub(super) norandommap: bool,
+    /// fio's random_generator=lfsr: a full-period sequence, every block once, map or none.
+    pub(super) lfsr: bool,
     pub(super) exitall: bool,
     pub(super) wait_for: Option<String>,
     pub(super) allow_file_create: bool,
@@ -169,8 +171,13 @@ impl Job {
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         let s = &mut self.spec;
-        if s.pattern == Pattern::Random && !self.norandommap {
-            self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
+        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
+        if s.random_map && (s.min_block() != s.max_block() || s.random_dist != crate::workload::RandomDist::Uniform) {
+            self.notes.push(
+                "random map: fio hits each block once per pass; iolens does so for uniform offsets of one block \
+                 size, and draws these independently"
+                    .into(),
+            );
         }
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());

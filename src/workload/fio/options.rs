@@ -102,6 +102,7 @@ const OPTIONS: &[Def] = &[
     value("randrepeat", &["allrandrepeat"], |j, v| {
         note_if(j, !boolean(v)?, "randrepeat=0: iolens repeats its random sequence anyway")
     }),
+    value("random_generator", &[], random_generator),
     value("randseed", &[], |j, v| set(&mut j.spec.seed, int(v, j.kb))),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
     value("buffer_pattern", &[], |j, v| set(&mut j.spec.data, buffer_pattern(v))),
@@ -380,6 +381,17 @@ fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
         "sequential" => AccessHint::Sequential,
         "0" | "1" | "normal" => AccessHint::None,
         _ => return Err(format!("fadvise_hint={v}: use 0, 1, normal, random or sequential")),
+    };
+    Ok(())
+}
+
+/// fio's random_generator: lfsr visits every block once even with norandommap; the
+/// tausworthe ones draw as iolens' own generator does.
+fn random_generator(j: &mut Job, v: &str) -> R<()> {
+    j.lfsr = match v {
+        "lfsr" => true,
+        "tausworthe" | "tausworthe64" => false,
+        _ => return Err(format!("'{v}' is not tausworthe, lfsr or tausworthe64")),
     };
     Ok(())
 }

@@ -19,7 +19,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("disable_bw_measurement", ""),
     ("gtod_reduce", "iolens still times every I/O"),
     ("clocksource", ""),
-    ("random_generator", "iolens draws offsets with its own generator"),
     ("threads", ""),
     ("create_serialize", ""),
     ("error_dump", ""),
