@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|json|json+, --output=FILE (the report there only),
-    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal and --version, and
-    /// iolens' --format text|json, --keep, --allow-write, --force-device, --quiet, --trace FILE
-    /// (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
+    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE
+    /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
+    /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
     /// (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
@@ -37,6 +37,8 @@ struct Program {
     parse_only: bool,
     showcmd: bool,
     warnings_fatal: bool,
+    /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
+    inflate: Option<PathBuf>,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -67,6 +69,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--parse-only" => p.parse_only = true,
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
+            "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -171,6 +174,14 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let (mut own, p, mpi, rest) = split(&a.args)?;
+    if let Some(f) = &p.inflate {
+        let packed = std::fs::read(f)
+            .map_err(|e| UsageError::new("--inflate-log", format!("cannot read {}: {e}", f.display())))?;
+        let text = crate::run::inflate_log(&packed)
+            .map_err(|e| UsageError::new("--inflate-log", format!("{}: {e}", f.display())))?;
+        print!("{text}");
+        return Ok(0);
+    }
     if p.output.is_some() {
         own.out = p.output.clone();
     }

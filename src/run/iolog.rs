@@ -3,7 +3,10 @@
 //! for logs, so the plain path neither allocates nor locks for them; lines are handed to the
 //! file in chunks of about 1 MiB, so memory stays bounded however long the run.
 
+mod fz;
 mod lines;
+
+pub use fz::inflate;
 
 use crate::engine::{Completion, Engine, IoReq};
 use crate::workload::iolog::LogKind;
@@ -148,8 +151,8 @@ impl<E: Engine> Engine for Logged<'_, E> {
                 };
                 for (l, sink) in &mut self.logs {
                     l.add(&s);
-                    if l.text.len() >= CHUNK {
-                        write_out(&mut l.text, sink);
+                    if l.held() >= CHUNK {
+                        write_out(l, sink);
                     }
                 }
             }
@@ -164,11 +167,17 @@ impl<E: Engine> Engine for Logged<'_, E> {
     }
 }
 
-fn write_out(text: &mut String, sink: &Sink) {
+fn write_out(l: &mut Lines, sink: &Sink) {
+    // Each chunk is a zlib stream of its own, as fio stores them: its --inflate-log reads
+    // one after another.
+    let packed = l.bin.as_mut().filter(|b| !b.is_empty()).map(|b| fz::deflate(std::mem::take(b)));
     let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = f.write_all(text.as_bytes());
+    let _ = f.write_all(l.text.as_bytes());
+    if let Some(p) = packed {
+        let _ = f.write_all(&p);
+    }
     let _ = f.flush();
-    text.clear();
+    l.text.clear();
 }
 
 impl<E> Drop for Logged<'_, E> {
@@ -176,7 +185,7 @@ impl<E> Drop for Logged<'_, E> {
         let now = self.start.map_or(0, |t| t.elapsed().as_nanos() as u64);
         for (l, sink) in &mut self.logs {
             l.finish(now);
-            write_out(&mut l.text, sink);
+            write_out(l, sink);
         }
     }
 }

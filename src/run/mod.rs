@@ -22,6 +22,7 @@ use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
 pub use assemble::keep_mergeable;
+pub use iolog::inflate as inflate_log;
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use start::start_worker;
 use std::io::Write;

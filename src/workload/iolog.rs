@@ -26,6 +26,9 @@ pub struct IoLogs {
     /// fio's per_job_logs (default on): `NAME_bw.N.log` per thread; off, every thread of every
     /// job naming NAME appends to `NAME_bw.log`.
     pub per_job: bool,
+    /// fio's log_store_compressed: the samples go to `.log.fz` files, deflated.
+    #[serde(default)]
+    pub store_compressed: bool,
     /// fio's thread number of the job's first thread (1-based, counted over every job and its
     /// numjobs clones in order): the `N` of per-job log names.
     pub first_thread: u32,
@@ -42,6 +45,7 @@ impl Default for IoLogs {
             offset: false,
             prio: false,
             per_job: true,
+            store_compressed: false,
             first_thread: 1,
         }
     }
@@ -90,10 +94,11 @@ impl IoLogs {
     /// or `PREFIX_KIND.log` shared by every thread when per_job_logs is off.
     pub fn file_name(&self, kind: LogKind, prefix: &str, thread: u32) -> String {
         let k = kind.suffix();
+        let ext = if self.store_compressed { "log.fz" } else { "log" };
         if self.per_job {
-            format!("{prefix}_{k}.{}.log", self.first_thread + thread)
+            format!("{prefix}_{k}.{}.{ext}", self.first_thread + thread)
         } else {
-            format!("{prefix}_{k}.log")
+            format!("{prefix}_{k}.{ext}")
         }
     }
 }

@@ -49,6 +49,8 @@ pub struct Lines {
     edge: u64,
     acc: [Acc; 3],
     pub text: String,
+    /// log_store_compressed: fio's binary samples instead of text, deflated when written.
+    pub bin: Option<Vec<u8>>,
 }
 
 impl Lines {
@@ -62,6 +64,7 @@ impl Lines {
             edge: logs.avg_msec,
             acc: [Acc::default(); 3],
             text: String::new(),
+            bin: logs.store_compressed.then(Vec::new),
         }
     }
 
@@ -127,12 +130,25 @@ impl Lines {
     }
 
     fn line(&mut self, ms: u64, v: u64, ddir: usize, bs: u64, offset: u64) {
-        let t = &mut self.text;
-        let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
-        if self.offset {
-            let _ = write!(t, "{offset}, ");
+        let offset = self.offset.then_some(offset);
+        match &mut self.bin {
+            Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, self.prio),
+            None => format_line(&mut self.text, ms, v, ddir as u32, bs, offset, self.prio),
         }
-        // No I/O priorities are set: the class flag and the value are 0.
-        let _ = if self.prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
     }
+
+    /// Bytes held for the file.
+    pub fn held(&self) -> usize {
+        self.text.len() + self.bin.as_ref().map_or(0, Vec::len)
+    }
+}
+
+/// One line as fio's flush_samples prints it. No I/O priorities are set: the RT-class flag
+/// and, with log_prio, the value are 0.
+pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
+    let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
+    if let Some(o) = offset {
+        let _ = write!(t, "{o}, ");
+    }
+    let _ = if prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
 }

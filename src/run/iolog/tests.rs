@@ -77,3 +77,23 @@ fn log_max_value_takes_the_window_maximum() {
     l.finish(150 * MS);
     assert_eq!(l.text, "100, 900, 0, 0, 0\n");
 }
+
+#[test]
+fn stored_compressed_samples_inflate_to_the_same_text() {
+    let logs = IoLogs { offset: true, ..IoLogs::default() };
+    let mut text = Lines::new(LogKind::Bw, &logs);
+    let mut bin = Lines::new(LogKind::Bw, &IoLogs { store_compressed: true, ..logs });
+    let mut packed = Vec::new();
+    for i in 0..100u64 {
+        let s = io(OpKind::Write, i * 4096, 4096, i, 1000);
+        text.add(&s);
+        bin.add(&s);
+        if i % 40 == 39 {
+            // Chunks are zlib streams one after another, as fio stores them.
+            packed.extend(super::fz::deflate(std::mem::take(bin.bin.as_mut().unwrap())));
+        }
+    }
+    packed.extend(super::fz::deflate(std::mem::take(bin.bin.as_mut().unwrap())));
+    assert_eq!(super::inflate(&packed).unwrap(), text.text);
+    assert!(super::inflate(b"not zlib").is_err());
+}

@@ -137,6 +137,7 @@ const OPTIONS: &[Def] = &[
     flag("log_prio", &[], |j, on| j.logs.prio = on),
     flag("log_max_value", &[], |j, on| j.logs.max_value = on),
     flag("per_job_logs", &[], |j, on| j.logs.per_job = on),
+    flag("log_store_compressed", &[], |j, on| j.logs.store_compressed = on),
     value("log_compression", &[], logs::compression),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
