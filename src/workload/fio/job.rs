@@ -98,6 +98,20 @@ impl Job {
         }
     }
 
+    /// fio's random map (and its lfsr generator): every block once per pass, which iolens
+    /// does for uniform offsets of one block size.
+    fn random_map(&mut self) {
+        let s = &mut self.spec;
+        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
+        if s.random_map && (s.min_block() != s.max_block() || s.random_dist != crate::workload::RandomDist::Uniform) {
+            self.notes.push(
+                "random map: fio hits each block once per pass; iolens does so for uniform offsets of one block \
+                 size, and draws these independently"
+                    .into(),
+            );
+        }
+    }
+
     pub(super) fn note(&mut self, s: impl Into<String>) {
         self.notes.push(s.into());
     }
@@ -170,15 +184,8 @@ impl Job {
         s.logs = super::logs::settle(std::mem::take(&mut self.logs), &self.name);
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
+        self.random_map();
         let s = &mut self.spec;
-        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
-        if s.random_map && (s.min_block() != s.max_block() || s.random_dist != crate::workload::RandomDist::Uniform) {
-            self.notes.push(
-                "random map: fio hits each block once per pass; iolens does so for uniform offsets of one block \
-                 size, and draws these independently"
-                    .into(),
-            );
-        }
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }
