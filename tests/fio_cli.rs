@@ -209,3 +209,30 @@ fn steady_state_ends_a_job_once_its_window_settles() {
     assert_eq!(code, 0);
     assert!(out.contains("set steady state BW threshold to 12"), "{out}");
 }
+
+#[test]
+fn write_bw_log_with_log_offset_logs_every_io_in_fios_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let args =
+        ["--ioengine=null", "--filesize=64k", "--name=j", "--write_bw_log=t", "--log_offset=1", "--per_job_logs=0"];
+    let (code, _, err) = fio(dir.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.path().join("t_bw.log")).unwrap();
+    let rows: Vec<Vec<u64>> =
+        text.lines().map(|l| l.split(", ").map(|c| c.parse().unwrap_or_else(|_| panic!("{l}"))).collect()).collect();
+    // time, KiB/s, read, 4k, offset, priority: the 16 blocks of the file in order.
+    assert_eq!(rows.len(), 16, "{text}");
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!((r.len(), r[2], r[3], r[4], r[5]), (6, 0, 4096, i as u64 * 4096, 0), "{text}");
+    }
+    // per_job_logs=0 appends, as fio does; per-job logs are named by fio's thread number.
+    let (code, _, err) = fio(dir.path(), &[&args[..], &["--name=k", "--write_iops_log"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.path().join("t_bw.log")).unwrap();
+    assert_eq!(text.lines().count(), 32, "{text}");
+    let iops = std::fs::read_to_string(dir.path().join("k_iops.2.log")).unwrap();
+    assert!(iops.lines().count() == 16 && iops.lines().all(|l| l.split(", ").nth(1) == Some("1")), "{iops}");
+    let (code, _, err) = fio(dir.path(), &[&args[..], &["--log_avg_msec=-1"]].concat());
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("log_avg_msec"), "{err}");
+}

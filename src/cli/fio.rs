@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|json|json+, --output=FILE (the report there only),
-    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal and --version, and
-    /// iolens' --format text|json, --keep, --allow-write, --force-device, --quiet, --trace FILE
-    /// (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
+    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE
+    /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
+    /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
     /// (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     pub args: Vec<String>,
@@ -39,6 +39,8 @@ struct Program {
     warnings_fatal: bool,
     /// fio's --debug=parse: what the option parser read, on stdout before the run.
     debug_parse: bool,
+    /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
+    inflate: Option<PathBuf>,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -70,6 +72,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
             "--debug" => p.debug_parse = debug_mask(&value()?)?,
+            "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -222,6 +225,14 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let (mut own, p, mpi, rest) = split(&a.args)?;
+    if let Some(f) = &p.inflate {
+        let packed = std::fs::read(f)
+            .map_err(|e| UsageError::new("--inflate-log", format!("cannot read {}: {e}", f.display())))?;
+        let text = crate::run::inflate_log(&packed)
+            .map_err(|e| UsageError::new("--inflate-log", format!("{}: {e}", f.display())))?;
+        print!("{text}");
+        return Ok(0);
+    }
     if p.output.is_some() {
         own.out = p.output.clone();
     }

@@ -5,23 +5,27 @@
 mod assemble;
 mod flow;
 pub mod io_count;
+mod iolog;
 mod live;
 pub mod offsets;
 mod onerror;
 mod pace;
 mod record;
+mod start;
 mod steady;
 mod supervise;
 mod think;
 mod verifying;
 mod worker;
 
-use crate::engine::{self, Engine, EngineSetup};
+use crate::engine::{self, EngineSetup};
 use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
 pub use assemble::keep_mergeable;
+pub use iolog::inflate as inflate_log;
 use live::{progress_bar, progress_line, Collector, Mailbox};
+use start::start_worker;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex, OnceLock};
@@ -42,6 +46,7 @@ pub struct Shared {
     max_delay: u64,
     abort: AtomicBool,
     trace: Option<Mutex<Box<dyn Write + Send>>>,
+    logs: iolog::Sinks,
     flows: flow::Flows,
     io_count: Option<Arc<io_count::IoCount>>,
     /// Where each job's workers stop early (its steady state reached); `u64::MAX` until then.
@@ -156,7 +161,14 @@ impl Layout {
 }
 
 impl Shared {
-    fn new(w: &Window, workers: usize, jobs: usize, flows: flow::Flows, opts: &RunOptions) -> anyhow::Result<Shared> {
+    fn new(
+        w: &Window,
+        workers: usize,
+        jobs: usize,
+        flows: flow::Flows,
+        logs: iolog::Sinks,
+        opts: &RunOptions,
+    ) -> anyhow::Result<Shared> {
         let (m_start, mut m_end, mut end) = w.edges();
         let io_count = opts.io_count.clone();
         if let Some(t) = &io_count {
@@ -179,6 +191,7 @@ impl Shared {
             max_delay,
             abort: AtomicBool::new(false),
             flows,
+            logs,
             io_count,
             job_stop: (0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect(),
             trace: match trace {
@@ -217,7 +230,8 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
-    let shared = Shared::new(&window, layout.workers(), jobs.len(), flows, opts)?;
+    let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets.len())))?;
+    let shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let mut steady: Vec<Option<steady::SteadyCheck>> =
@@ -354,55 +368,4 @@ fn worker_args<'a>(
         }
     }
     out
-}
-
-fn start_worker(
-    kind: EngineKind,
-    setup: &EngineSetup,
-    args: worker::WorkerArgs,
-    sh: &Shared,
-) -> Result<worker::WorkerRec, String> {
-    fn traced<E: Engine>(e: E, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
-        match &sh.trace {
-            Some(sink) => worker::run(&mut engine::trace::Traced::new(e, args.index, sink), args),
-            None => worker::run(&mut { e }, args),
-        }
-    }
-    fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
-        let seed = args.spec.seed ^ (args.index as u64 + 1).wrapping_mul(0x9e37_79b9);
-        match e {
-            Ok(e) => match args.verify.as_ref().and_then(|v| v.injector(seed)) {
-                Some((rates, seed, unit, region)) => {
-                    traced(engine::inject::Injecting::new(e, rates, seed, unit, region), args, sh)
-                }
-                None => traced(e, args, sh),
-            },
-            Err(msg) => {
-                sh.abort.store(true, Ordering::Relaxed);
-                sh.ready.wait();
-                sh.start.wait();
-                Err(msg)
-            }
-        }
-    }
-    match kind {
-        #[cfg(target_os = "linux")]
-        EngineKind::IoUring => {
-            go(engine::io_uring::UringEngine::new(setup).map_err(|e| format!("setting up io_uring: {e}")), args, sh)
-        }
-        #[cfg(not(target_os = "linux"))]
-        EngineKind::IoUring => go::<engine::psync::PsyncEngine>(Err("io_uring exists only on Linux".into()), args, sh),
-        #[cfg(windows)]
-        EngineKind::Iocp => {
-            go(engine::iocp::IocpEngine::new(setup).map_err(|e| format!("setting up iocp: {e}")), args, sh)
-        }
-        #[cfg(not(windows))]
-        EngineKind::Iocp => go::<engine::psync::PsyncEngine>(Err("iocp exists only on Windows".into()), args, sh),
-        EngineKind::Psync => {
-            go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
-        }
-        EngineKind::Null => {
-            go(engine::null::NullEngine::new(setup).map_err(|e| format!("setting up null: {e}")), args, sh)
-        }
-    }
 }

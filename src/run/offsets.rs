@@ -31,6 +31,43 @@ pub struct OffsetGen {
     scatter: u64,
     seq_pos: u64,
     seq_skip: i64,
+    /// Every slot once per pass (fio's random map); None: independent draws.
+    map: Option<Visit>,
+}
+
+/// A full-period linear congruential sequence over the next power of two at or above the slot
+/// count, values past the count skipped: a random order visiting every slot once per pass, in
+/// constant memory however large the file. Its multiplier is 1 mod 4 and its increment odd
+/// (Hull–Dobell), so no value repeats within a pass.
+struct Visit {
+    x: u64,
+    mul: u64,
+    inc: u64,
+    mask: u64,
+    slots: u64,
+}
+
+impl Visit {
+    fn new(slots: u64, rng: &mut SmallRng) -> Visit {
+        let mask = slots.max(2).next_power_of_two() - 1;
+        Visit {
+            x: rng.random::<u64>() & mask,
+            mul: (rng.random::<u64>() << 2) | 1,
+            inc: rng.random::<u64>() | 1,
+            mask,
+            slots,
+        }
+    }
+
+    #[inline]
+    fn next(&mut self) -> u64 {
+        loop {
+            self.x = self.x.wrapping_mul(self.mul).wrapping_add(self.inc) & self.mask;
+            if self.x < self.slots {
+                return self.x;
+            }
+        }
+    }
 }
 
 impl OffsetGen {
@@ -72,8 +109,11 @@ impl OffsetGen {
         // Sequential streams of one target start spread over a shared range, each wrapping
         // around it, so threads do not read the same blocks in lock step.
         let stride = if spec.offset_increment > 0 { 0 } else { (len / spec.threads as u64) / align * align };
+        let mut rng = SmallRng::seed_from_u64(spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let one_size = spec.min_block() == spec.max_block();
+        let map = (spec.random_map && one_size && matches!(skew, Skew::Uniform)).then(|| Visit::new(slots, &mut rng));
         OffsetGen {
-            rng: SmallRng::seed_from_u64(spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d)),
+            rng,
             pattern: spec.pattern,
             read_pct: spec.read_pct,
             blocks,
@@ -84,6 +124,7 @@ impl OffsetGen {
             scatter,
             seq_pos: stride * worker as u64,
             seq_skip: spec.seq_skip,
+            map,
         }
     }
 
@@ -120,6 +161,7 @@ impl OffsetGen {
             Pattern::Random => {
                 let slots = Self::slot_count(self.len, bs, self.align);
                 let idx = match &self.skew {
+                    Skew::Uniform if self.map.is_some() => self.map.as_mut().map_or(0, Visit::next),
                     Skew::Uniform => self.rng.random_range(0..slots),
                     Skew::Zipf(z) => {
                         let rank = z.sample(&mut self.rng) as u64 - 1;

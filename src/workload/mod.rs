@@ -5,6 +5,7 @@
 pub mod dbpatterns;
 pub mod diskspd;
 pub mod fio;
+pub mod iolog;
 pub mod parse;
 pub mod presets;
 pub mod shaping;
@@ -222,6 +223,13 @@ pub struct Spec {
     /// Ends once its IOPS or bandwidth has settled (fio's `ss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady: Option<SteadyState>,
+    /// fio's bandwidth, IOPS and latency logs, written while the test runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logs: Option<iolog::IoLogs>,
+    /// Random offsets visit every block once before any twice (fio's random map, and its lfsr
+    /// generator); applied to uniform random I/O of one block size.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_map: bool,
 }
 
 impl Default for Spec {
@@ -268,6 +276,8 @@ impl Default for Spec {
             verify: None,
             flow: None,
             steady: None,
+            logs: None,
+            random_map: false,
         }
     }
 }

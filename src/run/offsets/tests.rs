@@ -119,3 +119,27 @@ fn skewed_distributions_concentrate() {
     assert!((0.85..0.95).contains(&p), "{p}");
     assert!(hot_share(RandomDist::Zipf { theta: 1.2 }) > 0.7);
 }
+
+#[test]
+fn a_random_map_visits_every_block_once_per_pass_in_no_plain_order() {
+    for blocks in [256u64, 300, 1, 2] {
+        let s = Spec { size: blocks * 4096, random_map: true, ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, blocks * 4096, 0, 7);
+        for _pass in 0..2 {
+            let offs: Vec<u64> = (0..blocks).map(|_| g.next_io().1 / 4096).collect();
+            let mut seen = offs.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len() as u64, blocks, "{offs:?}");
+            let runs = offs.windows(2).filter(|w| w[1] == w[0] + 1).count();
+            assert!(blocks < 256 || runs < 10, "{runs} sequential pairs: {offs:?}");
+        }
+    }
+    // Without the map (fio's norandommap) draws repeat blocks within a pass.
+    let s = Spec { size: 256 * 4096, ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 256 * 4096, 0, 7);
+    let mut offs: Vec<u64> = (0..256).map(|_| g.next_io().1).collect();
+    offs.sort_unstable();
+    offs.dedup();
+    assert!(offs.len() < 256);
+}

@@ -55,6 +55,8 @@ pub(super) struct Job {
     pub(super) stonewall: bool,
     pub(super) new_group: bool,
     pub(super) norandommap: bool,
+    /// fio's random_generator=lfsr: a full-period sequence, every block once, map or none.
+    pub(super) lfsr: bool,
     pub(super) exitall: bool,
     pub(super) wait_for: Option<String>,
     pub(super) allow_file_create: bool,
@@ -71,6 +73,7 @@ pub(super) struct Job {
     pub(super) flow: crate::workload::Flow,
     /// fio's `ss` (its default when unset), `ss_dur` and `ss_ramp`, s; a duration of 0 is off.
     pub(super) steady: (Option<String>, f64, f64),
+    pub(super) logs: crate::workload::iolog::IoLogs,
 }
 
 impl Job {
@@ -94,6 +97,20 @@ impl Job {
             allow_file_create: true,
             rate_cycle: 1000,
             ..Job::default()
+        }
+    }
+
+    /// fio's random map (and its lfsr generator): every block once per pass, which iolens
+    /// does for uniform offsets of one block size.
+    fn random_map(&mut self) {
+        let s = &mut self.spec;
+        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
+        if s.random_map && (s.min_block() != s.max_block() || s.random_dist != crate::workload::RandomDist::Uniform) {
+            self.notes.push(
+                "random map: fio hits each block once per pass; iolens does so for uniform offsets of one block \
+                 size, and draws these independently"
+                    .into(),
+            );
         }
     }
 
@@ -171,12 +188,11 @@ impl Job {
             let how = how.as_deref().unwrap_or("iops_slope:0.01%");
             s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
         }
+        s.logs = super::logs::settle(std::mem::take(&mut self.logs), &self.name);
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
+        self.random_map();
         let s = &mut self.spec;
-        if s.pattern == Pattern::Random && !self.norandommap {
-            self.notes.push("random map: fio hits each block once per pass; iolens draws offsets independently".into());
-        }
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }

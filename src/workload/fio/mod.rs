@@ -12,6 +12,7 @@
 mod engines;
 mod files;
 mod job;
+mod logs;
 mod options;
 mod unapplied;
 mod values;
@@ -164,6 +165,8 @@ struct Builder {
     jobs: Vec<FioJob>,
     /// Per job: fio's `exitall` (when it ends, its group ends).
     exitall: Vec<bool>,
+    /// Threads of the jobs so far: fio numbers threads (and their log files) over every job.
+    threads: u32,
 }
 
 impl Builder {
@@ -231,6 +234,10 @@ impl Builder {
                 None => options.push((k.clone(), v)),
             }
         }
+        if let Some(l) = &mut job.spec.logs {
+            l.first_thread = self.threads + 1;
+        }
+        self.threads += job.spec.threads;
         let (name, spec, notes) = (job.name, job.spec, job.notes);
         let (group_reporting, allow_file_create) = (job.group_reporting, job.allow_file_create);
         self.exitall.push(job.exitall);

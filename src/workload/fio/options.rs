@@ -5,6 +5,7 @@
 
 use super::engines::engine;
 use super::job::{Built, Job};
+use super::logs;
 use super::unapplied::{unapplied, unapplied_note};
 use super::values::{
     block, block_range, boolean, bssplit, buffer_pattern, distribution, int, micros, names, pct, per_dir, time, u32v,
@@ -20,6 +21,8 @@ enum Kind {
     Flag(fn(&mut Job, bool)),
     /// Needs a value, given trimmed and never empty.
     Value(fn(&mut Job, &str) -> R<()>),
+    /// Takes a value or stands alone (fio's FIO_OPT_STR with a callback taking none).
+    Either(fn(&mut Job, Option<&str>) -> R<()>),
 }
 
 /// One fio option iolens applies.
@@ -35,6 +38,10 @@ const fn flag(name: &'static str, aliases: &'static [&'static str], apply: fn(&m
 
 const fn value(name: &'static str, aliases: &'static [&'static str], apply: fn(&mut Job, &str) -> R<()>) -> Def {
     Def { name, aliases, kind: Kind::Value(apply) }
+}
+
+const fn either(name: &'static str, apply: fn(&mut Job, Option<&str>) -> R<()>) -> Def {
+    Def { name, aliases: &[], kind: Kind::Either(apply) }
 }
 
 const OPTIONS: &[Def] = &[
@@ -95,6 +102,7 @@ const OPTIONS: &[Def] = &[
     value("randrepeat", &["allrandrepeat"], |j, v| {
         note_if(j, !boolean(v)?, "randrepeat=0: iolens repeats its random sequence anyway")
     }),
+    value("random_generator", &[], random_generator),
     value("randseed", &[], |j, v| set(&mut j.spec.seed, int(v, j.kb))),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
     value("buffer_pattern", &[], |j, v| set(&mut j.spec.data, buffer_pattern(v))),
@@ -127,6 +135,17 @@ const OPTIONS: &[Def] = &[
     }),
     value("steadystate_duration", &["ss_dur"], |j, v| set(&mut j.steady.1, time(v))),
     value("steadystate_ramp_time", &["ss_ramp"], |j, v| set(&mut j.steady.2, time(v))),
+    // fio's logs.
+    either("write_bw_log", |j, v| logs::write_log(j, "write_bw_log", v)),
+    either("write_iops_log", |j, v| logs::write_log(j, "write_iops_log", v)),
+    either("write_lat_log", |j, v| logs::write_log(j, "write_lat_log", v)),
+    value("log_avg_msec", &[], logs::avg_msec),
+    flag("log_offset", &[], |j, on| j.logs.offset = on),
+    flag("log_prio", &[], |j, on| j.logs.prio = on),
+    flag("log_max_value", &[], |j, on| j.logs.max_value = on),
+    flag("per_job_logs", &[], |j, on| j.logs.per_job = on),
+    flag("log_store_compressed", &[], |j, on| j.logs.store_compressed = on),
+    value("log_compression", &[], logs::compression),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
@@ -152,7 +171,7 @@ pub(super) fn canonical(key: &str) -> Option<&'static str> {
 
 /// Whether an option may stand alone.
 pub(super) fn is_flag(key: &str) -> bool {
-    canonical(key).and_then(def).is_some_and(|d| matches!(d.kind, Kind::Flag(_)))
+    canonical(key).and_then(def).is_some_and(|d| matches!(d.kind, Kind::Flag(_) | Kind::Either(_)))
 }
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does.
@@ -186,6 +205,7 @@ fn apply(j: &mut Job, key: &str, v: Option<&str>) -> R<()> {
             apply(j, on);
             Ok(())
         }
+        Some(Kind::Either(apply)) => apply(j, v.map(str::trim).filter(|s| !s.is_empty())),
         kind => {
             let v = v.map(str::trim).filter(|s| !s.is_empty()).ok_or("needs a value")?;
             match kind {
@@ -369,6 +389,17 @@ fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
         "sequential" => AccessHint::Sequential,
         "0" | "1" | "normal" => AccessHint::None,
         _ => return Err(format!("fadvise_hint={v}: use 0, 1, normal, random or sequential")),
+    };
+    Ok(())
+}
+
+/// fio's random_generator: lfsr visits every block once even with norandommap; the
+/// tausworthe ones draw as iolens' own generator does.
+fn random_generator(j: &mut Job, v: &str) -> R<()> {
+    j.lfsr = match v {
+        "lfsr" => true,
+        "tausworthe" | "tausworthe64" => false,
+        _ => return Err(format!("'{v}' is not tausworthe, lfsr or tausworthe64")),
     };
     Ok(())
 }

@@ -273,9 +273,9 @@ fn options_that_change_the_run_are_applied() {
     assert_eq!(jobs[1].spec.random_dist, RandomDist::Zoned { io, range, n: 2 });
     assert_eq!(jobs[1].spec.engine, EngineKind::IoUring);
     assert_eq!(jobs[1].spec.on_error.go_on, [true, true]);
+    assert!(jobs[1].spec.random_map && !jobs[0].spec.random_map, "random map for randread, none for read");
     for word in [
         "ioengine=posixaio",
-        "random_generator=lfsr",
         "create_on_open=1",
         "verify=crc32c: iolens checks its own CRC-32C stamps",
         "io_submit_mode=offload",

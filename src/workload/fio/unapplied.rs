@@ -7,14 +7,7 @@
 const UNAPPLIED: &[(&str, &str)] = &[
     // fio's own bookkeeping, output and logs: nothing about the I/O changes.
     ("description", ""),
-    ("write_bw_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
-    ("write_lat_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
-    ("write_iops_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
-    ("write_hist_log", "fio's logs are not written; iolens keeps per-second figures in its result"),
-    ("log_avg_msec", ""),
-    ("log_offset", ""),
-    ("log_prio", ""),
-    ("per_job_logs", ""),
+    ("write_hist_log", "fio's latency histogram logs are not written; its bw, iops and lat logs are"),
     ("clat_percentiles", ""),
     ("lat_percentiles", ""),
     ("slat_percentiles", ""),
@@ -26,7 +19,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("disable_bw_measurement", ""),
     ("gtod_reduce", "iolens still times every I/O"),
     ("clocksource", ""),
-    ("random_generator", "iolens draws offsets with its own generator"),
     ("threads", ""),
     ("create_serialize", ""),
     ("error_dump", ""),

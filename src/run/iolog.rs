@@ -1,0 +1,194 @@
+//! fio's bw, iops and lat logs: the files a run group writes, and an engine wrapper that times
+//! every I/O of one worker and writes its lines. The wrapper is chosen only for jobs that ask
+//! for logs, so the plain path neither allocates nor locks for them; lines are handed to the
+//! file in chunks of about 1 MiB, so memory stays bounded however long the run.
+
+mod fz;
+mod lines;
+
+pub use fz::inflate;
+
+use crate::engine::{Completion, Engine, IoReq};
+use crate::workload::iolog::LogKind;
+use crate::workload::Spec;
+use lines::{Lines, Sample};
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+type Sink = Mutex<Box<dyn Write + Send>>;
+
+/// Text kept before a lock is taken to write it out.
+const CHUNK: usize = 1 << 20;
+
+/// The group's log files, each opened once however many workers write to it, and which of
+/// them each worker writes.
+#[derive(Default)]
+pub struct Sinks {
+    files: Vec<(String, Sink)>,
+    per_worker: Vec<Vec<(LogKind, usize)>>,
+}
+
+impl Sinks {
+    /// Opens the files of `jobs` (spec and workers per thread: one per target). As fio, a
+    /// per-job file is written anew and a shared one (per_job_logs=0) is appended to.
+    pub fn open<'a>(jobs: impl Iterator<Item = (&'a Spec, usize)>) -> anyhow::Result<Sinks> {
+        let mut s = Sinks::default();
+        for (spec, targets) in jobs {
+            for rank in 0..targets * spec.threads as usize {
+                let mut mine = Vec::new();
+                if let Some(logs) = &spec.logs {
+                    let thread = (rank % spec.threads as usize) as u32;
+                    for (kind, prefix) in logs.kinds() {
+                        let name = logs.file_name(kind, prefix, thread);
+                        mine.push((kind, s.file(name, !logs.per_job)?));
+                    }
+                }
+                s.per_worker.push(mine);
+            }
+        }
+        Ok(s)
+    }
+
+    fn file(&mut self, name: String, append: bool) -> anyhow::Result<usize> {
+        if let Some(i) = self.files.iter().position(|(n, _)| *n == name) {
+            return Ok(i);
+        }
+        let f = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(append)
+            .truncate(!append)
+            .open(&name)
+            .map_err(|e| anyhow::anyhow!("write_*_log: creating {name}: {e}"))?;
+        self.files.push((name, Mutex::new(Box::new(io::BufWriter::new(f)))));
+        Ok(self.files.len() - 1)
+    }
+
+    /// The logs worker `w` writes; None when it writes none.
+    pub fn of(&self, w: u32) -> Option<Vec<(LogKind, &Sink)>> {
+        let mine = self.per_worker.get(w as usize).filter(|m| !m.is_empty())?;
+        Some(mine.iter().map(|&(k, i)| (k, &self.files[i].1)).collect())
+    }
+}
+
+/// What the wrapper knows of an I/O between its queueing and its completion.
+#[derive(Clone, Copy, Default)]
+struct Pending {
+    req: Option<IoReq>,
+    queued: u64,
+    submitted: u64,
+}
+
+pub struct Logged<'a, E> {
+    inner: E,
+    t0: &'a OnceLock<Instant>,
+    start: Option<Instant>,
+    pending: Vec<Pending>,
+    /// Slots queued since the last submission: they are submitted by the next call.
+    unsent: Vec<u32>,
+    logs: Vec<(Lines, &'a Sink)>,
+}
+
+impl<'a, E: Engine> Logged<'a, E> {
+    pub fn new(inner: E, spec: &Spec, sinks: Vec<(LogKind, &'a Sink)>, t0: &'a OnceLock<Instant>) -> Self {
+        let cfg = spec.logs.clone().unwrap_or_default();
+        let depth = inner.max_depth() as usize;
+        let logs = sinks.into_iter().map(|(k, s)| (Lines::new(k, &cfg), s)).collect();
+        Logged {
+            inner,
+            t0,
+            start: None,
+            pending: vec![Pending::default(); depth],
+            unsent: Vec::with_capacity(depth),
+            logs,
+        }
+    }
+
+    /// ns since the run's start (the group's t0, set once the workers are released).
+    fn now(&mut self) -> u64 {
+        let t0 = *self.start.get_or_insert_with(|| self.t0.get().copied().unwrap_or_else(Instant::now));
+        t0.elapsed().as_nanos() as u64
+    }
+}
+
+impl<E: Engine> Engine for Logged<'_, E> {
+    fn max_depth(&self) -> u32 {
+        self.inner.max_depth()
+    }
+    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+        self.inner.buffer(slot)
+    }
+    fn queue(&mut self, req: IoReq) {
+        let queued = self.now();
+        let slot = req.slot as usize;
+        if slot >= self.pending.len() {
+            self.pending.resize(slot + 1, Pending::default());
+        }
+        self.pending[slot] = Pending { req: Some(req), queued, submitted: queued };
+        self.unsent.push(req.slot);
+        self.inner.queue(req);
+    }
+    fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize> {
+        let sent = self.now();
+        for s in self.unsent.drain(..) {
+            self.pending[s as usize].submitted = sent;
+        }
+        let n = self.inner.submit_and_reap(out, min, timeout)?;
+        if n > 0 {
+            let completed = self.now();
+            for c in &out[..n] {
+                let Some(p) = self.pending.get_mut(c.slot as usize) else { continue };
+                let Some(r) = p.req.take() else { continue };
+                let s = Sample {
+                    op: r.op,
+                    offset: r.offset,
+                    len: r.len,
+                    queued: p.queued,
+                    submitted: p.submitted,
+                    completed,
+                };
+                for (l, sink) in &mut self.logs {
+                    l.add(&s);
+                    if l.held() >= CHUNK {
+                        write_out(l, sink);
+                    }
+                }
+            }
+        }
+        Ok(n)
+    }
+    fn notice(&self) -> Option<String> {
+        self.inner.notice()
+    }
+    fn injected(&self) -> Option<crate::result::verify::Injected> {
+        self.inner.injected()
+    }
+}
+
+fn write_out(l: &mut Lines, sink: &Sink) {
+    // Each chunk is a zlib stream of its own, as fio stores them: its --inflate-log reads
+    // one after another.
+    let packed = l.bin.as_mut().filter(|b| !b.is_empty()).map(|b| fz::deflate(std::mem::take(b)));
+    let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = f.write_all(l.text.as_bytes());
+    if let Some(p) = packed {
+        let _ = f.write_all(&p);
+    }
+    let _ = f.flush();
+    l.text.clear();
+}
+
+impl<E> Drop for Logged<'_, E> {
+    fn drop(&mut self) {
+        let now = self.start.map_or(0, |t| t.elapsed().as_nanos() as u64);
+        for (l, sink) in &mut self.logs {
+            l.finish(now);
+            write_out(l, sink);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

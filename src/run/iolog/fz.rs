@@ -1,0 +1,69 @@
+//! fio's log_store_compressed files (`.log.fz`): its binary samples (iolog.h `struct
+//! io_sample`, then the offset with log_offset), in zlib streams one after another; and fio's
+//! `--inflate-log`, which prints them as the text log.
+
+use super::lines::format_line;
+use miniz_oxide::inflate::stream::{inflate as inflate_stream, InflateState};
+use miniz_oxide::{DataFormat, MZFlush, MZStatus};
+
+/// iolog.h's flags in a sample's direction word.
+const OFFSET_BIT: u32 = 0x8000_0000;
+const PRIO_BIT: u32 = 0x4000_0000;
+
+/// Appends one sample in fio's layout (little-endian, 32 bytes, 40 with the offset).
+pub fn encode(b: &mut Vec<u8>, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
+    let flags = if offset.is_some() { OFFSET_BIT } else { 0 } | if prio { PRIO_BIT } else { 0 };
+    b.extend_from_slice(&ms.to_le_bytes());
+    b.extend_from_slice(&v.to_le_bytes());
+    b.extend_from_slice(&(ddir | flags).to_le_bytes());
+    // Priority 0, then the padding before bs.
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&bs.to_le_bytes());
+    if let Some(o) = offset {
+        b.extend_from_slice(&o.to_le_bytes());
+    }
+}
+
+pub fn deflate(raw: Vec<u8>) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(&raw, 6)
+}
+
+/// The text of a `.log.fz` file: every zlib stream in it inflated, its samples printed.
+pub fn inflate(packed: &[u8]) -> Result<String, String> {
+    let mut raw = Vec::new();
+    let mut rest = packed;
+    let mut out = vec![0u8; 1 << 16];
+    while !rest.is_empty() {
+        let mut st = InflateState::new_boxed(DataFormat::Zlib);
+        loop {
+            let r = inflate_stream(&mut st, rest, &mut out, MZFlush::None);
+            raw.extend_from_slice(&out[..r.bytes_written]);
+            rest = &rest[r.bytes_consumed..];
+            match r.status {
+                Ok(MZStatus::StreamEnd) => break,
+                Ok(_) if r.bytes_consumed == 0 && r.bytes_written == 0 => {
+                    return Err("the file ends inside a stream".into())
+                }
+                Ok(_) => {}
+                Err(e) => return Err(format!("not a zlib stream at byte {} ({e:?})", packed.len() - rest.len())),
+            }
+        }
+    }
+    Ok(print(&raw))
+}
+
+/// fio's flush_samples over inflated samples: the first one's flags give every one's layout.
+fn print(raw: &[u8]) -> String {
+    let word = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
+    let Some(first) = raw.get(16..20) else { return String::new() };
+    let flags = u32::from_le_bytes(first.try_into().expect("4 bytes"));
+    let (with_offset, prio) = (flags & OFFSET_BIT != 0, flags & PRIO_BIT != 0);
+    let size = if with_offset { 40 } else { 32 };
+    let mut t = String::with_capacity(raw.len());
+    for at in (0..raw.len() / size).map(|i| i * size) {
+        let ddir = u32::from_le_bytes(raw[at + 16..at + 20].try_into().expect("4 bytes")) & !(OFFSET_BIT | PRIO_BIT);
+        let offset = with_offset.then(|| word(at + 32));
+        format_line(&mut t, word(at), word(at + 8), ddir, word(at + 24), offset, prio);
+    }
+    t
+}

@@ -1,0 +1,154 @@
+//! One fio log file's lines, as fio's flush_samples prints them: `time, value, ddir, bs,
+//! [offset, ]prio`, time in ms since the run's start. Without log_avg_msec a line per I/O;
+//! with it one line per direction per window that saw I/O (bs and offset then 0).
+
+use crate::engine::OpKind;
+use crate::workload::iolog::{IoLogs, LogKind};
+use std::fmt::Write as _;
+
+/// One completed I/O as the logs see it. Times are ns since the run's start.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    pub op: OpKind,
+    pub offset: u64,
+    pub len: u32,
+    pub queued: u64,
+    pub submitted: u64,
+    pub completed: u64,
+}
+
+impl Sample {
+    /// fio's data direction number; None for what fio does not log (fsync).
+    fn ddir(&self) -> Option<usize> {
+        match self.op {
+            OpKind::Read => Some(0),
+            OpKind::Write => Some(1),
+            OpKind::Trim => Some(2),
+            OpKind::Flush => None,
+        }
+    }
+}
+
+/// A direction's I/O within the current window.
+#[derive(Debug, Clone, Copy, Default)]
+struct Acc {
+    ios: u64,
+    bytes: u64,
+    sum: u128,
+    max: u64,
+}
+
+/// The lines of one log, kept as text until the owner hands them to the file.
+pub struct Lines {
+    kind: LogKind,
+    avg_ms: u64,
+    offset: bool,
+    prio: bool,
+    max_value: bool,
+    /// The end of the current window, ms.
+    edge: u64,
+    acc: [Acc; 3],
+    pub text: String,
+    /// log_store_compressed: fio's binary samples instead of text, deflated when written.
+    pub bin: Option<Vec<u8>>,
+}
+
+impl Lines {
+    pub fn new(kind: LogKind, logs: &IoLogs) -> Lines {
+        Lines {
+            kind,
+            avg_ms: logs.avg_msec,
+            offset: logs.offset,
+            prio: logs.prio,
+            max_value: logs.max_value,
+            edge: logs.avg_msec,
+            acc: [Acc::default(); 3],
+            text: String::new(),
+            bin: logs.store_compressed.then(Vec::new),
+        }
+    }
+
+    /// The sample's value in this log: KiB/s (fio's bytes per ms), 1 I/O, or ns.
+    fn value(&self, s: &Sample) -> u64 {
+        let clat = s.completed.saturating_sub(s.submitted);
+        match self.kind {
+            LogKind::Bw if clat > 0 => s.len as u64 * 1_000_000 / clat,
+            LogKind::Bw => 0,
+            LogKind::Iops => 1,
+            LogKind::Lat => s.completed.saturating_sub(s.queued),
+            LogKind::Slat => s.submitted.saturating_sub(s.queued),
+            LogKind::Clat => clat,
+        }
+    }
+
+    pub fn add(&mut self, s: &Sample) {
+        let Some(d) = s.ddir() else { return };
+        let ms = s.completed / 1_000_000;
+        if self.avg_ms == 0 {
+            self.line(ms, self.value(s), d, s.len as u64, s.offset);
+            return;
+        }
+        if ms >= self.edge {
+            self.close_window(self.edge, self.avg_ms);
+            // Windows without I/O leave no line, as in fio.
+            self.edge = (ms / self.avg_ms + 1) * self.avg_ms;
+        }
+        let v = self.value(s);
+        let a = &mut self.acc[d];
+        a.ios += 1;
+        a.bytes += s.len as u64;
+        a.sum += v as u128;
+        a.max = a.max.max(v);
+    }
+
+    /// The window still open when the I/O ends: its lines, rates over the part that ran up to
+    /// `now_ns`.
+    pub fn finish(&mut self, now_ns: u64) {
+        if self.avg_ms == 0 {
+            return;
+        }
+        let start = self.edge - self.avg_ms;
+        let ms = (now_ns / 1_000_000).clamp(start + 1, self.edge);
+        self.close_window(ms, ms - start);
+    }
+
+    /// Writes the window's lines at time `at` (ms), rates over `span` ms, and empties it.
+    fn close_window(&mut self, at: u64, span: u64) {
+        for d in 0..3 {
+            let a = std::mem::take(&mut self.acc[d]);
+            if a.ios == 0 {
+                continue;
+            }
+            let v = match self.kind {
+                LogKind::Bw => a.bytes * 1000 / span / 1024,
+                LogKind::Iops => a.ios * 1000 / span,
+                _ if self.max_value => a.max,
+                _ => ((a.sum as f64 / a.ios as f64) + 0.5) as u64,
+            };
+            self.line(at, v, d, 0, 0);
+        }
+    }
+
+    fn line(&mut self, ms: u64, v: u64, ddir: usize, bs: u64, offset: u64) {
+        let offset = self.offset.then_some(offset);
+        match &mut self.bin {
+            Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, self.prio),
+            None => format_line(&mut self.text, ms, v, ddir as u32, bs, offset, self.prio),
+        }
+    }
+
+    /// Bytes held for the file.
+    pub fn held(&self) -> usize {
+        self.text.len() + self.bin.as_ref().map_or(0, Vec::len)
+    }
+}
+
+/// One line as fio's flush_samples prints it. No I/O priorities are set: the RT-class flag
+/// and, with log_prio, the value are 0.
+pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
+    let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
+    if let Some(o) = offset {
+        let _ = write!(t, "{o}, ");
+    }
+    let _ = if prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
+}

@@ -1,0 +1,64 @@
+//! Each worker's engine, chosen once at its start: the kind the job runs on, wrapped for fault
+//! injection, tracing or fio's logs only when the run asks, so the plain path stays one
+//! monomorphic loop.
+
+use super::{iolog, worker, Shared};
+use crate::engine::{self, Engine, EngineSetup};
+use crate::workload::EngineKind;
+use std::sync::atomic::Ordering;
+
+pub(super) fn start_worker(
+    kind: EngineKind,
+    setup: &EngineSetup,
+    args: worker::WorkerArgs,
+    sh: &Shared,
+) -> Result<worker::WorkerRec, String> {
+    fn traced<E: Engine>(e: E, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
+        use engine::trace::Traced;
+        use iolog::Logged;
+        let (spec, t0) = (args.spec, &sh.t0);
+        match (&sh.trace, sh.logs.of(args.index)) {
+            (Some(sink), None) => worker::run(&mut Traced::new(e, args.index, sink), args),
+            (None, Some(l)) => worker::run(&mut Logged::new(e, spec, l, t0), args),
+            (Some(sink), Some(l)) => worker::run(&mut Logged::new(Traced::new(e, args.index, sink), spec, l, t0), args),
+            (None, None) => worker::run(&mut { e }, args),
+        }
+    }
+    fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
+        let seed = args.spec.seed ^ (args.index as u64 + 1).wrapping_mul(0x9e37_79b9);
+        match e {
+            Ok(e) => match args.verify.as_ref().and_then(|v| v.injector(seed)) {
+                Some((rates, seed, unit, region)) => {
+                    traced(engine::inject::Injecting::new(e, rates, seed, unit, region), args, sh)
+                }
+                None => traced(e, args, sh),
+            },
+            Err(msg) => {
+                sh.abort.store(true, Ordering::Relaxed);
+                sh.ready.wait();
+                sh.start.wait();
+                Err(msg)
+            }
+        }
+    }
+    match kind {
+        #[cfg(target_os = "linux")]
+        EngineKind::IoUring => {
+            go(engine::io_uring::UringEngine::new(setup).map_err(|e| format!("setting up io_uring: {e}")), args, sh)
+        }
+        #[cfg(not(target_os = "linux"))]
+        EngineKind::IoUring => go::<engine::psync::PsyncEngine>(Err("io_uring exists only on Linux".into()), args, sh),
+        #[cfg(windows)]
+        EngineKind::Iocp => {
+            go(engine::iocp::IocpEngine::new(setup).map_err(|e| format!("setting up iocp: {e}")), args, sh)
+        }
+        #[cfg(not(windows))]
+        EngineKind::Iocp => go::<engine::psync::PsyncEngine>(Err("iocp exists only on Windows".into()), args, sh),
+        EngineKind::Psync => {
+            go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
+        }
+        EngineKind::Null => {
+            go(engine::null::NullEngine::new(setup).map_err(|e| format!("setting up null: {e}")), args, sh)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! fio's log options (write_bw_log, write_iops_log, write_lat_log and the log_* settings) into
+//! the job's [`IoLogs`]; the runner writes the files.
+
+use super::job::Job;
+use super::values::int;
+use crate::workload::iolog::IoLogs;
+
+type R<T> = Result<T, String>;
+
+/// `write_bw_log`, `write_iops_log` or `write_lat_log`, with the prefix of its files; alone, the
+/// prefix is the job's name (settled in `finish`, since `name=` may come later).
+pub(super) fn write_log(j: &mut Job, key: &str, v: Option<&str>) -> R<()> {
+    let prefix = Some(v.unwrap_or("").to_string());
+    match key {
+        "write_bw_log" => j.logs.bw = prefix,
+        "write_iops_log" => j.logs.iops = prefix,
+        _ => j.logs.lat = prefix,
+    }
+    Ok(())
+}
+
+/// fio's log_avg_msec: whole milliseconds, 0 for a line per I/O.
+pub(super) fn avg_msec(j: &mut Job, v: &str) -> R<()> {
+    j.logs.avg_msec = int(v, j.kb).map_err(|_| format!("'{v}' is not a whole number of milliseconds"))?;
+    Ok(())
+}
+
+/// fio's log_compression: fio compresses the samples it holds in memory and writes the same
+/// text, so the size only has to be one.
+pub(super) fn compression(j: &mut Job, v: &str) -> R<()> {
+    int(v, j.kb).map(drop).map_err(|_| format!("'{v}' is not a size in bytes"))
+}
+
+/// The logs the job asks for, prefixes settled (the job's name where none was given); `None`
+/// when it asks for none.
+pub(super) fn settle(mut logs: IoLogs, name: &str) -> Option<IoLogs> {
+    for p in [&mut logs.bw, &mut logs.iops, &mut logs.lat].into_iter().flatten() {
+        if p.is_empty() {
+            *p = name.to_string();
+        }
+    }
+    logs.any().then_some(logs)
+}
+
+#[cfg(test)]
+mod tests;
