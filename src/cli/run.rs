@@ -234,6 +234,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,
         steady: None,
+        strided: None,
         logs: None,
         random_map: false,
     };

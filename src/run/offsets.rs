@@ -33,6 +33,18 @@ pub struct OffsetGen {
     seq_skip: i64,
     /// Every slot once per pass (fio's random map); None: independent draws.
     map: Option<Visit>,
+    /// fio's strided zones: offsets are drawn in `len` (one zone) and moved to the zone.
+    zones: Option<ZoneWalk>,
+}
+
+/// Where a strided walk stands: the zone's start in the region, bytes done in it, and the
+/// walk's constants.
+struct ZoneWalk {
+    at: u64,
+    done: u64,
+    size: u64,
+    step: u64,
+    region: u64,
 }
 
 /// A full-period linear congruential sequence over the next power of two at or above the slot
@@ -41,6 +53,8 @@ pub struct OffsetGen {
 /// (Hull–Dobell), so no value repeats within a pass.
 struct Visit {
     x: u64,
+    /// Where the sequence began: a walk that restarts here starts a fresh pass.
+    x0: u64,
     mul: u64,
     inc: u64,
     mask: u64,
@@ -50,13 +64,12 @@ struct Visit {
 impl Visit {
     fn new(slots: u64, rng: &mut SmallRng) -> Visit {
         let mask = slots.max(2).next_power_of_two() - 1;
-        Visit {
-            x: rng.random::<u64>() & mask,
-            mul: (rng.random::<u64>() << 2) | 1,
-            inc: rng.random::<u64>() | 1,
-            mask,
-            slots,
-        }
+        let x = rng.random::<u64>() & mask;
+        Visit { x, x0: x, mul: (rng.random::<u64>() << 2) | 1, inc: rng.random::<u64>() | 1, mask, slots }
+    }
+
+    fn restart(&mut self) {
+        self.x = self.x0;
     }
 
     #[inline]
@@ -75,7 +88,10 @@ impl OffsetGen {
     pub fn new(spec: &Spec, target_size: u64, worker: u32, seed_salt: u64) -> OffsetGen {
         // With an offset increment each worker has a region of its own (checked to fit).
         let start = spec.worker_offset(worker);
-        let len = spec.range.unwrap_or(target_size - start);
+        let region = spec.range.unwrap_or(target_size - start);
+        // A strided walk draws its offsets within one zone, then moves them to the zone.
+        let zones = spec.strided.map(|z| ZoneWalk { at: 0, done: 0, size: z.size, step: z.range + z.skip, region });
+        let len = spec.strided.map_or(region, |z| z.range.min(region));
         let align = spec.effective_align();
         let table = |b: &[crate::workload::BlockShare]| {
             let mut acc = 0;
@@ -125,6 +141,7 @@ impl OffsetGen {
             seq_pos: stride * worker as u64,
             seq_skip: spec.seq_skip,
             map,
+            zones,
         }
     }
 
@@ -182,7 +199,24 @@ impl OffsetGen {
                 idx * self.align
             }
         };
-        (op, self.start + off, bs as u32)
+        let zone = self.zones.as_mut().map_or(0, |z| z.at);
+        if let Some(z) = &mut self.zones {
+            z.done += bs;
+            if z.done >= z.size {
+                // The next zone, from the region's start again past its end; its I/O begins
+                // where a zone's always does: a fresh pass, the first block.
+                z.done = 0;
+                z.at += z.step;
+                if z.at + self.len > z.region {
+                    z.at = 0;
+                }
+                self.seq_pos = 0;
+                if let Some(m) = &mut self.map {
+                    m.restart();
+                }
+            }
+        }
+        (op, self.start + zone + off, bs as u32)
     }
 }
 

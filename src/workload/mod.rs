@@ -13,7 +13,7 @@ pub mod size;
 pub mod steady;
 pub mod verify;
 
-pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, ThinkTime};
+pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, Strided, ThinkTime};
 pub use steady::SteadyState;
 
 use serde::{Deserialize, Serialize};
@@ -223,6 +223,9 @@ pub struct Spec {
     /// Ends once its IOPS or bandwidth has settled (fio's `ss`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steady: Option<SteadyState>,
+    /// I/O walks the region zone by zone (fio's zonemode=strided).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strided: Option<Strided>,
     /// fio's bandwidth, IOPS and latency logs, written while the test runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logs: Option<iolog::IoLogs>,
@@ -276,6 +279,7 @@ impl Default for Spec {
             verify: None,
             flow: None,
             steady: None,
+            strided: None,
             logs: None,
             random_map: false,
         }

@@ -232,3 +232,12 @@ impl Spec {
         self.offset.saturating_add(self.offset_increment.saturating_mul(k as u64))
     }
 }
+
+/// fio's `zonemode=strided`: I/O stays in a zone of `range` bytes until `size` bytes were done
+/// there, then moves `range + skip` further on, wrapping to the region's start at its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strided {
+    pub range: u64,
+    pub size: u64,
+    pub skip: u64,
+}

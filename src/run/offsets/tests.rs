@@ -143,3 +143,29 @@ fn a_random_map_visits_every_block_once_per_pass_in_no_plain_order() {
     offs.dedup();
     assert!(offs.len() < 256);
 }
+
+#[test]
+fn strided_zones_keep_io_in_the_zone_then_move_on_and_wrap() {
+    use crate::workload::Strided;
+    // 64 KiB region, zones of 16 KiB every 32 KiB (a 16 KiB skip), 32 KiB of I/O per zone:
+    // each zone's four blocks twice over, each pass visiting every block once.
+    let s = Spec {
+        strided: Some(Strided { range: 16 << 10, size: 32 << 10, skip: 16 << 10 }),
+        random_map: true,
+        ..spec(Pattern::Random)
+    };
+    let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+    for zone in [0u64, 32 << 10, 0] {
+        for _pass in 0..2 {
+            let mut seen: Vec<u64> = (0..4).map(|_| g.next_io().1).collect();
+            assert!(seen.iter().all(|&o| o >= zone && o < zone + (16 << 10)), "zone {zone}: {seen:?}");
+            seen.sort();
+            assert_eq!(seen, (0..4).map(|b| zone + b * 4096).collect::<Vec<_>>());
+        }
+    }
+    // Sequential I/O starts each zone at its first block.
+    let s = Spec { strided: Some(Strided { range: 8192, size: 8192, skip: 0 }), ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 32 << 10, 0, 0);
+    let offs: Vec<u64> = (0..10).map(|_| g.next_io().1).collect();
+    assert_eq!(offs, [0, 4096, 8192, 12288, 16384, 20480, 24576, 28672, 0, 4096]);
+}

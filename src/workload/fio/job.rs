@@ -73,6 +73,8 @@ pub(super) struct Job {
     pub(super) flow: crate::workload::Flow,
     /// fio's `ss` (its default when unset), `ss_dur` and `ss_ramp`, s; a duration of 0 is off.
     pub(super) steady: (Option<String>, f64, f64),
+    /// fio's zonemode=strided, zonerange, zonesize and zoneskip.
+    pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
 }
 
@@ -112,6 +114,19 @@ impl Job {
                     .into(),
             );
         }
+    }
+
+    /// fio's strided zones: a zone range of 0 is the zone size, as in fio.
+    fn strided(&self) -> R<Option<crate::workload::Strided>> {
+        let (on, range, size, skip) = self.zones;
+        if !on {
+            return Ok(None);
+        }
+        if size == 0 {
+            return Err("zonesize: zonemode=strided needs a zone size above 0".into());
+        }
+        let range = if range == 0 { size } else { range };
+        Ok(Some(crate::workload::Strided { range, size, skip }))
     }
 
     pub(super) fn note(&mut self, s: impl Into<String>) {
@@ -189,6 +204,7 @@ impl Job {
             s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
         }
         s.logs = super::logs::settle(std::mem::take(&mut self.logs), &self.name);
+        self.spec.strided = self.strided()?;
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         self.random_map();

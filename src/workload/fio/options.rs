@@ -128,6 +128,13 @@ const OPTIONS: &[Def] = &[
     value("flow", &[], flow),
     value("flow_id", &[], |j, v| set(&mut j.flow.id, u32v(v, j.kb))),
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
+    value("zonemode", &[], |j, v| match v {
+        "none" | "strided" => set(&mut j.zones.0, Ok(v == "strided")),
+        _ => Err(format!("'{v}' is not supported by iolens (none and strided are; zoned block devices are not)")),
+    }),
+    value("zonerange", &[], |j, v| set(&mut j.zones.1, int(v, j.kb))),
+    value("zonesize", &[], |j, v| set(&mut j.zones.2, int(v, j.kb))),
+    value("zoneskip", &[], |j, v| set(&mut j.zones.3, int(v, j.kb))),
     value("steadystate", &["ss"], |j, v| {
         crate::workload::SteadyState::parse(v, 1, 0.0)?;
         j.steady.0 = Some(v.to_string());

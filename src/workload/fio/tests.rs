@@ -406,3 +406,12 @@ fn numbers_end_where_fio_stops_reading_them() {
     assert!(int(")", 1024).is_err());
     assert!(int("1.5k", 1024).is_err(), "fio's 1, not 1536: refused");
 }
+
+#[test]
+fn strided_zones_reach_the_spec() {
+    let j = &parse("[j]\nfilename=f\nsize=1m\nzonemode=strided\nzonesize=64k\nzoneskip=4k\n").unwrap()[0];
+    assert_eq!(j.spec.strided, Some(crate::workload::Strided { range: 64 << 10, size: 64 << 10, skip: 4 << 10 }));
+    let e = parse("[j]\nfilename=f\nsize=1m\nzonemode=zbd\n").unwrap_err().to_string();
+    assert!(e.contains("zonemode") && e.contains("'zbd'"), "{e}");
+    assert!(parse("[j]\nfilename=f\nsize=1m\nzonemode=strided\n").unwrap_err().to_string().contains("zonesize"));
+}
