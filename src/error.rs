@@ -9,16 +9,27 @@ pub struct UsageError {
     /// The option as typed on the command line, e.g. "--bs", or the target path.
     pub option: String,
     pub message: String,
+    /// The message is the whole line, worded as the tool a front end stands in for words it
+    /// (DiskSpd's "ERROR: …"), so it is printed as it is.
+    pub worded: bool,
 }
 
 impl UsageError {
     pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
-        UsageError { option: option.into(), message: message.into() }
+        UsageError { option: option.into(), message: message.into(), worded: false }
+    }
+
+    /// A whole line in another tool's wording; `line` must name the option itself.
+    pub fn worded(option: impl Into<String>, line: impl Into<String>) -> Self {
+        UsageError { option: option.into(), message: line.into(), worded: true }
     }
 }
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.worded {
+            return f.write_str(&self.message);
+        }
         write!(f, "{}: {}", self.option, self.message)
     }
 }
@@ -53,7 +64,11 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// Prints an error the iolens way (one line) and returns its exit code.
 pub fn exit_code(e: &anyhow::Error) -> i32 {
     if let Some(u) = e.downcast_ref::<UsageError>() {
-        eprintln!("error: {u}");
+        if u.worded {
+            eprintln!("{u}");
+        } else {
+            eprintln!("error: {u}");
+        }
         return EXIT_USAGE;
     }
     if e.downcast_ref::<Interrupted>().is_some() {

@@ -194,9 +194,9 @@ fn xml_options_fail_on_one_line() {
     std::fs::write(dir.path().join("bad.xml"), "<Profile><TimeSpans></Profile>").unwrap();
     for (args, want) in [
         (vec!["-Xbad.xml", "f.dat"], "error: -X: bad.xml: not well-formed XML: "),
-        (vec!["-Xbad.xml", "-b4k", "f.dat"], "error: -b4k: cannot be combined with -X"),
+        (vec!["-Xbad.xml", "-b4k", "f.dat"], "ERROR: -b is not compatible with -X XML profile specification"),
         (vec!["--format", "json", "-Rxml", "-c1M", "f.dat"], "error: -Rxml: conflicts with --format json"),
-        (vec!["-Rjson", "f.dat"], "error: -R: 'json' is not a results format"),
+        (vec!["-Rjson", "f.dat"], "ERROR: invalid results format (-R): 'json'"),
     ] {
         let out = bin().current_dir(dir.path()).arg("diskspd").args(&args).output().unwrap();
         let (code, stdout, stderr) = parts(&out);

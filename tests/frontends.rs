@@ -237,7 +237,16 @@ fn diskspd_runs_a_field_line_in_diskspds_layout() {
     let (code, _, stderr) = parts(&out);
     assert_eq!(code, 2);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.starts_with("error: -x"), "{stderr}");
+    // In DiskSpd's form ("ERROR: …"), naming the option as typed.
+    assert!(stderr.starts_with("ERROR: ") && stderr.contains("'-x'"), "{stderr}");
+    // A line DiskSpd itself refuses is refused in DiskSpd's words, before any file is made.
+    let out = bin().args(["diskspd", "-w200", "-c1M", "g.dat"]).current_dir(dir.path()).output().unwrap();
+    let (code, _, stderr) = parts(&out);
+    assert_eq!(code, 2);
+    let want =
+        "ERROR: write ratio passed to -w must be between 0 and 100 (percent); incorrectly provided option: '-w200'";
+    assert_eq!(stderr.trim_end(), want);
+    assert!(!dir.path().join("g.dat").exists());
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! targets, sizes take one K/M/G/T/b suffix, and DiskSpd's defaults apply (64K blocks, 2 outstanding,
 //! cached I/O, 5 s warm-up), so a line pasted from a Windows run means here what it meant there.
 
-use crate::error::{usage, UsageError};
+use crate::error::UsageError;
 use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
 use options::Line;
+use wording::{alone, unsupported};
 
 mod options;
+mod wording;
 mod xml;
 pub mod xml_out;
 
@@ -40,59 +42,32 @@ pub enum ResultsFormat {
     Xml,
 }
 
-const SIZE_HELP: &str = "use a whole number with an optional K, M, G, T or b (blocks of -b) suffix, e.g. 4K";
-
-/// DiskSpd's `_GetSizeInBytes`: digits and at most one suffix, either case; "b" counts blocks, so
-/// "64KiB", "1.5G" and "8 B" (eight bytes in iolens) are not what DiskSpd would read and are refused.
-fn size(opt: &str, s: &str, block: u64) -> R<u64> {
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let (num, unit) = s.split_at(digits);
-    let mult = match unit.to_ascii_uppercase().as_str() {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        "B" => block,
-        _ => 0,
-    };
-    match num.parse::<u64>().ok().and_then(|n| n.checked_mul(mult)) {
-        Some(n) if mult > 0 => Ok(n),
-        _ => usage(opt, format!("'{s}' is not a size; {SIZE_HELP}")),
-    }
+/// A whole number attached to a letter, as DiskSpd's atoi reads it but stricter: "-t1.5" or "-tX"
+/// (1 and 0 to atoi) are refused, in DiskSpd's words for a bad value there.
+fn number(s: &str) -> Option<u64> {
+    s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse().ok()).flatten()
 }
 
-/// Whole numbers only: DiskSpd's atoi would read "-d1.5" as 1 s, which is never what was meant.
-fn number(opt: &str, s: &str, what: &str) -> R<u64> {
-    match s.parse::<u64>() {
-        Ok(n) if s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ if s.is_empty() => usage(opt, format!("needs {what} attached, e.g. {opt}2")),
-        _ => usage(opt, format!("'{s}' is not {what}")),
-    }
-}
-
-fn count(opt: &str, s: &str) -> R<u32> {
-    match number(opt, s, "a whole number")? {
-        0 => usage(opt, "must be at least 1"),
-        n => u32::try_from(n).or_else(|_| usage(opt, format!("{s} is too large"))),
-    }
+/// A count of at least 1 (-t -o -F -g), which DiskSpd reports only by naming the option.
+fn count(arg: &str, s: &str) -> R<u32> {
+    number(s).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or_else(|| wording::incorrect(arg, &[]))
 }
 
 /// DiskSpd's target forms → a Linux path; Windows files keep only their name, in the current directory.
 pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
-    const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead, e.g. /dev/sdb";
+    const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead";
     let b = raw.as_bytes();
     let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
     if b.len() > 1 && b[0] == b'#' {
-        return usage(raw, format!("is a Windows physical drive number; {DEV}"));
+        return Err(unsupported(raw, &format!("a Windows physical drive number; {DEV} (/dev/sdb)")));
     }
     let device = raw.strip_prefix(r"\\.\").is_some()
         || raw.strip_prefix(r"\\?\").is_some_and(|r| !(r.len() > 2 && r.as_bytes()[1] == b':'));
     if (drive && b.len() == 2) || device {
-        return usage(raw, format!("is a Windows volume or device; {DEV}1 or /dev/nvme0n1p1"));
+        return Err(unsupported(raw, &format!("a Windows volume or device; {DEV} (/dev/sdb1)")));
     }
     if raw.is_empty() {
-        return usage("TARGET", "an empty argument is not a target");
+        return Err(unsupported(raw, "an empty argument is not a target"));
     }
     if !drive && !raw.contains('\\') {
         return Ok(raw.to_string());
@@ -101,7 +76,7 @@ pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     let rest = if drive { &raw[2..] } else { raw };
     let name = rest.rsplit(['\\', '/']).next().unwrap_or("");
     if matches!(name, "" | "." | "..") {
-        return usage(raw, "is a Windows path that names no file");
+        return Err(unsupported(raw, "a Windows path that names no file"));
     }
     notes.push(format!("{raw} is a Windows path; using {name} in the current directory"));
     Ok(name.to_string())
@@ -145,7 +120,7 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     let split = args.iter().position(|a| !a.starts_with('-')).unwrap_or(args.len());
     let (opts, raw_targets) = args.split_at(split);
     if let Some(a) = raw_targets.iter().find(|a| a.starts_with('-')) {
-        return usage(a, "options must come before the targets, as in DiskSpd");
+        return Err(alone(a, &format!("parameters ({a}) must come before targets on the command line")));
     }
     let mut notes = Vec::new();
     let mut targets: Vec<String> = Vec::new();
@@ -153,16 +128,18 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
         let t = target(raw, &mut notes)?;
         // Two different Windows paths may shrink to one name; the same path twice is DiskSpd-legal.
         if let Some(j) = targets.iter().position(|u| *u == t).filter(|&j| raw_targets[j] != *raw) {
-            return usage(raw, format!("would use {t}, as {} does; rename one", raw_targets[j]));
+            let why = format!("both would be {t} in the current directory, as {} is; rename one", raw_targets[j]);
+            return Err(unsupported(raw, &why));
         }
         targets.push(t);
     }
     // DiskSpd reads -b before everything else, so "b" sizes anywhere count blocks of the last -b.
     let mut block: u64 = 64 << 10;
-    for v in opts.iter().filter_map(|a| a.strip_prefix("-b")) {
-        block = size("-b", v, block)?;
+    for (arg, v) in opts.iter().filter_map(|a| Some((a, a.strip_prefix("-b")?))) {
+        const BAD: &str = "invalid block size passed to -b";
+        block = wording::size(v, block, false).map_err(|d| alone("-b", &format!("{d}; {BAD}")))?.0;
         if block == 0 || block > 64 << 20 {
-            return usage("-b", format!("'{v}' is out of range; iolens takes block sizes from 1 byte to 64M"));
+            return Err(unsupported(arg, &format!("{BAD}; iolens takes block sizes from 1 byte to 64M")));
         }
     }
     let spec = Spec {
@@ -179,6 +156,9 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     for arg in opts {
         options::apply(&mut line, arg)?;
     }
+    if line.spec.targets.is_empty() {
+        return Err(alone("TARGET", "need to provide at least one filename"));
+    }
     finish(line)
 }
 
@@ -189,21 +169,24 @@ fn finish(line: Line) -> R<DiskspdJob> {
     let n_targets = spec.targets.len() as u32;
     if let Some(n) = line.f_threads {
         if spec.threads > 1 {
-            return usage("-F", "conflicts with -t");
+            return Err(alone("-F", "-F and -t parameters cannot be used together"));
         }
         if n_targets > 1 {
-            return usage("-F", "threads shared by several targets are not supported; use -t");
+            return Err(unsupported("-F", "threads shared by several targets are not supported; use -t"));
         }
         spec.threads = n;
     }
     if line.affinity && line.no_affinity {
-        return usage("-n", "conflicts with -a");
+        return Err(alone("-n", "-n and -a parameters cannot be used together"));
     }
     if zero {
         spec.data = DataPattern::Zero;
     }
     if let Some(z) = zbuf.filter(|&z| z < block) {
-        return usage("-Z", format!("a {z}-byte write source buffer is smaller than the block size ({block})"));
+        let line = format!(
+            "custom write buffer (-Z) is smaller than the block size. Write buffer size: {z} block size: {block}"
+        );
+        return Err(alone("-Z", &line));
     }
     spec.direct = line.unbuffered == Some(true);
     spec.write_through = line.write_through == Some(true);
@@ -214,7 +197,7 @@ fn finish(line: Line) -> R<DiskspdJob> {
     spec.offset = line.base.unwrap_or(0);
     if let Some((end, o)) = line.max_end {
         if end <= spec.offset {
-            return usage(o, "the maximum target offset must be greater than the base (-B)");
+            return Err(alone(o, "maximum (-f) target offset must be greater than base (-B)"));
         }
         spec.range = Some(end - spec.offset);
     }
@@ -229,7 +212,7 @@ fn finish(line: Line) -> R<DiskspdJob> {
     // Checked here so the message names DiskSpd's options, not iolens' --buffered.
     let aligned = [("-b", block), ("-r", spec.align.unwrap_or(0)), ("-B", spec.offset)];
     if let Some((o, n)) = aligned.into_iter().find(|(_, n)| spec.direct && !n.is_multiple_of(512)) {
-        return usage(o, format!("{n} is not a multiple of 512, which unbuffered I/O (-Su, -Sh) needs"));
+        return Err(unsupported(o, &format!("{n} is not a multiple of 512, which unbuffered I/O (-Su, -Sh) needs")));
     }
     let t = spec.threads;
     if spec.pattern == Pattern::Sequential && t > 1 {
@@ -242,13 +225,12 @@ fn finish(line: Line) -> R<DiskspdJob> {
     if spec.writes() && !zero && !line.zr && zbuf.is_none() {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());
     }
-    spec.validate().map_err(|mut e| {
+    // iolens' own limits (1-1024 threads, more than 0 s, …), named by DiskSpd's letter.
+    spec.validate().map_err(|e| {
         const DSPD: &str = "--threads -t --qd -o --duration -d --warmup -W --cooldown -C --size -c --rate-mbps -g";
         let words: Vec<&str> = DSPD.split(' ').collect();
-        if let Some(w) = words.chunks(2).find(|w| w[0] == e.option) {
-            e.option = w[1].to_string();
-        }
-        e
+        let o = words.chunks(2).find(|w| w[0] == e.option).map_or(e.option.as_str(), |w| w[1]);
+        unsupported(o, &e.message)
     })?;
     let (latency, iops_stddev, create_size) = (line.latency, line.iops_stddev, line.create_size);
     let (results, profile_only) = (line.results, line.profile_only);

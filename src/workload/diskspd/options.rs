@@ -3,8 +3,8 @@
 //! (conflicts, throttles over all threads, DiskSpd's defaults) is settled once all are read, in
 //! `parse_line`.
 
-use super::{count, number, size, ResultsFormat, R};
-use crate::error::{usage, UsageError};
+use super::wording::{alone, bad_time, incorrect, invalid_option, size, sized, unsupported};
+use super::{count, number, ResultsFormat, R};
 use crate::workload::{AccessHint, Spec};
 
 /// A DiskSpd line as its options so far leave it.
@@ -39,22 +39,18 @@ pub(super) struct Line {
     pub profile_only: bool,
 }
 
-/// One option as typed: `arg` is the whole argument ("-t2"), `flag` its letter ("-t"), `v`
+/// One option as typed: `arg` is the whole argument ("-t2"), `letter` its letter ('t'), `v`
 /// what is attached ("2").
 struct Arg<'a> {
     arg: &'a str,
     letter: char,
-    flag: &'a str,
     v: &'a str,
 }
 
 impl Arg<'_> {
-    fn once(&self, seen: bool) -> R<()> {
-        if seen {
-            usage(self.flag, "can only be given once")
-        } else {
-            Ok(())
-        }
+    /// DiskSpd's refusal of this option as typed, after its reasons (if it gives any).
+    fn bad<T>(&self, why: &[&str]) -> R<T> {
+        Err(incorrect(self.arg, why))
     }
 }
 
@@ -71,9 +67,9 @@ enum Does {
 const OPTIONS: &[(char, Does)] = &[
     // Read before the others (see `parse_line`).
     ('b', Does::Switch(|_| {})),
-    ('t', Does::Value(|l, a| set(&mut l.spec.threads, count(a.flag, a.v)))),
-    ('o', Does::Value(|l, a| set(&mut l.spec.qd, count(a.flag, a.v)))),
-    ('F', Does::Value(|l, a| set(&mut l.f_threads, count(a.flag, a.v).map(Some)))),
+    ('t', Does::Value(|l, a| set(&mut l.spec.threads, count(a.arg, a.v)))),
+    ('o', Does::Value(|l, a| set(&mut l.spec.qd, count(a.arg, a.v)))),
+    ('F', Does::Value(|l, a| set(&mut l.f_threads, count(a.arg, a.v).map(Some)))),
     ('w', Does::Value(write_pct)),
     ('d', Does::Value(|l, a| set(&mut l.spec.duration, seconds(a)))),
     ('W', Does::Value(|l, a| set(&mut l.spec.warmup, seconds(a)))),
@@ -98,7 +94,7 @@ const OPTIONS: &[(char, Does)] = &[
     ('I', Does::Value(priority)),
     ('T', Does::Value(thread_stride)),
     ('x', Does::Refused("completion routines are not supported")),
-    ('X', Does::Refused("a second XML profile is not allowed")),
+    ('X', Does::Value(|_, _| Err(alone("-X", "multiple XML profiles specified (-X)")))),
     ('y', Does::Refused("event synchronization is not supported")),
     ('e', Does::Refused("ETW tracing is not supported")),
     ('l', Does::Refused("large-page buffers are not supported")),
@@ -115,19 +111,16 @@ const OPTIONS: &[(char, Does)] = &[
 pub(super) fn apply(line: &mut Line, arg: &str) -> R<()> {
     // `arg` starts with the ASCII '-', so byte 1 is a char boundary.
     let mut it = arg[1..].chars();
-    let Some(letter) = it.next() else {
-        return usage(arg, "is not an option; DiskSpd options are a letter with the value attached, e.g. -t2");
-    };
-    let flag = format!("-{letter}");
-    let a = Arg { arg, letter, flag: &flag, v: it.as_str() };
+    let Some(letter) = it.next() else { return Err(invalid_option(arg)) };
+    let a = Arg { arg, letter, v: it.as_str() };
     match OPTIONS.iter().find(|(l, _)| *l == letter).map(|(_, does)| does) {
         Some(Does::Switch(set)) => {
             set(line);
             Ok(())
         }
         Some(Does::Value(apply)) => apply(line, &a),
-        Some(Does::Refused(why)) => usage(arg, *why),
-        None => usage(arg, "is not a DiskSpd option"),
+        Some(Does::Refused(why)) => Err(unsupported(arg, why)),
+        None => Err(invalid_option(arg)),
     }
 }
 
@@ -137,34 +130,55 @@ fn set<T>(slot: &mut T, v: R<T>) -> R<()> {
 }
 
 fn seconds(a: &Arg) -> R<f64> {
-    Ok(number(a.flag, a.v, "a whole number of seconds")? as f64)
+    number(a.v).map(|n| n as f64).ok_or_else(|| bad_time(a.letter, a.v))
 }
 
 fn write_pct(l: &mut Line, a: &Arg) -> R<()> {
-    match number(a.flag, a.v, "a write percentage")? {
-        w @ 0..=100 => l.spec.read_pct = 100 - w as u32,
-        _ => return usage(a.flag, format!("{} is out of range; use a write percentage 0-100", a.v)),
+    match number(a.v) {
+        _ if a.v.is_empty() => return a.bad(&["no write ratio passed to -w"]),
+        Some(w @ 0..=100) => l.spec.read_pct = 100 - w as u32,
+        _ => return a.bad(&["write ratio passed to -w must be between 0 and 100 (percent)"]),
     }
     Ok(())
 }
 
 fn create(l: &mut Line, a: &Arg) -> R<()> {
-    l.spec.size = size(a.flag, a.v, l.block)?;
+    if a.v.is_empty() {
+        return a.bad(&[]);
+    }
+    l.spec.size = sized(a.arg, a.v, l.block, "invalid target size passed to -c")?;
     l.create_size = Some(l.spec.size);
     Ok(())
 }
 
+const MAX_ONCE: &str = "maximum target offset (-Bbase:length or -fsize) can only be specified once";
+
+/// `-Bbase[:length]`, checked in DiskSpd's order.
 fn base(l: &mut Line, a: &Arg) -> R<()> {
-    let (f, v) = (a.flag, a.v);
-    a.once(l.base.is_some())?;
-    let (b, len) = v.split_once(':').map_or((v, None), |(b, l)| (b, Some(l)));
-    let b = size(f, b, l.block)?;
-    l.base = Some(b);
-    if let Some(len) = len {
-        a.once(l.max_end.is_some())?;
-        let end = b.checked_add(size(f, len, l.block)?);
-        l.max_end = Some((end.ok_or_else(|| UsageError::new(f, "base + length overflows"))?, "-B"));
+    if a.v.is_empty() {
+        return a.bad(&[]);
     }
+    if l.base.is_some() {
+        return a.bad(&["base target offset (-Bbase[:length]) can only be specified once"]);
+    }
+    let (b, rest) =
+        size(a.v, l.block, true).map_err(|d| incorrect(a.arg, &[&d, "invalid base target offset passed to -B"]))?;
+    l.base = Some(b);
+    if rest.is_empty() {
+        return Ok(());
+    }
+    let Some(len) = rest.strip_prefix(':') else {
+        return a.bad(&["unexpected characters after -Bbase; use ':' to separate -Bbase:length"]);
+    };
+    if len.is_empty() {
+        return a.bad(&["-Bbase:length - no length provided"]);
+    }
+    if l.max_end.is_some() {
+        return a.bad(&[MAX_ONCE]);
+    }
+    const BAD_LEN: &str = "invalid target length passed to -B";
+    let end = b.checked_add(sized(a.arg, len, l.block, BAD_LEN)?);
+    l.max_end = Some((end.ok_or_else(|| incorrect(a.arg, &[BAD_LEN]))?, "-B"));
     Ok(())
 }
 
@@ -172,8 +186,10 @@ fn base(l: &mut Line, a: &Arg) -> R<()> {
 fn max_offset(l: &mut Line, a: &Arg) -> R<()> {
     let v = a.v;
     if v.starts_with(|c: char| c.is_ascii_digit()) {
-        a.once(l.max_end.is_some())?;
-        l.max_end = Some((size(a.flag, v, l.block)?, "-f"));
+        if l.max_end.is_some() {
+            return a.bad(&[MAX_ONCE]);
+        }
+        l.max_end = Some((sized(a.arg, v, l.block, "invalid max target size passed to -f")?, "-f"));
     } else if !v.is_empty() && v.chars().all(|c| "rst".contains(c)) {
         // DiskSpd lets -fr and -fs be given together; Windows then honours the random hint.
         if v.contains('r') {
@@ -185,7 +201,7 @@ fn max_offset(l: &mut Line, a: &Arg) -> R<()> {
             l.notes.push(format!("{}: the temporary-file hint (-ft) is not applied", a.arg));
         }
     } else {
-        return usage(a.flag, format!("'{v}' is neither a size nor access hints (r, s, t)"));
+        return a.bad(&[]);
     }
     Ok(())
 }
@@ -193,31 +209,41 @@ fn max_offset(l: &mut Line, a: &Arg) -> R<()> {
 fn random(l: &mut Line, a: &Arg) -> R<()> {
     let v = a.v;
     if v.starts_with('s') {
-        return usage(a.arg, "mixed random/sequential I/O is not supported");
+        return Err(unsupported(a.arg, "mixed random/sequential I/O is not supported"));
     }
     if v.starts_with('d') {
-        return usage(a.arg, "random distributions over target ranges are not supported");
+        return Err(unsupported(a.arg, "random distributions over target ranges are not supported"));
+    }
+    const BAD: &str = "invalid alignment passed to -r";
+    let align = if v.is_empty() { l.block } else { sized(a.arg, v, l.block, BAD)? };
+    if align == 0 {
+        return a.bad(&[BAD]);
+    }
+    if l.random.is_some() {
+        return a.bad(&["random IO (-r) specified multiple times"]);
     }
     if l.seq {
-        return usage(a.arg, "conflicts with sequential I/O (-s)");
+        return a.bad(&[SEQ_VS_RANDOM]);
     }
-    a.once(l.random.is_some())?;
-    let align = if v.is_empty() { l.block } else { size(a.flag, v, l.block)? };
-    l.random = Some(if align > 0 { align } else { return usage(a.flag, "an alignment of 0 is not allowed") });
+    l.random = Some(align);
     Ok(())
 }
 
+const SEQ_VS_RANDOM: &str = "sequential IO (-s) conflicts with random IO (-r/-rs)";
+
 fn sequential(l: &mut Line, a: &Arg) -> R<()> {
     if l.random.is_some() {
-        return usage(a.arg, "conflicts with random I/O (-r)");
+        return a.bad(&[SEQ_VS_RANDOM]);
     }
-    a.once(l.seq)?;
+    if l.seq {
+        return a.bad(&["sequential IO (-s) specified multiple times"]);
+    }
     l.seq = true;
     l.interlocked = a.v.starts_with('i');
     let stride = a.v.strip_prefix('i').unwrap_or(a.v);
-    if !stride.is_empty() && size(a.flag, stride, l.block)? != l.block {
+    if !stride.is_empty() && sized(a.arg, stride, l.block, "invalid stride size passed to -s")? != l.block {
         let block = l.block;
-        return usage(a.arg, format!("strides other than the block size ({block}) are not supported"));
+        return Err(unsupported(a.arg, &format!("strides other than the block size ({block}) are not supported")));
     }
     Ok(())
 }
@@ -230,17 +256,25 @@ fn caching(l: &mut Line, a: &Arg) -> R<()> {
         (_, v) => v,
     };
     for c in flags.chars() {
-        let (cache, through) = match c {
-            'b' => (Some(false), None),
-            'u' => (Some(true), None),
-            'w' => (None, Some(true)),
-            'h' => (Some(true), Some(true)),
-            'm' => return usage(a.arg, "memory-mapped I/O is not supported"),
-            'r' => return usage(a.arg, "remote-only caching is not supported"),
-            _ => return usage(a.flag, format!("'{c}' is not a caching flag; use b, h, u or w")),
+        // DiskSpd's line when this flag meets an earlier one, per flag.
+        let (cache, through, conflict) = match c {
+            'b' => (Some(false), None, "-Sb conflicts with earlier specification of cache mode"),
+            'u' => (Some(true), None, "-Su conflicts with earlier specification of cache mode/memory mapped IO"),
+            'w' => (None, Some(true), "-Sw conflicts with earlier specification of write through"),
+            'h' => {
+                (Some(true), Some(true), "-Sh conflicts with earlier specification of cache/writethrough/memory mapped")
+            }
+            'm' => return Err(unsupported(a.arg, "memory-mapped I/O is not supported")),
+            'r' => return Err(unsupported(a.arg, "remote-only caching is not supported")),
+            _ => return a.bad(&["unrecognized option provided to -S"]),
         };
         if (cache.is_some() && l.unbuffered.is_some()) || (through.is_some() && l.write_through.is_some()) {
-            return usage(a.arg, "conflicts with an earlier caching option (-S or -h)");
+            let conflict = match (a.letter, a.v) {
+                ('h', _) => "-h conflicts with earlier specification of cache/writethrough",
+                (_, "") => "-S conflicts with earlier specification of cache mode",
+                _ => conflict,
+            };
+            return a.bad(&[conflict]);
         }
         l.unbuffered = l.unbuffered.or(cache);
         l.write_through = l.write_through.or(through);
@@ -250,7 +284,7 @@ fn caching(l: &mut Line, a: &Arg) -> R<()> {
 
 fn throttle(l: &mut Line, a: &Arg) -> R<()> {
     let (n, iops) = a.v.strip_suffix('i').map_or((a.v, false), |n| (n, true));
-    l.throttle = Some((count(a.flag, n)? as f64, iops));
+    l.throttle = Some((count(a.arg, n)? as f64, iops));
     Ok(())
 }
 
@@ -262,9 +296,14 @@ fn seed(l: &mut Line, a: &Arg) -> R<()> {
         l.notes.push(format!("-z: random seed {} taken from the clock", l.spec.seed));
         return Ok(());
     }
-    match number(a.flag, a.v, "a seed")? {
-        s if s <= u32::MAX as u64 => l.spec.seed = s,
-        _ => return usage(a.flag, format!("{} is not a 32-bit seed", a.v)),
+    // DiskSpd's strtoul would saturate a seed over 32 bits; iolens refuses it as not 32-bit.
+    match number(a.v) {
+        Some(s) if s <= u32::MAX as u64 => l.spec.seed = s,
+        _ => {
+            // DiskSpd's line names only the value, so the option follows in its own phrase.
+            let v = a.v;
+            return a.bad(&[&format!("invalid random seed value '{v}' specified - must be a valid 32 bit integer")]);
+        }
     }
     Ok(())
 }
@@ -274,11 +313,12 @@ fn write_source(l: &mut Line, a: &Arg) -> R<()> {
     match a.v {
         "" => l.zero = true,
         "r" => l.zr = true,
-        v if v.contains(',') => return usage(a.arg, "write data from a file is not supported"),
+        v if v.contains(',') => return Err(unsupported(a.arg, "write data from a file is not supported")),
         v => {
-            l.zbuf = Some(size(a.flag, v, l.block)?).filter(|&n| n > 0);
+            const BAD: &str = "invalid size passed to -Z";
+            l.zbuf = Some(sized(a.arg, v, l.block, BAD)?).filter(|&n| n > 0);
             if l.zbuf.is_none() {
-                return usage(a.flag, "a write source buffer of 0 bytes is not allowed");
+                return a.bad(&[BAD]);
             }
             l.notes.push(format!("{}: iolens writes fresh random data per I/O, not slices of one buffer", a.arg));
         }
@@ -288,7 +328,7 @@ fn write_source(l: &mut Line, a: &Arg) -> R<()> {
 
 fn iops_stddev(l: &mut Line, a: &Arg) -> R<()> {
     l.iops_stddev = true;
-    let ms = if a.v.is_empty() { 1000 } else { number(a.flag, a.v, "milliseconds")? };
+    let ms = if a.v.is_empty() { 1000 } else { number(a.v).ok_or_else(|| incorrect(a.arg, &[]))? };
     if ms > 0 && ms != 1000 {
         l.notes.push(format!("{}: iolens samples IOPS once per second, not every {ms} ms", a.arg));
     }
@@ -300,8 +340,11 @@ fn affinity(l: &mut Line, a: &Arg) -> R<()> {
     // DiskSpd's grammar: "" or "g", else CPU numbers and gN group prefixes, ending on a CPU.
     let num = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     let list = v.split(',').all(|t| num(t.strip_prefix('g').unwrap_or(t)));
-    if !(v.is_empty() || v == "g" || (list && !v.rsplit(',').next().is_some_and(|t| t.starts_with('g')))) {
-        return usage(a.flag, format!("'{v}' is not an affinity list; write e.g. -a0,1 or -ag0,0,1"));
+    if !(v.is_empty() || v == "g") && v.rsplit(',').next().is_some_and(|t| t.starts_with('g') || t.is_empty()) {
+        return a.bad(&["incomplete affinity specification"]);
+    }
+    if !(v.is_empty() || v == "g" || list) {
+        return a.bad(&["syntax error parsing affinity"]);
     }
     l.affinity = true;
     l.notes.push(format!("{}: CPU affinity is ignored; the scheduler places iolens' threads", a.arg));
@@ -311,35 +354,37 @@ fn affinity(l: &mut Line, a: &Arg) -> R<()> {
 fn verbosity(_: &mut Line, a: &Arg) -> R<()> {
     match a.v {
         "" | "s" => Ok(()),
-        v => usage(a.flag, format!("'{v}' is not a verbosity; use -v or -vs")),
+        v => Err(alone("-v", &format!("invalid verbose mode (-v): '{v}'"))),
     }
 }
 
 /// `-R[p]text`, `-R[p]xml` or `-Rp`: the results layout, or the profile alone.
 fn results(l: &mut Line, a: &Arg) -> R<()> {
-    let v = a.v;
-    l.profile_only |= v.starts_with('p');
-    l.results = match v.strip_prefix('p').unwrap_or(v) {
+    l.profile_only |= a.v.starts_with('p');
+    let v = a.v.strip_prefix('p').unwrap_or(a.v);
+    l.results = match v {
         "text" => Some(ResultsFormat::Text),
         "xml" => Some(ResultsFormat::Xml),
         "" if l.profile_only => l.results,
-        _ => return usage(a.flag, format!("'{v}' is not a results format; use text, xml, p, ptext or pxml")),
+        "" => return Err(alone("-R", "unspecified results format -R: use [p]<text|xml>")),
+        _ => return Err(alone("-R", &format!("invalid results format (-R): '{v}'"))),
     };
     Ok(())
 }
 
 fn priority(_: &mut Line, a: &Arg) -> R<()> {
-    match number(a.flag, a.v, "a priority")? {
-        3 => Ok(()),
-        1 | 2 => usage(a.arg, "I/O priority hints are not supported"),
-        _ => usage(a.flag, format!("'{}' is not a priority; use 1, 2 or 3", a.v)),
+    match number(a.v) {
+        Some(3) => Ok(()),
+        Some(1 | 2) => Err(unsupported(a.arg, "I/O priority hints are not supported")),
+        _ => a.bad(&[]),
     }
 }
 
-/// `-T<size>` is refused either way, but a malformed size is named as such first.
+/// `-T<size>` is refused either way, but a malformed size is named as DiskSpd names it first.
 fn thread_stride(l: &mut Line, a: &Arg) -> R<()> {
-    if size(a.flag, a.v, l.block)? == 0 {
-        return usage(a.flag, "a thread stride of 0 is not allowed");
+    const BAD: &str = "invalid offset passed to -T";
+    if sized(a.arg, a.v, l.block, BAD)? == 0 {
+        return a.bad(&[BAD]);
     }
-    usage(a.arg, "per-thread start offsets are not supported; iolens spreads threads evenly")
+    Err(unsupported(a.arg, "per-thread start offsets are not supported; iolens spreads threads evenly"))
 }

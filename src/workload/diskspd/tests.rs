@@ -44,7 +44,7 @@ fn caching_flags() {
     }
     assert_eq!(opt_of("-Su -Sb f"), "-Sb");
     assert_eq!(opt_of("-Sw -h f"), "-h");
-    assert_eq!(opt_of("-Sx f"), "-S");
+    assert_eq!(opt_of("-Sx f"), "-Sx");
     assert_eq!(opt_of("-Su -b1000 f"), "-b");
 }
 
@@ -66,7 +66,7 @@ fn throttle_is_per_thread_per_target() {
     assert_eq!(j.spec.rate_mbps, Some(2.0));
     assert!(j.notes.iter().any(|n| n.starts_with("-g:")));
     assert_eq!(p("-t2 -g100i f").unwrap().spec.rate_iops, Some(200.0));
-    assert_eq!(opt_of("-g0 f"), "-g");
+    assert_eq!(opt_of("-g0 f"), "-g0");
 }
 
 #[test]
@@ -94,6 +94,7 @@ fn targets() {
     assert!(p(r"C:\x.dat C:\x.dat").is_ok());
     assert_eq!(opt_of("f -t2"), "-t2");
     assert_eq!(opt_of("-t2"), "TARGET");
+    assert!(parse(&["-t2".into(), String::new()]).unwrap_err().to_string().starts_with("ERROR: an empty argument"));
 }
 
 #[test]
@@ -113,7 +114,115 @@ fn unsupported_options_name_themselves() {
 fn garbage_names_the_option() {
     let bad = "-b3x -b64KiB -t0 -o -w150 -w -d1.5 -d0 -t5000 -B4k: -a1,g -R -vx -T0 -z99999999999 -".split(' ');
     for arg in bad {
-        assert_eq!(opt_of(&format!("{arg} f")), arg.get(..2).unwrap_or(arg), "{arg}");
+        let flag = arg.get(..2).unwrap_or(arg);
+        let e = p(&format!("{arg} f")).expect_err(arg);
+        assert!(e.option.starts_with(flag), "{arg}: {e:?}");
+        // The line shown is DiskSpd's "ERROR: …", alone on its line, naming the option.
+        let shown = e.to_string();
+        assert!(e.worded && shown.starts_with("ERROR: ") && !shown.contains('\n'), "{shown}");
+        assert!(shown.contains(flag), "{arg}: {shown}");
+    }
+}
+
+/// DiskSpd 2.2's stderr for each line (run under wine), its lines joined into one by "; " under
+/// a single "ERROR: ". Lines DiskSpd accepts and iolens refuses are in `iolens_only_refusals`.
+const DISKSPD_SAYS: &[(&str, &str)] = &[
+    ("-Q5 f", "ERROR: invalid option: '-Q5'"),
+    ("- f", "ERROR: invalid option: '-'"),
+    ("-c1M -d1", "ERROR: need to provide at least one filename"),
+    ("f -t2", "ERROR: parameters (-t2) must come before targets on the command line"),
+    ("-t0 f", "ERROR: incorrectly provided option: '-t0'"),
+    ("-t f", "ERROR: incorrectly provided option: '-t'"),
+    ("-o0 f", "ERROR: incorrectly provided option: '-o0'"),
+    ("-oX f", "ERROR: incorrectly provided option: '-oX'"),
+    ("-F0 f", "ERROR: incorrectly provided option: '-F0'"),
+    ("-g0 f", "ERROR: incorrectly provided option: '-g0'"),
+    ("-gX f", "ERROR: incorrectly provided option: '-gX'"),
+    ("-I4 f", "ERROR: incorrectly provided option: '-I4'"),
+    ("-c f", "ERROR: incorrectly provided option: '-c'"),
+    ("-f f", "ERROR: incorrectly provided option: '-f'"),
+    ("-fx f", "ERROR: incorrectly provided option: '-fx'"),
+    ("-B f", "ERROR: incorrectly provided option: '-B'"),
+    (
+        "-w200 f",
+        "ERROR: write ratio passed to -w must be between 0 and 100 (percent); incorrectly provided option: '-w200'",
+    ),
+    ("-w f", "ERROR: no write ratio passed to -w; incorrectly provided option: '-w'"),
+    ("-d-1 f", "ERROR: invalid measured duration time (-d): '-1'"),
+    ("-W-2 f", "ERROR: invalid warmup time (-W): '-2'"),
+    ("-C-2 f", "ERROR: invalid cooldown time (-C): '-2'"),
+    ("-bX f", "ERROR: Invalid integer; invalid block size passed to -b"),
+    (
+        "-b3x f",
+        "ERROR: Invalid size 'x'. Valid: K - KiB, M - MiB, G - GiB, T - TiB, B - block; invalid block size passed to -b",
+    ),
+    ("-b64KiB f", "ERROR: Unrecognized characters after size specification; invalid block size passed to -b"),
+    (
+        "-r3X f",
+        "ERROR: Invalid size 'X'. Valid: K - KiB, M - MiB, G - GiB, T - TiB, B - block; \
+         invalid alignment passed to -r; incorrectly provided option: '-r3X'",
+    ),
+    ("-r0 f", "ERROR: invalid alignment passed to -r; incorrectly provided option: '-r0'"),
+    ("-cX f", "ERROR: Invalid integer; invalid target size passed to -c; incorrectly provided option: '-cX'"),
+    ("-Bx f", "ERROR: Invalid integer; invalid base target offset passed to -B; incorrectly provided option: '-Bx'"),
+    ("-B4k: f", "ERROR: -Bbase:length - no length provided; incorrectly provided option: '-B4k:'"),
+    ("-B4k:0 f", "ERROR: maximum (-f) target offset must be greater than base (-B)"),
+    ("-B8k -f4k f", "ERROR: maximum (-f) target offset must be greater than base (-B)"),
+    ("-sX f", "ERROR: Invalid integer; invalid stride size passed to -s; incorrectly provided option: '-sX'"),
+    ("-ZX f", "ERROR: Invalid integer; invalid size passed to -Z; incorrectly provided option: '-ZX'"),
+    ("-T0 f", "ERROR: invalid offset passed to -T; incorrectly provided option: '-T0'"),
+    ("-Sx f", "ERROR: unrecognized option provided to -S; incorrectly provided option: '-Sx'"),
+    ("-Su -Sb f", "ERROR: -Sb conflicts with earlier specification of cache mode; incorrectly provided option: '-Sb'"),
+    (
+        "-Sw -h f",
+        "ERROR: -h conflicts with earlier specification of cache/writethrough; incorrectly provided option: '-h'",
+    ),
+    ("-s -r4k f", "ERROR: sequential IO (-s) conflicts with random IO (-r/-rs); incorrectly provided option: '-r4k'"),
+    ("-r -si f", "ERROR: sequential IO (-s) conflicts with random IO (-r/-rs); incorrectly provided option: '-si'"),
+    ("-r -r f", "ERROR: random IO (-r) specified multiple times; incorrectly provided option: '-r'"),
+    ("-s -s f", "ERROR: sequential IO (-s) specified multiple times; incorrectly provided option: '-s'"),
+    ("-a1,g f", "ERROR: incomplete affinity specification; incorrectly provided option: '-a1,g'"),
+    ("-n -a0 f", "ERROR: -n and -a parameters cannot be used together"),
+    ("-F2 -t2 f", "ERROR: -F and -t parameters cannot be used together"),
+    // DiskSpd's line names only the value; its own phrase for the option is added.
+    (
+        "-zX f",
+        "ERROR: invalid random seed value 'X' specified - must be a valid 32 bit integer; \
+         incorrectly provided option: '-zX'",
+    ),
+    ("-R f", "ERROR: unspecified results format -R: use [p]<text|xml>"),
+    ("-Rfoo f", "ERROR: invalid results format (-R): 'foo'"),
+    ("-vx f", "ERROR: invalid verbose mode (-v): 'x'"),
+    (
+        "-Z1k f",
+        "ERROR: custom write buffer (-Z) is smaller than the block size. Write buffer size: 1024 block size: 65536",
+    ),
+];
+
+#[test]
+fn bad_lines_are_refused_in_diskspds_words() {
+    for (line, want) in DISKSPD_SAYS {
+        let e = p(line).expect_err(line);
+        assert!(e.worded, "{line}: {e:?}");
+        assert_eq!(e.to_string(), *want, "{line}");
+    }
+}
+
+#[test]
+fn iolens_only_refusals() {
+    // DiskSpd runs these (atoi reads "1.5" as 1, strtoul saturates the seed, -x is its own
+    // completion mode); iolens refuses them on one line in DiskSpd's form, naming the option.
+    let cases = [
+        ("-d1.5 f", "ERROR: invalid measured duration time (-d): '1.5'"),
+        ("-t1.5 f", "ERROR: incorrectly provided option: '-t1.5'"),
+        ("-z99999999999 f", "ERROR: invalid random seed value '99999999999' specified"),
+        ("-x f", "ERROR: completion routines are not supported: '-x'"),
+        ("-t5000 f", "ERROR: 5000 is out of range; use 1-1024: '-t'"),
+        ("-b0 f", "ERROR: invalid block size passed to -b; iolens takes block sizes from 1 byte to 64M: '-b0'"),
+    ];
+    for (line, want) in cases {
+        let shown = p(line).expect_err(line).to_string();
+        assert!(shown.starts_with(want), "{line}: {shown}");
     }
 }
 
@@ -142,5 +251,5 @@ fn access_hints() {
     let j = p("-ft f").unwrap();
     assert_eq!(j.spec.hint, AccessHint::None);
     assert_eq!(j.notes, ["-ft: the temporary-file hint (-ft) is not applied"]);
-    assert_eq!(opt_of("-fx f"), "-f");
+    assert_eq!(opt_of("-fx f"), "-fx");
 }

@@ -4,6 +4,7 @@
 //! -R, -v and -z may be added, and targets on the command line stand in for the profile's `*1`,
 //! `*2` … paths. A whole `-Rxml` result is taken too: its `<Profile>` is what was run.
 
+use super::wording::alone;
 use super::{parse_line, DiskspdJob, ResultsFormat};
 use crate::error::{usage, UsageError};
 use quick_xml::events::{BytesStart, Event};
@@ -285,17 +286,16 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
     for a in opts.iter().filter(|a| a.as_str() != x) {
         match a.get(..2) {
             Some("-d" | "-W" | "-C" | "-R" | "-v" | "-z") => overrides.push(a.clone()),
-            Some("-X") => return usage(a, "a second XML profile is not allowed"),
+            Some("-X") => return Err(alone("-X", "multiple XML profiles specified (-X)")),
+            Some("-b") => return Err(alone("-b", "-b is not compatible with -X XML profile specification")),
             _ => {
-                return usage(
-                    a,
-                    "cannot be combined with -X; DiskSpd takes only -d, -W, -C, -R, -v and -z with a profile",
-                )
+                let line = format!("invalid XML profile specification; parameter {a} not compatible with -X");
+                return Err(alone(a, &line));
             }
         }
     }
     if opts.iter().filter(|a| a.as_str() == x).count() > 1 {
-        return usage(x, "a second XML profile is not allowed");
+        return Err(alone("-X", "multiple XML profiles specified (-X)"));
     }
     // The added options are checked first, so their errors name them and not the profile.
     parse_line(&[overrides.clone(), vec!["x".into()]].concat())?;
@@ -313,7 +313,9 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
         let line = |opts: &[String], paths: Vec<String>| {
             parse_line(&[s.args.clone(), opts.to_vec(), overrides.clone(), paths].concat()).map_err(|e| {
                 let el = FROM.iter().find(|(o, _)| e.option.get(..2) == Some(*o)).map(|(_, el)| format!("<{el}>"));
-                bad(format!("<TimeSpan> {}: {}: {}", i + 1, el.unwrap_or(e.option), e.message))
+                // DiskSpd's "ERROR: " belongs at the start of a line, not inside this one.
+                let m = e.message.strip_prefix("ERROR: ").unwrap_or(&e.message);
+                bad(format!("<TimeSpan> {}: {}: {m}", i + 1, el.unwrap_or(e.option)))
             })
         };
         let paths = substitute(&s.targets.iter().map(|t| t.0.clone()).collect::<Vec<_>>(), subst, file)?;

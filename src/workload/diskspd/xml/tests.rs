@@ -171,7 +171,7 @@ fn errors_are_one_line_and_name_the_element() {
         (swap("<RequestCount>16</RequestCount>", "<RequestCount>0</RequestCount>"), "<TimeSpan> 1: <RequestCount>: "),
         (
             swap("<BlockSize>4096</BlockSize>", "<BlockSize>4x</BlockSize>"),
-            "<TimeSpan> 1: <BlockSize>: '4x' is not a size",
+            "<TimeSpan> 1: <BlockSize>: Invalid size 'x'",
         ),
         (
             PROFILE.replacen("<WriteRatio>30</WriteRatio>", "<WriteRatio>40</WriteRatio>", 2).replacen(
