@@ -130,7 +130,8 @@ const OPTIONS: &[Def] = &[
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
     value("zonemode", &[], |j, v| match v {
         "none" | "strided" => set(&mut j.zones.0, Ok(v == "strided")),
-        _ => Err(format!("'{v}' is not supported by iolens (none and strided are; zoned block devices are not)")),
+        "zbd" => note_if(j, true, "zonemode=zbd: iolens does not handle zoned block devices; the whole region is one area, no zone resets"),
+        _ => Err(format!("'{v}' is not none, strided or zbd")),
     }),
     value("zonerange", &[], |j, v| set(&mut j.zones.1, int(v, j.kb))),
     value("zonesize", &[], |j, v| set(&mut j.zones.2, int(v, j.kb))),

@@ -411,7 +411,9 @@ fn numbers_end_where_fio_stops_reading_them() {
 fn strided_zones_reach_the_spec() {
     let j = &parse("[j]\nfilename=f\nsize=1m\nzonemode=strided\nzonesize=64k\nzoneskip=4k\n").unwrap()[0];
     assert_eq!(j.spec.strided, Some(crate::workload::Strided { range: 64 << 10, size: 64 << 10, skip: 4 << 10 }));
-    let e = parse("[j]\nfilename=f\nsize=1m\nzonemode=zbd\n").unwrap_err().to_string();
-    assert!(e.contains("zonemode") && e.contains("'zbd'"), "{e}");
+    let e = parse("[j]\nfilename=f\nsize=1m\nzonemode=zones\n").unwrap_err().to_string();
+    assert!(e.contains("zonemode") && e.contains("'zones'"), "{e}");
+    let zbd = &parse("[j]\nfilename=f\nsize=1m\nzonemode=zbd\n").unwrap()[0];
+    assert!(zbd.spec.strided.is_none() && zbd.notes.iter().any(|n| n.contains("zbd")), "{:?}", zbd.notes);
     assert!(parse("[j]\nfilename=f\nsize=1m\nzonemode=strided\n").unwrap_err().to_string().contains("zonesize"));
 }
