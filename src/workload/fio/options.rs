@@ -265,6 +265,7 @@ fn rw(j: &mut Job, v: &str) -> R<()> {
         j.spec.seq_skip = sign * i64::try_from(int(n, j.kb)?).map_err(|_| format!("'{v}' is too large"))?;
     }
     j.spec.trim = matches!(word, "trim" | "randtrim");
+    j.spec.trim_write = matches!(word, "trimwrite" | "randtrimwrite");
     let (pattern, pct, mixed) = match word {
         "read" => (Pattern::Sequential, 100, false),
         "write" => (Pattern::Sequential, 0, false),
@@ -274,10 +275,9 @@ fn rw(j: &mut Job, v: &str) -> R<()> {
         "randrw" => (Pattern::Random, 50, true),
         "trim" => (Pattern::Sequential, 0, false),
         "randtrim" => (Pattern::Random, 0, false),
-        "trimwrite" | "randtrimwrite" => {
-            return Err(format!("'{v}' is not supported by iolens (trims alone are: trim, randtrim)"))
-        }
-        _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim and their rand forms")),
+        "trimwrite" => (Pattern::Sequential, 0, false),
+        "randtrimwrite" => (Pattern::Random, 0, false),
+        _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim, trimwrite and their rand forms")),
     };
     (j.spec.pattern, j.spec.read_pct, j.mixed) = (pattern, pct, mixed);
     Ok(())
