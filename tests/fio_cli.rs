@@ -236,3 +236,46 @@ fn write_bw_log_with_log_offset_logs_every_io_in_fios_format() {
     assert_eq!((code, err.lines().count()), (2, 1), "{err}");
     assert!(err.contains("log_avg_msec"), "{err}");
 }
+
+/// fio's t0023/t0024: every trim is followed by a write of the same range, issued only once
+/// the trim completed (so at any depth the log alternates), and the file is covered once.
+#[test]
+fn trimwrite_writes_each_trimmed_range_after_its_trim() {
+    for rw in ["randtrimwrite", "trimwrite"] {
+        let dir = tempfile::tempdir().unwrap();
+        let rw_arg = format!("--rw={rw}");
+        let args = [
+            "--ioengine=null",
+            "--filesize=64k",
+            "--name=j",
+            &rw_arg,
+            "--bsrange=512-4k",
+            "--iodepth=4",
+            "--write_bw_log=t",
+            "--log_offset=1",
+            "--per_job_logs=0",
+            "--output-format=json",
+        ];
+        let (code, out, err) = fio(dir.path(), &args);
+        assert_eq!(code, 0, "{err}");
+        let j = job(&out);
+        for (ddir, what) in [("trim", "trimmed"), ("write", "written")] {
+            assert_eq!(j[ddir]["io_bytes"], 65536, "{rw}: every byte {what} once: {}", j[ddir]);
+        }
+        assert_eq!(j["trim"]["total_ios"], j["write"]["total_ios"], "{rw}");
+        let text = std::fs::read_to_string(dir.path().join("t_bw.log")).unwrap();
+        let rows: Vec<Vec<u64>> = text.lines().map(|l| l.split(", ").map(|c| c.parse().unwrap()).collect()).collect();
+        let mut sectors = vec![0u32; 128];
+        for pair in rows.chunks(2) {
+            let [trim, write] = pair else { panic!("{rw}: a trim without its write: {text}") };
+            assert_eq!((trim[2], write[2]), (2, 1), "{rw}: trim then write: {text}");
+            assert_eq!((trim[3], trim[4]), (write[3], write[4]), "{rw}: same length and offset: {text}");
+            for s in trim[4] / 512..(trim[4] + trim[3]) / 512 {
+                sectors[s as usize] += 1;
+            }
+        }
+        assert!(sectors.iter().all(|&n| n == 1), "{rw}: each sector trimmed once: {sectors:?}");
+        let sizes: std::collections::BTreeSet<u64> = rows.iter().map(|r| r[3]).collect();
+        assert!(sizes.len() > 3, "{rw}: lengths drawn from the range: {sizes:?}");
+    }
+}

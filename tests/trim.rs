@@ -102,6 +102,28 @@ fn random_trims_punch_a_hole_at_every_traced_offset_and_nowhere_else() {
     assert_eq!(holes(&d.path().join("rfile")), ranges(&offsets, 32768));
 }
 
+/// rw=trimwrite on a file: each block is punched, then written back, so the file ends with
+/// no hole, and the result counts the trims as trims and the writes as writes.
+#[test]
+fn trimwrite_punches_then_writes_each_block_back_on_both_engines() {
+    for engine in ["io_uring", "psync"] {
+        let d = dir();
+        let job = format!("[t]\nfilename=twfile\nsize=1m\nrw=trimwrite\nbs=64k\nioengine={engine}\niodepth=4\n");
+        let (code, out, err) = fio(d.path(), &job, &["--keep", "--format", "json", "--trace", "trace.csv"]);
+        assert_eq!(code, 0, "{engine}: {err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let t = test0(&v);
+        assert_eq!((u(&t["trim"]["ios"]), u(&t["trim"]["bytes"])), (16, 1 << 20), "{engine}: {t}");
+        assert_eq!((u(&t["write"]["ios"]), u(&t["write"]["bytes"])), (16, 1 << 20), "{engine}: {t}");
+        assert!(holes(&d.path().join("twfile")).is_empty(), "{engine}: every trimmed block written back");
+        let trace = std::fs::read_to_string(d.path().join("trace.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = trace.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        let want: Vec<(&str, u64)> = (0..16u64).flat_map(|k| [("trim", k * 65536), ("write", k * 65536)]).collect();
+        let got: Vec<(&str, u64)> = rows.iter().map(|r| (r[2], r[3].parse().unwrap())).collect();
+        assert_eq!(got, want, "{engine}: {trace}");
+    }
+}
+
 #[test]
 fn trims_are_guarded_like_writes_and_what_iolens_cannot_do_is_named() {
     let d = dir();
@@ -113,8 +135,9 @@ fn trims_are_guarded_like_writes_and_what_iolens_cannot_do_is_named() {
     assert!(err.contains("writing to it needs --allow-write"), "{err}");
     assert!(holes(&file).is_empty(), "nothing freed");
     let (code, _, err) = fio(d.path(), &job("trimwrite"), &[]);
-    assert_eq!(code, 2);
-    assert!(err.contains("rw: 'trimwrite' is not supported by iolens (trims alone are: trim, randtrim)"), "{err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("writing to it needs --allow-write"), "{err}");
+    assert!(holes(&file).is_empty(), "nothing freed");
     let (code, _, err) = fio(d.path(), &format!("{}verify=crc32c\n", job("trim")), &["--allow-write"]);
     assert_eq!(code, 2);
     assert!(err.contains("trims leave no data to check"), "{err}");

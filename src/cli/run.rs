@@ -231,6 +231,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         min_rate: None,
         verify: verify_spec(a)?,
         trim: false,
+        trim_write: false,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,
         steady: None,

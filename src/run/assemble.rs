@@ -56,7 +56,7 @@ fn both(a: &LatRec, b: &LatRec) -> LatRec {
 pub fn test_result(p: Parts) -> TestResult {
     let w = Window::of(&p);
     let recs = Recs::merge(&p);
-    let (secs, (rb, wb)) = (w.secs, recs.bytes);
+    let (secs, (rb, wb, tb)) = (w.secs, recs.bytes);
     let errors = errors(p.recs);
     let failed = below_min_rate_in_any(&p);
     let (cs, ce, wall) = &p.cpu;
@@ -74,9 +74,9 @@ pub fn test_result(p: Parts) -> TestResult {
         duration_s: secs,
         interrupted: p.interrupted,
         read: OpStats::new(&recs.read, rb, secs),
-        write: OpStats::new(&recs.write, if recs.trim.is_some() { 0 } else { wb }, secs),
-        trim: recs.trim.as_ref().map(|t| OpStats::new(t, wb, secs)),
-        total: OpStats::new(&recs.total, rb + wb, secs),
+        write: OpStats::new(&recs.write, wb, secs),
+        trim: recs.trim.as_ref().map(|t| OpStats::new(t, tb, secs)),
+        total: OpStats::new(&recs.total, rb + wb + tb, secs),
         response: recs.response(),
         fsync: FsyncStats { count: recs.fsync.count(), lat_us: recs.fsync.summary() },
         threads: threads(p.recs, p.collector, (p.m_start, w.span), p.threads, p.spec.trim),
@@ -128,10 +128,13 @@ struct Recs {
     /// Empty in a trim test: its workers record its trims where writes go, and here they
     /// become its trims.
     write: LatRec,
+    /// A trim test's trims, or the trims of trim+write pairs.
     trim: Option<LatRec>,
+    /// A trim test: no writes.
+    trims_only: bool,
     total: LatRec,
-    /// Bytes read, and bytes written (or trimmed).
-    bytes: (u64, u64),
+    /// Bytes read, written and trimmed.
+    bytes: (u64, u64, u64),
     /// Response latency (from the intended start) where the test is paced, else the service's.
     resp_read: LatRec,
     resp_write: LatRec,
@@ -143,20 +146,23 @@ impl Recs {
     fn merge(p: &Parts) -> Recs {
         let read = merged(p.recs, |r| &r.read);
         let written = merged(p.recs, |r| &r.write);
-        let total = both(&read, &written);
-        let bytes = (p.recs.iter().map(|r| r.read_bytes).sum(), p.recs.iter().map(|r| r.write_bytes).sum());
+        let pair_trims = p.spec.trim_write.then(|| merged(p.recs, |r| &r.trim));
+        let total = both(&both(&read, &written), pair_trims.as_ref().unwrap_or(&LatRec::default()));
+        let sum = |f: fn(&WorkerRec) -> u64| p.recs.iter().map(f).sum::<u64>();
+        let (rb, wb, tb) = (sum(|r| r.read_bytes), sum(|r| r.write_bytes), sum(|r| r.trim_bytes));
+        let bytes = if p.spec.trim { (rb, 0, wb) } else { (rb, wb, tb) };
         let paced = p.spec.rate_iops.is_some() || p.spec.rate_mbps.is_some();
         let resp_read = if paced { merged(p.recs, |r| &r.resp_read) } else { read.clone() };
         let resp_write = if paced { merged(p.recs, |r| &r.resp_write) } else { written.clone() };
-        let (write, trim) = if p.spec.trim { (LatRec::default(), Some(written)) } else { (written, None) };
+        let (write, trim) = if p.spec.trim { (LatRec::default(), Some(written)) } else { (written, pair_trims) };
         let fsync = merged(p.recs, |r| &r.fsync);
-        Recs { read, write, trim, total, bytes, resp_read, resp_write, paced, fsync }
+        Recs { read, write, trim, trims_only: p.spec.trim, total, bytes, resp_read, resp_write, paced, fsync }
     }
 
     fn response(&self) -> ResponseLat {
         ResponseLat {
             read: self.resp_read.summary(),
-            write: if self.trim.is_some() { LatRec::default().summary() } else { self.resp_write.summary() },
+            write: if self.trims_only { LatRec::default().summary() } else { self.resp_write.summary() },
             total: both(&self.resp_read, &self.resp_write).summary(),
         }
     }
@@ -165,7 +171,7 @@ impl Recs {
     /// ones.
     fn histograms(&self) -> Histograms {
         let mergeable = MERGEABLE.load(Ordering::Relaxed);
-        let trims = self.trim.is_some();
+        let trims = self.trims_only;
         Histograms {
             response_read: (mergeable && self.paced).then(|| self.resp_read.dump()),
             response_write: (mergeable && self.paced && !trims).then(|| self.resp_write.dump()),

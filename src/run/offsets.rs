@@ -6,6 +6,9 @@ use crate::workload::{Pattern, RandomDist, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Zipf};
+use taken::Taken;
+
+mod taken;
 
 enum Skew {
     Uniform,
@@ -35,6 +38,12 @@ pub struct OffsetGen {
     map: Option<Visit>,
     /// fio's strided zones: offsets are drawn in `len` (one zone) and moved to the zone.
     zones: Option<ZoneWalk>,
+    /// The random map with several block sizes: every `align` unit once per pass.
+    taken: Option<Taken>,
+    /// Every I/O is a trim, followed by a write of the same range (fio's trimwrite).
+    trim_write: bool,
+    /// The write that follows the trim just returned.
+    pending_write: Option<(u64, u32)>,
 }
 
 /// Where a strided walk stands: the zone's start in the region, bytes done in it, and the
@@ -127,7 +136,9 @@ impl OffsetGen {
         let stride = if spec.offset_increment > 0 { 0 } else { (len / spec.threads as u64) / align * align };
         let mut rng = SmallRng::seed_from_u64(spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d));
         let one_size = spec.min_block() == spec.max_block();
-        let map = (spec.random_map && one_size && matches!(skew, Skew::Uniform)).then(|| Visit::new(slots, &mut rng));
+        let mapped = spec.random_map && matches!(skew, Skew::Uniform);
+        let map = (mapped && one_size).then(|| Visit::new(slots, &mut rng));
+        let taken = (mapped && !one_size).then(|| Taken::new(len / align, &mut rng));
         OffsetGen {
             rng,
             pattern: spec.pattern,
@@ -142,6 +153,9 @@ impl OffsetGen {
             seq_skip: spec.seq_skip,
             map,
             zones,
+            taken,
+            trim_write: spec.trim_write,
+            pending_write: None,
         }
     }
 
@@ -149,16 +163,30 @@ impl OffsetGen {
         (len - bs) / align + 1
     }
 
-    /// The next I/O: (read or write, offset, length).
+    /// The next I/O: (read, write or trim, offset, length). With trim_write a trim, then the
+    /// write of its range.
     #[inline]
     pub fn next_io(&mut self) -> (OpKind, u64, u32) {
+        if let Some((off, len)) = self.pending_write.take() {
+            return (OpKind::Write, off, len);
+        }
+        let (op, off, len) = self.draw();
+        if self.trim_write {
+            self.pending_write = Some((off, len));
+            return (OpKind::Trim, off, len);
+        }
+        (op, off, len)
+    }
+
+    #[inline]
+    fn draw(&mut self) -> (OpKind, u64, u32) {
         let op = if self.read_pct == 100 || (self.read_pct > 0 && self.rng.random_range(0..100) < self.read_pct) {
             OpKind::Read
         } else {
             OpKind::Write
         };
         let blocks = &self.blocks[usize::from(op == OpKind::Write)];
-        let bs = if blocks.len() == 1 {
+        let mut bs = if blocks.len() == 1 {
             blocks[0].0
         } else {
             let r = self.rng.random_range(0..100);
@@ -167,13 +195,24 @@ impl OffsetGen {
         let off = match self.pattern {
             Pattern::Sequential => {
                 if self.seq_pos + bs > self.len {
-                    self.seq_pos = 0;
+                    // fio draws lengths until one fits before the end; with none, it wraps.
+                    let (pos, len) = (self.seq_pos, self.len);
+                    match blocks.iter().map(|b| b.0).filter(|&s| pos + s <= len).max() {
+                        Some(s) => bs = s,
+                        None => self.seq_pos = 0,
+                    }
                 }
                 let o = self.seq_pos;
                 let next = o as i64 + bs as i64 + self.seq_skip;
                 // Stepping back past the start wraps to the last block, as fio's backwards I/O.
                 self.seq_pos = if next < 0 { (self.len - bs) / self.align * self.align } else { next as u64 };
                 o
+            }
+            Pattern::Random if self.taken.is_some() => {
+                let t = self.taken.as_mut().expect("checked");
+                let (unit, n) = t.take(bs.div_ceil(self.align));
+                bs = bs.min(n * self.align);
+                unit * self.align
             }
             Pattern::Random => {
                 let slots = Self::slot_count(self.len, bs, self.align);
@@ -213,6 +252,9 @@ impl OffsetGen {
                 self.seq_pos = 0;
                 if let Some(m) = &mut self.map {
                     m.restart();
+                }
+                if let Some(t) = &mut self.taken {
+                    t.restart();
                 }
             }
         }

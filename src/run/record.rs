@@ -11,8 +11,11 @@ pub struct WorkerRec {
     pub resp_read: LatRec,
     pub resp_write: LatRec,
     pub fsync: LatRec,
+    /// The trims of trim+write pairs (fio's trimwrite); a trim test's trims go to `write`.
+    pub trim: LatRec,
     pub read_bytes: u64,
     pub write_bytes: u64,
+    pub trim_bytes: u64,
     /// ∫ in-flight I/Os dt over the measured window, ns.
     pub qd_area: f64,
     /// The engine's word on how it ran.

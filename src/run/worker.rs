@@ -14,6 +14,7 @@ use super::think::Think;
 use super::verifying::{Verifier, VerifyArgs};
 
 mod queue;
+mod tally;
 mod waits;
 use super::Shared;
 use crate::engine::{Completion, Engine, OpKind};
@@ -81,6 +82,9 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     };
     let mut rec = WorkerRec::default();
     rec.prefault();
+    if spec.trim_write {
+        rec.trim.prefault();
+    }
     let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();
@@ -124,6 +128,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         io_count: sh.io_count.as_deref(),
         index: a.index as usize,
         limits: limits(spec),
+        awaiting_trim: false,
     };
     w.refresh_window();
     w.idle_until(delay);
@@ -177,6 +182,8 @@ struct Worker<'a, E> {
     index: usize,
     /// This worker's share of the thread's number_ios and io_size (see `limits`).
     limits: (Option<u64>, Option<u64>),
+    /// A trim of a trim+write pair is in flight: its write is the next I/O.
+    awaiting_trim: bool,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.
@@ -224,7 +231,12 @@ impl<E: Engine> Worker<'_, E> {
             if !stopping && !thinking {
                 // Bounded, so that an engine completing at once (null) still comes back here.
                 let mut budget = self.depth;
-                while budget > 0 && self.inflight + self.batch.len() < self.depth && !self.limit_reached() {
+                // A trim's write waits for the trim to complete, so the pair is never reordered.
+                while budget > 0
+                    && self.inflight + self.batch.len() < self.depth
+                    && !self.awaiting_trim
+                    && !self.limit_reached()
+                {
                     if self.think.as_ref().is_some_and(|t| t.due(self.issued, self.completed, now)) {
                         break;
                     }
@@ -333,6 +345,10 @@ impl<E: Engine> Worker<'_, E> {
             self.free.push(c.slot);
             self.inflight -= 1;
             let op = s.op.expect("completion for a queued slot");
+            let pair_trim = op == OpKind::Trim && self.spec.trim_write;
+            if pair_trim {
+                self.awaiting_trim = false;
+            }
             let ok = if matches!(op, OpKind::Flush | OpKind::Trim) { c.result >= 0 } else { c.result == s.len as i64 };
             if let Some(v) = self.ver.as_mut().filter(|_| op != OpKind::Flush) {
                 v.complete(&self.engine.buffer(c.slot)[..s.len as usize], c.slot, op, ok, tc);
@@ -363,35 +379,12 @@ impl<E: Engine> Worker<'_, E> {
             if !counted {
                 continue;
             }
-            let svc = tc - s.submit;
-            // Unpaced, response latency equals service latency: recorded once (the result copies it).
-            let resp = tc.saturating_sub(s.intended);
-            let (r, k) = match op {
-                OpKind::Read => (&mut self.rec.read, 0),
-                // A trim test has no writes: its trims take their place, and the result calls
-                // them trims.
-                OpKind::Write | OpKind::Trim => (&mut self.rec.write, 1),
-                OpKind::Flush => {
-                    self.rec.fsync.record(svc);
-                    continue;
-                }
-            };
-            r.record(svc);
-            if paced {
-                if k == 0 { &mut self.rec.resp_read } else { &mut self.rec.resp_write }.record(resp);
-            }
-            if k == 0 {
-                self.rec.read_bytes += s.len as u64;
-            } else {
-                self.rec.write_bytes += s.len as u64;
-            }
-            self.cur.ios[k] += 1;
-            self.cur.bytes[k] += s.len as u64;
-            self.cur.hist.record(svc);
+            self.record(op, s, tc, paced);
         }
         if let (Some(t), true) = (self.io_count, counted) {
             let r = &self.rec;
-            t.publish(self.index, r.read.count() + r.write.count(), r.read_bytes + r.write_bytes);
+            let (ios, bytes) = (r.read.count() + r.write.count() + r.trim.count(), r.read_bytes + r.write_bytes);
+            t.publish(self.index, ios, bytes + r.trim_bytes);
         }
     }
 }

@@ -145,6 +145,11 @@ pub struct Spec {
     /// is 0, so everything that guards writes guards trims.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trim: bool,
+    /// Each block is trimmed, then written at the same offset and length once the trim has
+    /// completed (fio's rw=trimwrite, randtrimwrite); `read_pct` is 0 and `trim` false, the
+    /// trims are counted as trims and the writes as writes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trim_write: bool,
     /// Worker threads per target (DiskSpd `-t`).
     pub threads: u32,
     /// Outstanding I/Os per thread (DiskSpd `-o`, fio `iodepth`).
@@ -230,7 +235,7 @@ pub struct Spec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logs: Option<iolog::IoLogs>,
     /// Random offsets visit every block once before any twice (fio's random map, and its lfsr
-    /// generator); applied to uniform random I/O of one block size.
+    /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub random_map: bool,
 }
@@ -245,6 +250,7 @@ impl Default for Spec {
             seq_skip: 0,
             read_pct: 100,
             trim: false,
+            trim_write: false,
             threads: 1,
             qd: 1,
             batch: 1,
@@ -340,9 +346,11 @@ impl Spec {
     }
 
     /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw, trim,
-    /// randtrim.
+    /// randtrim, trimwrite, randtrimwrite.
     pub fn rw_name(&self) -> &'static str {
         match (self.pattern, self.read_pct) {
+            (Pattern::Sequential, _) if self.trim_write => "trimwrite",
+            (Pattern::Random, _) if self.trim_write => "randtrimwrite",
             (Pattern::Sequential, _) if self.trim => "trim",
             (Pattern::Random, _) if self.trim => "randtrim",
             (Pattern::Sequential, 100) => "read",

@@ -264,6 +264,9 @@ impl Spec {
         if self.trim {
             return usage("--verify", "trims leave no data to check");
         }
+        if self.trim_write {
+            return usage("--verify", "is not supported with trim+write pairs (trimwrite, randtrimwrite)");
+        }
         if self.engine == EngineKind::Null {
             return usage("--verify", "needs an engine that transfers data (io_uring or psync), not null");
         }

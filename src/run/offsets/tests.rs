@@ -169,3 +169,46 @@ fn strided_zones_keep_io_in_the_zone_then_move_on_and_wrap() {
     let offs: Vec<u64> = (0..10).map(|_| g.next_io().1).collect();
     assert_eq!(offs, [0, 4096, 8192, 12288, 16384, 20480, 24576, 28672, 0, 4096]);
 }
+
+#[test]
+fn trim_write_follows_each_trim_with_a_write_of_its_range() {
+    let s = Spec { read_pct: 0, trim_write: true, size: 64 << 10, ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+    let ios: Vec<(OpKind, u64)> = (0..6).map(|_| g.next_io()).map(|(op, o, _)| (op, o / 4096)).collect();
+    let (t, w) = (OpKind::Trim, OpKind::Write);
+    assert_eq!(ios, [(t, 0), (w, 0), (t, 1), (w, 1), (t, 2), (w, 2)]);
+}
+
+#[test]
+fn random_map_with_several_sizes_covers_each_unit_once_per_pass() {
+    let sizes = [512u64, 1024, 2048, 4096].map(|size| BlockShare { size, pct: 25 });
+    let s = Spec { random_map: true, direct: false, blocks: sizes.to_vec(), ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 64 << 10, 0, 0);
+    for pass in 0..2 {
+        let mut units = [0u32; 128];
+        let mut bytes = 0;
+        while bytes < 64 << 10 {
+            let (_, off, len) = g.next_io();
+            assert!(len > 0 && off % 512 == 0 && off + len as u64 <= 64 << 10, "{off} {len}");
+            for u in off / 512..(off + len as u64) / 512 {
+                units[u as usize] += 1;
+            }
+            bytes += len as u64;
+        }
+        assert!(units.iter().all(|&n| n == 1), "pass {pass}: {units:?}");
+    }
+}
+
+#[test]
+fn sequential_takes_a_size_that_fits_before_the_end() {
+    let sizes = [4096u64, 8192].map(|size| BlockShare { size, pct: 50 });
+    let s = Spec { blocks: sizes.to_vec(), size: 12 << 10, ..spec(Pattern::Sequential) };
+    let mut g = OffsetGen::new(&s, 12 << 10, 0, 0);
+    let mut covered = 0;
+    while covered < 12 << 10 {
+        let (_, off, len) = g.next_io();
+        assert_eq!(off, covered, "contiguous up to the end");
+        covered += len as u64;
+    }
+    assert_eq!(covered, 12 << 10, "the last I/O ends at the end");
+}

@@ -43,6 +43,9 @@ impl<E: Engine> Worker<'_, E> {
             self.issued_bytes += len as u64;
         }
         self.pace.took(len);
+        if op == OpKind::Trim && self.spec.trim_write {
+            self.awaiting_trim = true;
+        }
         if op == OpKind::Write {
             self.writes_since_sync += 1;
             self.write_counter += 1;

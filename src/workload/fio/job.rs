@@ -103,14 +103,14 @@ impl Job {
     }
 
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
-    /// does for uniform offsets of one block size.
+    /// does for uniform offsets.
     fn random_map(&mut self) {
         let s = &mut self.spec;
         s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
-        if s.random_map && (s.min_block() != s.max_block() || s.random_dist != crate::workload::RandomDist::Uniform) {
+        if s.random_map && s.random_dist != crate::workload::RandomDist::Uniform {
             self.notes.push(
-                "random map: fio hits each block once per pass; iolens does so for uniform offsets of one block \
-                 size, and draws these independently"
+                "random map: fio hits each block once per pass; iolens does so for uniform offsets, and draws these \
+                 independently"
                     .into(),
             );
         }

@@ -130,7 +130,11 @@ const OPTIONS: &[Def] = &[
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
     value("zonemode", &[], |j, v| match v {
         "none" | "strided" => set(&mut j.zones.0, Ok(v == "strided")),
-        "zbd" => note_if(j, true, "zonemode=zbd: iolens does not handle zoned block devices; the whole region is one area, no zone resets"),
+        "zbd" => note_if(
+            j,
+            true,
+            "zonemode=zbd: iolens does not handle zoned block devices; the whole region is one area, no zone resets",
+        ),
         _ => Err(format!("'{v}' is not none, strided or zbd")),
     }),
     value("zonerange", &[], |j, v| set(&mut j.zones.1, int(v, j.kb))),
@@ -273,6 +277,7 @@ fn rw(j: &mut Job, v: &str) -> R<()> {
         j.spec.seq_skip = sign * i64::try_from(int(n, j.kb)?).map_err(|_| format!("'{v}' is too large"))?;
     }
     j.spec.trim = matches!(word, "trim" | "randtrim");
+    j.spec.trim_write = matches!(word, "trimwrite" | "randtrimwrite");
     let (pattern, pct, mixed) = match word {
         "read" => (Pattern::Sequential, 100, false),
         "write" => (Pattern::Sequential, 0, false),
@@ -282,10 +287,9 @@ fn rw(j: &mut Job, v: &str) -> R<()> {
         "randrw" => (Pattern::Random, 50, true),
         "trim" => (Pattern::Sequential, 0, false),
         "randtrim" => (Pattern::Random, 0, false),
-        "trimwrite" | "randtrimwrite" => {
-            return Err(format!("'{v}' is not supported by iolens (trims alone are: trim, randtrim)"))
-        }
-        _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim and their rand forms")),
+        "trimwrite" => (Pattern::Sequential, 0, false),
+        "randtrimwrite" => (Pattern::Random, 0, false),
+        _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim, trimwrite and their rand forms")),
     };
     (j.spec.pattern, j.spec.read_pct, j.mixed) = (pattern, pct, mixed);
     Ok(())

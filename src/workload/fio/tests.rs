@@ -128,8 +128,7 @@ fn unsupported_options_and_values_are_named() {
     let cases = [
         ("verify_bogus=md5", "'verify_bogus'"),
         ("bsrange=512-1m", "2048 sizes between 512 and 1048576 bytes; iolens draws from at most 100"),
-        ("rw=trimwrite", "rw: 'trimwrite' is not supported by iolens (trims alone are: trim, randtrim)"),
-        ("rw=randwalk", "rw: 'randwalk' is not one of fio's read, write, rw, trim and their rand forms"),
+        ("rw=randwalk", "rw: 'randwalk' is not one of fio's read, write, rw, trim, trimwrite and their rand forms"),
         ("flow=1001", "flow: '1001' is not a weight from 0 to 1000"),
         ("rw=randread:8", "rw: 'randread:8'"),
         ("ioengine=rbd", "ioengine=rbd: iolens has no rbd engine"),

@@ -37,6 +37,8 @@ pub(super) fn int(v: &str, kb: u64) -> R<u64> {
         // refused: fio reads `1.5k` as 1, which nobody means.
         unit = "";
     }
+    // fio's unit ends at a separator: `bsrange=512/25:1k:25:…` reads as 512 to 1k.
+    let unit = unit.split([':', '-', ',', '/']).next().unwrap_or("");
     let pow = |c: &u8| "kmgtp".find(*c as char).map(|i| i as u32 + 1);
     let other: u64 = if kb == 1000 { 1024 } else { 1000 };
     let mult = match unit.to_ascii_lowercase().as_bytes() {
