@@ -51,6 +51,9 @@ pub struct Shared {
     io_count: Option<Arc<io_count::IoCount>>,
     /// Where each job's workers stop early (its steady state reached); `u64::MAX` until then.
     job_stop: Vec<AtomicU64>,
+    /// The group's measured duration, ns: a job as long follows the group's window (which an
+    /// I/O count may extend); a shorter one stops at its own runtime.
+    duration: u64,
 }
 
 /// How to run, beyond what to run.
@@ -194,6 +197,7 @@ impl Shared {
             logs,
             io_count,
             job_stop: (0..jobs).map(|_| AtomicU64::new(u64::MAX)).collect(),
+            duration: (w.duration * 1e9) as u64,
             trace: match trace {
                 Some(p) => {
                     let f =

@@ -94,7 +94,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         m_start: sh.measure_start + delay,
         m_end: sh.measure_end.load(Ordering::Relaxed) + delay,
         end: sh.end.load(Ordering::Relaxed) + delay,
-        own: own_window(spec, sh.measure_start + delay),
+        own: own_window(spec, sh.measure_start + delay, sh.duration),
         job: a.job,
         batch_max: spec.batch.clamp(1, a.depth) as usize,
         engine,

@@ -88,9 +88,14 @@ impl<E: Engine> Worker<'_, E> {
     }
 }
 
-/// A job's own measured window end and run end, ns after the group's start.
-pub(super) fn own_window(spec: &Spec, m_start: u64) -> (u64, u64) {
+/// A job's own measured window end and run end, ns after the group's start: a job shorter
+/// than its group stops at its own runtime (and cool-down), as a fio job does; one as long as
+/// the group follows the group's window.
+pub(super) fn own_window(spec: &Spec, m_start: u64, group: u64) -> (u64, u64) {
     let ns = |s: f64| (s * 1e9) as u64;
+    if ns(spec.duration) >= group {
+        return (u64::MAX, u64::MAX);
+    }
     let m_end = m_start.saturating_add(ns(spec.duration));
     (m_end, m_end.saturating_add(ns(spec.cooldown)))
 }
