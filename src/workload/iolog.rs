@@ -105,3 +105,16 @@ impl IoLogs {
 
 #[cfg(test)]
 mod tests;
+
+impl IoLogs {
+    /// The logs a job asks for, prefixes settled (the job's name where none was given); `None`
+    /// when it asks for none.
+    pub fn settle(mut self, name: &str) -> Option<IoLogs> {
+        for p in [&mut self.bw, &mut self.iops, &mut self.lat].into_iter().flatten() {
+            if p.is_empty() {
+                *p = name.to_string();
+            }
+        }
+        self.any().then_some(self)
+    }
+}

@@ -2,9 +2,9 @@
 //! io_sample`, then the offset with log_offset), in zlib streams one after another; and fio's
 //! `--inflate-log`, which prints them as the text log.
 
-use super::lines::format_line;
 use miniz_oxide::inflate::stream::{inflate as inflate_stream, InflateState};
 use miniz_oxide::{DataFormat, MZFlush, MZStatus};
+use std::fmt::Write as _;
 
 /// iolog.h's flags in a sample's direction word.
 const OFFSET_BIT: u32 = 0x8000_0000;
@@ -66,4 +66,14 @@ fn print(raw: &[u8]) -> String {
         format_line(&mut t, word(at), word(at + 8), ddir, word(at + 24), offset, prio);
     }
     t
+}
+
+/// One line as fio's flush_samples prints it. No I/O priorities are set: the RT-class flag
+/// and, with log_prio, the value are 0.
+pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
+    let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
+    if let Some(o) = offset {
+        let _ = write!(t, "{o}, ");
+    }
+    let _ = if prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
 }

@@ -4,7 +4,6 @@
 
 use crate::engine::OpKind;
 use crate::workload::iolog::{IoLogs, LogKind};
-use std::fmt::Write as _;
 
 /// One completed I/O as the logs see it. Times are ns since the run's start.
 #[derive(Debug, Clone, Copy)]
@@ -133,7 +132,7 @@ impl Lines {
         let offset = self.offset.then_some(offset);
         match &mut self.bin {
             Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, self.prio),
-            None => format_line(&mut self.text, ms, v, ddir as u32, bs, offset, self.prio),
+            None => super::fz::format_line(&mut self.text, ms, v, ddir as u32, bs, offset, self.prio),
         }
     }
 
@@ -141,14 +140,4 @@ impl Lines {
     pub fn held(&self) -> usize {
         self.text.len() + self.bin.as_ref().map_or(0, Vec::len)
     }
-}
-
-/// One line as fio's flush_samples prints it. No I/O priorities are set: the RT-class flag
-/// and, with log_prio, the value are 0.
-pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
-    let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
-    if let Some(o) = offset {
-        let _ = write!(t, "{o}, ");
-    }
-    let _ = if prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
 }

@@ -203,7 +203,7 @@ impl Job {
             let how = how.as_deref().unwrap_or("iops_slope:0.01%");
             s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
         }
-        s.logs = super::logs::settle(std::mem::take(&mut self.logs), &self.name);
+        s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.strided = self.strided()?;
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);

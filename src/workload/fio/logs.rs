@@ -3,7 +3,6 @@
 
 use super::job::Job;
 use super::values::int;
-use crate::workload::iolog::IoLogs;
 
 type R<T> = Result<T, String>;
 
@@ -29,17 +28,6 @@ pub(super) fn avg_msec(j: &mut Job, v: &str) -> R<()> {
 /// text, so the size only has to be one.
 pub(super) fn compression(j: &mut Job, v: &str) -> R<()> {
     int(v, j.kb).map(drop).map_err(|_| format!("'{v}' is not a size in bytes"))
-}
-
-/// The logs the job asks for, prefixes settled (the job's name where none was given); `None`
-/// when it asks for none.
-pub(super) fn settle(mut logs: IoLogs, name: &str) -> Option<IoLogs> {
-    for p in [&mut logs.bw, &mut logs.iops, &mut logs.lat].into_iter().flatten() {
-        if p.is_empty() {
-            *p = name.to_string();
-        }
-    }
-    logs.any().then_some(logs)
 }
 
 #[cfg(test)]
