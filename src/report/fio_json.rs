@@ -137,35 +137,11 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
     ]);
     if let V::O(kv) = &mut o {
         kv.extend(errors.into_iter().map(|(k, v)| (k.to_string(), v)));
-        if let Some(ss) = steady(t) {
+        if let Some(ss) = steady::steady(t) {
             kv.push(("steadystate".into(), ss));
         }
     }
     o
-}
-
-/// fio's `steadystate` object: the check, whether it was met, and the window it judged.
-fn steady(t: &TestResult) -> Option<V> {
-    let (ss, out) = (t.spec.steady.as_ref()?, t.steady.as_ref()?);
-    let mean = |v: &[u64]| if v.is_empty() { 0 } else { v.iter().sum::<u64>() / v.len() as u64 };
-    let list = |v: &[u64]| V::A(v.iter().map(|&x| V::U(x)).collect());
-    Some(obj([
-        ("ss", V::S(ss.name())),
-        ("duration", V::U(ss.dur.into())),
-        ("attained", V::U(out.attained.into())),
-        ("criterion", V::S(format!("{:.6}{}", out.criterion as f32, if ss.pct { "%" } else { "" }))),
-        ("max_deviation", V::F(out.max_deviation)),
-        ("slope", V::F(out.slope)),
-        (
-            "data",
-            obj([
-                ("bw_mean", V::U(mean(&out.bw))),
-                ("iops_mean", V::U(mean(&out.iops))),
-                ("iops", list(&out.iops)),
-                ("bw", list(&out.bw)),
-            ]),
-        ),
-    ]))
 }
 
 const SUBMIT: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
@@ -408,6 +384,8 @@ fn ctime(t: i64) -> String {
     let (wd, mo) = (DAYS[days.rem_euclid(7) as usize], MONTHS[m as usize - 1]);
     format!("{wd} {mo} {d:2} {:02}:{:02}:{:02} {y}", s / 3600, s / 60 % 60, s % 60)
 }
+
+mod steady;
 
 #[cfg(test)]
 mod tests;
