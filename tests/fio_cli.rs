@@ -279,3 +279,22 @@ fn trimwrite_writes_each_trimmed_range_after_its_trim() {
         assert!(sizes.len() > 3, "{rw}: lengths drawn from the range: {sizes:?}");
     }
 }
+
+#[test]
+fn a_skipping_read_ends_at_the_files_end_and_write_iolog_lists_each_io() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--name=j", "--rw=read:512k", "--bs=1m", "--size=8m", "--filename=f", "--write_iolog=log"];
+    let (code, out, err) = fio(dir.path(), &[&args[..], &["--output-format=json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    // A 1 MiB read every 1.5 MiB: the sixth would cross the end at 9 MiB, so fio stops at five.
+    assert_eq!(job(&out)["read"]["io_kbytes"], 5 * 1024);
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines[0], "fio version 3 iolog");
+    let fields = |l: &str| l.split(' ').skip(1).map(str::to_string).collect::<Vec<_>>().join(" ");
+    let rest: Vec<String> = lines[1..].iter().map(|l| fields(l)).collect();
+    let reads: Vec<String> = (0..5).map(|i| format!("f read {} 1048576", i * 1536 * 1024)).collect();
+    let want: Vec<String> =
+        ["f add".into(), "f open".into()].into_iter().chain(reads).chain(["f close".into()]).collect();
+    assert_eq!(rest, want, "{log}");
+}

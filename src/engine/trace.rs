@@ -1,22 +1,35 @@
-//! A wrapper that records every I/O an engine is given (worker, op, offset, length) and writes
-//! them as CSV in chunks of 64 Ki I/Os — fio's write_iolog, and how tests check offsets.
+//! A wrapper that records every I/O an engine is given and writes it out in chunks of 64 Ki
+//! I/Os: as CSV (worker, file, op, offset, length) for `--trace`, and as fio's iolog version 3
+//! (µs since the start, file name, action, offset, length) for fio's write_iolog.
 //! Tracing costs a formatted line per I/O: it is for inspecting a workload, not for speed.
 
 use super::{Completion, Engine, IoReq, OpKind};
 use std::io::{self, Write};
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+pub type Sink = Mutex<Box<dyn Write + Send>>;
+
+/// Where fio's iolog of one worker goes: the file, and the names of the job's files by index.
+pub struct FioLog<'a> {
+    pub sink: &'a Sink,
+    pub names: &'a [String],
+    /// The group's start, set once the workers are released.
+    pub t0: &'a OnceLock<Instant>,
+}
 
 pub struct Traced<'a, E> {
     inner: E,
     worker: u32,
-    log: Vec<IoReq>,
-    sink: &'a Mutex<Box<dyn Write + Send>>,
+    /// Each I/O with the µs since the start it was queued at (0 when no iolog asks for it).
+    log: Vec<(u64, IoReq)>,
+    csv: Option<&'a Sink>,
+    fio: Option<FioLog<'a>>,
 }
 
 impl<'a, E: Engine> Traced<'a, E> {
-    pub fn new(inner: E, worker: u32, sink: &'a Mutex<Box<dyn Write + Send>>) -> Self {
-        Traced { inner, worker, log: Vec::with_capacity(1 << 16), sink }
+    pub fn new(inner: E, worker: u32, csv: Option<&'a Sink>, fio: Option<FioLog<'a>>) -> Self {
+        Traced { inner, worker, log: Vec::with_capacity(1 << 16), csv, fio }
     }
 }
 
@@ -32,7 +45,8 @@ impl<E: Engine> Engine for Traced<'_, E> {
             // Bounded memory: hand a full chunk to the file and start over in the same Vec.
             self.flush();
         }
-        self.log.push(req);
+        let us = self.fio.as_ref().and_then(|f| f.t0.get()).map_or(0, |t| t.elapsed().as_micros() as u64);
+        self.log.push((us, req));
         self.inner.queue(req);
     }
     fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize> {
@@ -46,24 +60,45 @@ impl<E: Engine> Engine for Traced<'_, E> {
     }
 }
 
+fn fio_name(op: OpKind) -> &'static str {
+    // fio's io_ddir_name; a flush is its "sync".
+    match op {
+        OpKind::Read => "read",
+        OpKind::Write => "write",
+        OpKind::Flush => "sync",
+        OpKind::Trim => "trim",
+    }
+}
+
 impl<E> Traced<'_, E> {
     fn flush(&mut self) {
         use std::fmt::Write as _;
-        let mut text = String::with_capacity(self.log.len() * 24);
-        for r in &self.log {
-            let op = match r.op {
-                OpKind::Read => "read",
-                OpKind::Write => "write",
-                OpKind::Flush => "fsync",
-                OpKind::Trim => "trim",
-            };
-            let _ = writeln!(text, "{},{},{op},{},{}", self.worker, r.file, r.offset, r.len);
+        if let Some(sink) = self.csv {
+            let mut text = String::with_capacity(self.log.len() * 24);
+            for (_, r) in &self.log {
+                let op = if r.op == OpKind::Flush { "fsync" } else { fio_name(r.op) };
+                let _ = writeln!(text, "{},{},{op},{},{}", self.worker, r.file, r.offset, r.len);
+            }
+            write_all(sink, &text);
         }
-        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = sink.write_all(text.as_bytes());
-        let _ = sink.flush();
+        if let Some(f) = &self.fio {
+            let mut text = String::with_capacity(self.log.len() * 40);
+            for (us, r) in &self.log {
+                let name = f.names.get(r.file as usize).map_or("?", String::as_str);
+                // fio logs a sync with its (empty) offset and length too: its reader wants five fields.
+                let (off, len) = if r.op == OpKind::Flush { (0, 0) } else { (r.offset, r.len) };
+                let _ = writeln!(text, "{us} {name} {} {off} {len}", fio_name(r.op));
+            }
+            write_all(f.sink, &text);
+        }
         self.log.clear();
     }
+}
+
+fn write_all(sink: &Sink, text: &str) {
+    let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = sink.write_all(text.as_bytes());
+    let _ = sink.flush();
 }
 
 impl<E> Drop for Traced<'_, E> {

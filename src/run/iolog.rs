@@ -8,7 +8,9 @@ mod lines;
 
 pub use fz::inflate;
 
+use crate::engine::trace::FioLog;
 use crate::engine::{Completion, Engine, IoReq};
+use crate::targets::Prepared;
 use crate::workload::iolog::LogKind;
 use crate::workload::Spec;
 use lines::{Lines, Sample};
@@ -17,7 +19,7 @@ use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-type Sink = Mutex<Box<dyn Write + Send>>;
+use crate::engine::trace::Sink;
 
 /// Text kept before a lock is taken to write it out.
 const CHUNK: usize = 1 << 20;
@@ -28,15 +30,24 @@ const CHUNK: usize = 1 << 20;
 pub struct Sinks {
     files: Vec<(String, Sink)>,
     per_worker: Vec<Vec<(LogKind, usize)>>,
+    /// fio's write_iolog files, with the names of the files of the job that writes each.
+    iologs: Vec<(Sink, Vec<String>)>,
+    iolog_of: Vec<Option<usize>>,
 }
 
 impl Sinks {
     /// Opens the files of `jobs` (spec and workers per thread: one per target). As fio, a
     /// per-job file is written anew and a shared one (per_job_logs=0) is appended to.
-    pub fn open<'a>(jobs: impl Iterator<Item = (&'a Spec, usize)>) -> anyhow::Result<Sinks> {
+    pub fn open<'a>(jobs: impl Iterator<Item = (&'a Spec, &'a [Prepared])>) -> anyhow::Result<Sinks> {
         let mut s = Sinks::default();
-        for (spec, targets) in jobs {
-            for rank in 0..targets * spec.threads as usize {
+        for (spec, files) in jobs {
+            let names: Vec<String> = files.iter().map(|f| f.plan.path.display().to_string()).collect();
+            let iolog = match spec.logs.as_ref().and_then(|l| l.io.as_deref()) {
+                Some(path) => Some(s.iolog(path, names)?),
+                None => None,
+            };
+            for rank in 0..files.len() * spec.threads as usize {
+                s.iolog_of.push(iolog);
                 let mut mine = Vec::new();
                 if let Some(logs) = &spec.logs {
                     let thread = (rank % spec.threads as usize) as u32;
@@ -64,6 +75,30 @@ impl Sinks {
             .map_err(|e| anyhow::anyhow!("write_*_log: creating {name}: {e}"))?;
         self.files.push((name, Mutex::new(Box::new(io::BufWriter::new(f)))));
         Ok(self.files.len() - 1)
+    }
+
+    /// Opens fio's iolog as fio does (appending) and writes its version line and the job's
+    /// files (added, then opened); `Drop` closes them.
+    fn iolog(&mut self, path: &str, names: Vec<String>) -> anyhow::Result<usize> {
+        let f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| anyhow::anyhow!("write_iolog: opening {path}: {e}"))?;
+        let mut w = io::BufWriter::new(f);
+        let mut head = String::from("fio version 3 iolog\n");
+        for act in ["add", "open"] {
+            names.iter().for_each(|n| head.push_str(&format!("0 {n} {act}\n")));
+        }
+        w.write_all(head.as_bytes()).map_err(|e| anyhow::anyhow!("write_iolog: writing {path}: {e}"))?;
+        self.iologs.push((Mutex::new(Box::new(w)), names));
+        Ok(self.iologs.len() - 1)
+    }
+
+    /// Where worker `w` writes fio's iolog, if its job asks for one.
+    pub fn iolog_of<'a>(&'a self, w: u32, t0: &'a OnceLock<Instant>) -> Option<FioLog<'a>> {
+        let (sink, names) = &self.iologs[(*self.iolog_of.get(w as usize)?)?];
+        Some(FioLog { sink, names, t0 })
     }
 
     /// The logs worker `w` writes; None when it writes none.
@@ -178,6 +213,19 @@ fn write_out(l: &mut Lines, sink: &Sink) {
     }
     let _ = f.flush();
     l.text.clear();
+}
+
+impl Drop for Sinks {
+    /// The workers are done: fio's iologs end with each file closed.
+    fn drop(&mut self) {
+        for (sink, names) in &self.iologs {
+            let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
+            for n in names {
+                let _ = writeln!(f, "0 {n} close");
+            }
+            let _ = f.flush();
+        }
+    }
 }
 
 impl<E> Drop for Logged<'_, E> {

@@ -45,7 +45,7 @@ pub struct Shared {
     /// The longest start delay of the group's workers, ns: the group runs this much longer.
     max_delay: u64,
     abort: AtomicBool,
-    trace: Option<Mutex<Box<dyn Write + Send>>>,
+    trace: Option<crate::engine::trace::Sink>,
     logs: iolog::Sinks,
     flows: flow::Flows,
     io_count: Option<Arc<io_count::IoCount>>,
@@ -234,7 +234,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let window = Window::of(jobs, &mut notices);
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
-    let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets.len())))?;
+    let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets)))?;
     let shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();

@@ -16,12 +16,13 @@ pub(super) fn start_worker(
     fn traced<E: Engine>(e: E, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
         use engine::trace::Traced;
         use iolog::Logged;
-        let (spec, t0) = (args.spec, &sh.t0);
-        match (&sh.trace, sh.logs.of(args.index)) {
-            (Some(sink), None) => worker::run(&mut Traced::new(e, args.index, sink), args),
-            (None, Some(l)) => worker::run(&mut Logged::new(e, spec, l, t0), args),
-            (Some(sink), Some(l)) => worker::run(&mut Logged::new(Traced::new(e, args.index, sink), spec, l, t0), args),
-            (None, None) => worker::run(&mut { e }, args),
+        let (spec, t0, w) = (args.spec, &sh.t0, args.index);
+        let (csv, fio) = (sh.trace.as_ref(), sh.logs.iolog_of(w, t0));
+        match (csv.is_some() || fio.is_some(), sh.logs.of(w)) {
+            (true, None) => worker::run(&mut Traced::new(e, w, csv, fio), args),
+            (false, Some(l)) => worker::run(&mut Logged::new(e, spec, l, t0), args),
+            (true, Some(l)) => worker::run(&mut Logged::new(Traced::new(e, w, csv, fio), spec, l, t0), args),
+            (false, None) => worker::run(&mut { e }, args),
         }
     }
     fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {

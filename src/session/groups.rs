@@ -34,9 +34,23 @@ pub fn bound_by_size(j: &mut FioJob) -> Result<(), UsageError> {
     let Some(passes) = j.size_passes else { return Ok(()) };
     let s = &j.spec;
     let plans = targets::plan(s, j.size_given())?;
-    let bytes: u64 = plans.iter().map(|t| s.range.unwrap_or(t.size.saturating_sub(s.offset))).sum();
+    let bytes: u64 = plans.iter().map(|t| pass_bytes(s, s.range.unwrap_or(t.size.saturating_sub(s.offset)))).sum();
     j.spec.io_limit = Some(bytes.saturating_mul(passes));
     Ok(())
+}
+
+/// The bytes one pass over a region of `region` bytes moves. A sequential walk that skips
+/// ahead (`rw=read:512k`) ends at the first I/O that would cross the region's end, as fio's
+/// file is then done: it moves fewer bytes than the region holds.
+fn pass_bytes(s: &crate::workload::Spec, region: u64) -> u64 {
+    let sizes: Vec<u64> = s.all_blocks().map(|b| b.size).collect();
+    let one = sizes.iter().all(|&b| b == sizes[0]).then(|| sizes.first().copied()).flatten();
+    match one {
+        Some(bs) if s.pattern == crate::workload::Pattern::Sequential && s.seq_skip > 0 && region >= bs => {
+            ((region - bs) / (bs + s.seq_skip as u64) + 1) * bs
+        }
+        _ => region,
+    }
 }
 
 /// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the

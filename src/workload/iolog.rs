@@ -15,6 +15,10 @@ pub struct IoLogs {
     /// submitted) and `_clat` (submitted to completed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<String>,
+    /// fio's write_iolog: the file each I/O is appended to as it is issued (fio's iolog
+    /// version 3: time in µs, file, action, offset, length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<String>,
     /// fio's log_avg_msec: one averaged line per direction per this many ms; 0 = one per I/O.
     pub avg_msec: u64,
     /// fio's log_max_value: an averaged line carries the window's largest value, not its mean.
@@ -40,6 +44,7 @@ impl Default for IoLogs {
             bw: None,
             iops: None,
             lat: None,
+            io: None,
             avg_msec: 0,
             max_value: false,
             offset: false,
@@ -76,7 +81,7 @@ impl LogKind {
 impl IoLogs {
     /// Whether any log is asked for.
     pub fn any(&self) -> bool {
-        self.bw.is_some() || self.iops.is_some() || self.lat.is_some()
+        self.bw.is_some() || self.iops.is_some() || self.lat.is_some() || self.io.is_some()
     }
 
     /// The logs to write with their prefixes, in fio's order of setting them up.

@@ -18,6 +18,15 @@ pub(super) fn write_log(j: &mut Job, key: &str, v: Option<&str>) -> R<()> {
     Ok(())
 }
 
+/// fio's write_iolog: a file name, appended to as fio does.
+pub(super) fn write_iolog(j: &mut Job, v: &str) -> R<()> {
+    if v.is_empty() {
+        return Err("needs a file name".into());
+    }
+    j.logs.io = Some(v.to_string());
+    Ok(())
+}
+
 /// fio's log_avg_msec: whole milliseconds, 0 for a line per I/O.
 pub(super) fn avg_msec(j: &mut Job, v: &str) -> R<()> {
     j.logs.avg_msec = int(v, j.kb).map_err(|_| format!("'{v}' is not a whole number of milliseconds"))?;

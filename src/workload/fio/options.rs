@@ -151,6 +151,7 @@ const OPTIONS: &[Def] = &[
     either("write_bw_log", |j, v| logs::write_log(j, "write_bw_log", v)),
     either("write_iops_log", |j, v| logs::write_log(j, "write_iops_log", v)),
     either("write_lat_log", |j, v| logs::write_log(j, "write_lat_log", v)),
+    value("write_iolog", &[], logs::write_iolog),
     value("log_avg_msec", &[], logs::avg_msec),
     flag("log_offset", &[], |j, on| j.logs.offset = on),
     flag("log_prio", &[], |j, on| j.logs.prio = on),
