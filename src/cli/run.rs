@@ -237,6 +237,8 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         steady: None,
         strided: None,
         logs: None,
+        stages: None,
+        cmdprio: None,
         random_map: false,
     };
     spec.validate()?;

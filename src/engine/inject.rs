@@ -164,6 +164,9 @@ impl<E: Engine> Engine for Injecting<E> {
     fn notice(&self) -> Option<String> {
         self.inner.notice()
     }
+    fn synchronous(&self) -> bool {
+        self.inner.synchronous()
+    }
 
     fn injected(&self) -> Option<Injected> {
         Some(self.injected)

@@ -58,10 +58,16 @@ impl UringEngine {
         let idx = if req.op == OpKind::Read && self.mixed { req.slot + self.depth } else { req.slot } as usize;
         let ptr = self.bufs[idx].as_mut_ptr();
         let e = match (req.op, self.fixed_bufs) {
-            (OpKind::Read, true) => opcode::ReadFixed::new(fd, ptr, req.len, idx as u16).offset(req.offset).build(),
-            (OpKind::Write, true) => opcode::WriteFixed::new(fd, ptr, req.len, idx as u16).offset(req.offset).build(),
-            (OpKind::Read, false) => opcode::Read::new(fd, ptr, req.len).offset(req.offset).build(),
-            (OpKind::Write, false) => opcode::Write::new(fd, ptr, req.len).offset(req.offset).build(),
+            (OpKind::Read, true) => {
+                opcode::ReadFixed::new(fd, ptr, req.len, idx as u16).offset(req.offset).ioprio(req.ioprio).build()
+            }
+            (OpKind::Write, true) => {
+                opcode::WriteFixed::new(fd, ptr, req.len, idx as u16).offset(req.offset).ioprio(req.ioprio).build()
+            }
+            (OpKind::Read, false) => opcode::Read::new(fd, ptr, req.len).offset(req.offset).ioprio(req.ioprio).build(),
+            (OpKind::Write, false) => {
+                opcode::Write::new(fd, ptr, req.len).offset(req.offset).ioprio(req.ioprio).build()
+            }
             // Drain: the fsync starts once the writes queued before it have completed, so it
             // covers them, as a synchronous fsync after N writes does.
             (OpKind::Flush, _) => opcode::Fsync::new(fd).build().flags(squeue::Flags::IO_DRAIN),

@@ -40,6 +40,9 @@ pub struct IoReq {
     pub op: OpKind,
     pub offset: u64,
     pub len: u32,
+    /// Linux I/O priority (class << 13 | level) for engines that pass one per I/O; 0 is the
+    /// thread's own.
+    pub ioprio: u16,
 }
 
 /// A finished I/O: bytes transferred, or a negative OS error number.
@@ -67,6 +70,11 @@ pub trait Engine {
     /// Issues what is queued, then waits until at least `min` completions are ready or `timeout`
     /// passes, and moves ready completions into `out`. Returns how many it moved.
     fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize>;
+    /// Whether each I/O is carried out inside the submitting call (psync, null): there is no
+    /// submission latency apart from the completion's, so fio's slat is not kept.
+    fn synchronous(&self) -> bool {
+        false
+    }
     /// How this engine runs differently from its best setup (e.g. buffers it could not register).
     fn notice(&self) -> Option<String> {
         None

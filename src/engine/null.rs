@@ -25,6 +25,9 @@ impl Engine for NullEngine {
     fn max_depth(&self) -> u32 {
         self.bufs.len() as u32
     }
+    fn synchronous(&self) -> bool {
+        true
+    }
 
     fn buffer(&mut self, slot: u32) -> &mut [u8] {
         self.bufs[slot as usize].as_mut_slice()

@@ -59,6 +59,9 @@ impl Engine for PsyncEngine {
     fn max_depth(&self) -> u32 {
         1
     }
+    fn synchronous(&self) -> bool {
+        true
+    }
 
     fn buffer(&mut self, _slot: u32) -> &mut [u8] {
         self.buf.as_mut_slice()

@@ -55,6 +55,9 @@ impl<E: Engine> Engine for Traced<'_, E> {
     fn notice(&self) -> Option<String> {
         self.inner.notice()
     }
+    fn synchronous(&self) -> bool {
+        self.inner.synchronous()
+    }
     fn injected(&self) -> Option<crate::result::verify::Injected> {
         self.inner.injected()
     }

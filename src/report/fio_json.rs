@@ -4,14 +4,15 @@
 //! threads together). Key names, order, units and JSON types (integer vs float) follow fio 3.33.
 //!
 //! What iolens does not measure is written as fio writes "nothing measured", never guessed:
-//! `slat_ns` is zeros (no separate submission latency), `ctx`/`majf`/`minf` and disk
-//! `read_ticks`/`write_ticks` are 0, `sync.lat_ns` has no percentiles (no fsync histogram kept).
-//! `lat_ns` is iolens' response latency (intended start → completion): it equals `clat_ns`
-//! without a rate limit and includes pacing delays under one, so lat ≠ slat + clat there.
+//! `slat_ns` is zeros unless the job names its latency stages (slat_percentiles,
+//! clat_percentiles, lat_percentiles or unified_rw_reporting: see `ddir.rs`), `ctx`/`majf`/`minf`
+//! and disk `read_ticks`/`write_ticks` are 0, `sync.lat_ns` has percentiles only for such a job.
+//! Without the stages, `lat_ns` is iolens' response latency (intended start → completion): it
+//! equals `clat_ns` without a rate limit and includes pacing delays under one.
 //! `iodepth_level` is the configured depth (100 % in its bucket), not a measured distribution.
 
-use crate::result::{OpStats, RunResult, TestResult};
-use crate::stats::{stddev, HistDump, LatStats, Percentiles};
+use crate::result::{RunResult, TestResult};
+use crate::stats::LatStats;
 use crate::workload::size::format_block;
 use std::fmt::Write;
 
@@ -102,7 +103,7 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
     if t.spec.on_error.go_on != [false, false] {
         errors = vec![("total_err", V::U(t.errors.total())), ("first_error", V::U(first))];
     }
-    let mut o = obj([
+    let mut kv = vec![
         ("jobname", V::S(t.name.clone())),
         ("groupid", V::U(t.group.into())),
         ("error", V::U(first)),
@@ -110,10 +111,9 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
         // Whole seconds of I/O, warm-up and cool-down included (fio also counts its file layout).
         ("elapsed", V::U((sp.warmup + t.duration_s + sp.cooldown).ceil().max(0.0) as u64)),
         ("job options", job_options(t)),
-        ("read", ddir(r, t, Some(true), plus)),
-        ("write", ddir(r, t, Some(false), plus)),
-        ("trim", ddir(r, t, None, plus)),
-        ("sync", obj([("total_ios", V::U(t.fsync.count)), ("lat_ns", lat(&t.fsync.lat_us, t.fsync.count, None))])),
+    ];
+    kv.extend(directions(r, t, plus));
+    kv.extend([
         ("job_runtime", V::U((t.duration_s * 1000.0).round() as u64)),
         ("usr_cpu", V::F(t.cpu.user_pct * cores)),
         ("sys_cpu", V::F(t.cpu.system_pct * cores)),
@@ -135,6 +135,7 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
         ("latency_percentile", V::F(100.0)),
         ("latency_window", V::U(0)),
     ]);
+    let mut o = obj(kv);
     if let V::O(kv) = &mut o {
         kv.extend(errors.into_iter().map(|(k, v)| (k.to_string(), v)));
         if let Some(ss) = steady::steady(t) {
@@ -142,6 +143,28 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
         }
     }
     o
+}
+
+/// read, write, trim and sync; or, under unified_rw_reporting, `mixed` alone, as fio.
+fn directions(r: &RunResult, t: &TestResult, plus: bool) -> Vec<(&'static str, V)> {
+    use ddir::{ddir, Dir};
+    let st = t.spec.stages.unwrap_or_default();
+    if st.unified {
+        return vec![("mixed", ddir(r, t, Dir::Mixed, plus))];
+    }
+    // fio's sync percentiles follow its clat and lat ones; iolens keeps the fsync histogram
+    // for jobs that name their stages.
+    let fsync = t.histograms.fsync.as_ref();
+    let sync_lat = match fsync {
+        Some(h) if t.spec.stages.is_some() => ddir::lat_hist(Some(h), st.clat || st.lat, plus),
+        _ => lat(&t.fsync.lat_us, t.fsync.count),
+    };
+    vec![
+        ("read", ddir(r, t, Dir::Read, plus)),
+        ("write", ddir(r, t, Dir::Write, plus)),
+        ("trim", ddir(r, t, Dir::Trim, plus)),
+        ("sync", obj([("total_ios", V::U(t.fsync.count)), ("lat_ns", sync_lat)])),
+    ]
 }
 
 const SUBMIT: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
@@ -207,104 +230,16 @@ fn job_options(t: &TestResult) -> V {
 
 /// fio's clat_ns / lat_ns object from a µs summary. fio's stddev is the sample one (n − 1);
 /// iolens keeps the population one, so it is rescaled.
-fn lat(l: &LatStats, n: u64, hist: Option<&HistDump>) -> V {
+fn lat(l: &LatStats, n: u64) -> V {
     let ns = |x: Option<f64>| if n > 0 { x.map_or(0.0, |v| v * 1000.0) } else { 0.0 };
     let dev = if n > 1 { ns(l.stddev) * (n as f64 / (n - 1) as f64).sqrt() } else { 0.0 };
-    let mut kv = vec![
+    obj([
         ("min", V::U(ns(l.min).round() as u64)),
         ("max", V::U(ns(l.max).round() as u64)),
         ("mean", V::F(ns(l.mean))),
         ("stddev", V::F(dev)),
         ("N", V::U(n)),
-    ];
-    if let Some(h) = hist.filter(|h| h.count > 0 && n > 0) {
-        let p = FIO_PCT.iter().map(|&p| (format!("{p:.6}"), V::U(h.percentile_ns(p).unwrap_or(0))));
-        kv.push(("percentile", V::O(p.collect())));
-    }
-    obj(kv)
-}
-
-/// json+'s `bins` added to a clat_ns object: every recorded latency (ns) with its I/Os. As in
-/// fio, a direction without I/Os has none (fio's own json+ readers take a `bins` as non-empty).
-fn with_bins(mut clat: V, hist: Option<&HistDump>) -> V {
-    if let (V::O(kv), Some(h)) = (&mut clat, hist.filter(|h| h.count > 0)) {
-        let bins = h.buckets.iter().filter(|&&(_, n)| n > 0).map(|&(ns, n)| (ns.to_string(), V::U(n)));
-        kv.push(("bins".into(), V::O(bins.collect())));
-    }
-    clat
-}
-
-/// One of fio's read / write / trim blocks; `None` is trim.
-fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>, plus: bool) -> V {
-    let none = LatStats { min: None, mean: None, stddev: None, max: None, percentiles: Percentiles::default() };
-    let zero = OpStats { ios: 0, bytes: 0, iops: 0.0, mbps: 0.0, mibps: 0.0, lat_us: none };
-    let (op, resp, hist) = match read {
-        Some(true) => (&t.read, &t.response.read, Some(&t.histograms.read)),
-        Some(false) => (&t.write, &t.response.write, Some(&t.histograms.write)),
-        // A test that trims does nothing else: its seconds are its trims'.
-        None => t.trim.as_ref().map_or((&zero, &zero.lat_us, None), |op| (op, &op.lat_us, t.histograms.trim.as_ref())),
-    };
-    let active = op.ios > 0 && t.duration_s > 0.0;
-    let ms = if active { (t.duration_s * 1000.0).round() as u64 } else { 0 };
-    let bw_bytes = if active { (op.bytes as f64 / t.duration_s) as u64 } else { 0 };
-    // The model splits each second's I/Os by direction but not its bytes, so a second's
-    // bandwidth is its I/Os × this direction's mean I/O size over the test (bytes / ios).
-    let per_io_kib = if active { op.bytes as f64 / op.ios as f64 / 1024.0 } else { 0.0 };
-    let iops: Vec<f64> = match read {
-        Some(rd) if active => t.seconds.iter().map(|s| if rd { s.read_iops } else { s.write_iops }).collect(),
-        None if active => t.seconds.iter().map(|s| s.iops).collect(),
-        _ => Vec::new(),
-    };
-    let bw: Vec<f64> = iops.iter().map(|x| x * per_io_kib).collect();
-    let (bw_min, bw_max, bw_mean, bw_dev) = series(&bw);
-    let (io_min, io_max, io_mean, io_dev) = series(&iops);
-    // fio's bw_agg: this job's share (%) of its group's total bandwidth; jobs of one group run
-    // together, so the group's rate is its bytes over its longest test.
-    let group = r.tests.iter().filter(|x| x.group == t.group);
-    let pick = |x: &TestResult| match read {
-        Some(true) => x.read.bytes,
-        Some(false) => x.write.bytes,
-        None => x.trim.as_ref().map_or(0, |t| t.bytes),
-    };
-    let g_secs = group.clone().map(|x| x.duration_s).fold(0.0, f64::max);
-    let g_kib = if g_secs > 0.0 { group.map(pick).sum::<u64>() as f64 / g_secs / 1024.0 } else { 0.0 };
-    let agg = if active && g_kib > 0.0 { (bw_mean * 100.0 / g_kib).min(100.0) } else { 0.0 };
-    obj([
-        ("io_bytes", V::U(op.bytes)),
-        ("io_kbytes", V::U(op.bytes >> 10)),
-        ("bw_bytes", V::U(bw_bytes)),
-        ("bw", V::U(bw_bytes / 1024)),
-        ("iops", V::F(if active { op.iops } else { 0.0 })),
-        ("runtime", V::U(ms)),
-        ("total_ios", V::U(op.ios)),
-        ("short_ios", V::U(0)),
-        ("drop_ios", V::U(0)),
-        ("slat_ns", lat(&zero.lat_us, 0, None)),
-        ("clat_ns", with_bins(lat(&op.lat_us, op.ios, hist), hist.filter(|_| plus && op.ios > 0))),
-        ("lat_ns", lat(resp, op.ios, None)),
-        ("bw_min", V::U(bw_min.round() as u64)),
-        ("bw_max", V::U(bw_max.round() as u64)),
-        ("bw_agg", V::F(agg)),
-        ("bw_mean", V::F(bw_mean)),
-        ("bw_dev", V::F(bw_dev)),
-        ("bw_samples", V::U(bw.len() as u64)),
-        ("iops_min", V::U(io_min.round() as u64)),
-        ("iops_max", V::U(io_max.round() as u64)),
-        ("iops_mean", V::F(io_mean)),
-        ("iops_stddev", V::F(io_dev)),
-        ("iops_samples", V::U(iops.len() as u64)),
     ])
-}
-
-/// Min, max, mean and fio's sample (n − 1) standard deviation of a per-second series.
-fn series(xs: &[f64]) -> (f64, f64, f64, f64) {
-    if xs.is_empty() {
-        return (0.0, 0.0, 0.0, 0.0);
-    }
-    let n = xs.len() as f64;
-    let dev = if xs.len() > 1 { stddev(xs) * (n / (n - 1.0)).sqrt() } else { 0.0 };
-    let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
-    (min, xs.iter().copied().fold(0.0, f64::max), xs.iter().sum::<f64>() / n, dev)
 }
 
 /// fio's latency_ns / _us / _ms: % of all I/Os whose service latency is below each edge (and
@@ -385,6 +320,7 @@ fn ctime(t: i64) -> String {
     format!("{wd} {mo} {d:2} {:02}:{:02}:{:02} {y}", s / 3600, s / 60 % 60, s % 60)
 }
 
+mod ddir;
 mod steady;
 
 #[cfg(test)]

@@ -308,6 +308,7 @@ fn test(
         failed: None,
         ranks: Vec::new(),
         steady: None,
+        stages: None,
     })
 }
 

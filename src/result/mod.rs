@@ -113,6 +113,34 @@ pub struct TestResult {
     /// combination (sums, and the exact merge of their histograms). Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ranks: Vec<ranks::RankStats>,
+    /// fio's submission and total latencies, and latencies per I/O priority, for the jobs
+    /// that ask for them (`Spec::stages`, `Spec::cmdprio`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<Stages>,
+}
+
+/// fio's latency stages, per fio direction (read, write, trim): slat (queued → submitted;
+/// absent on an engine that does each I/O in the submitting call) and lat (queued, or due when
+/// paced → completed). clat is the service latency of `TestResult::histograms`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stages {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slat: Option<[HistDump; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat: Option<[HistDump; 3]>,
+    /// Per direction and I/O priority that saw I/O (fio's cmdprio): lat where the job reports
+    /// lat percentiles, else clat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<PrioLat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrioLat {
+    /// fio's direction: 0 read, 1 write, 2 trim.
+    pub ddir: u8,
+    /// Linux I/O priority: class << 13 | level.
+    pub ioprio: u16,
+    pub lat: HistDump,
 }
 
 /// Where a steady-state check (`Spec::steady`) stood when the test ended.

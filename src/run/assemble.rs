@@ -2,6 +2,7 @@
 //! per-thread and per-second rows, notices and failures.
 
 use super::live::{Collector, SecondAgg};
+use super::stages::StageRecs;
 use super::worker::WorkerRec;
 use crate::result::{
     FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats,
@@ -93,6 +94,10 @@ pub fn test_result(p: Parts) -> TestResult {
         failed,
         ranks: Vec::new(),
         steady: p.steady,
+        stages: StageRecs::merged(
+            p.recs.iter().filter_map(|r| r.stages.as_deref()),
+            &p.spec.cmdprio.as_ref().map_or(vec![0], |c| c.levels()),
+        ),
     }
 }
 
@@ -140,6 +145,8 @@ struct Recs {
     resp_write: LatRec,
     paced: bool,
     fsync: LatRec,
+    /// fio's stages are reported: the fsync histogram is kept for fio's sync percentiles.
+    stages: bool,
 }
 
 impl Recs {
@@ -156,7 +163,8 @@ impl Recs {
         let resp_write = if paced { merged(p.recs, |r| &r.resp_write) } else { written.clone() };
         let (write, trim) = if p.spec.trim { (LatRec::default(), Some(written)) } else { (written, pair_trims) };
         let fsync = merged(p.recs, |r| &r.fsync);
-        Recs { read, write, trim, trims_only: p.spec.trim, total, bytes, resp_read, resp_write, paced, fsync }
+        let stages = p.spec.stages.is_some();
+        Recs { read, write, trim, trims_only: p.spec.trim, total, bytes, resp_read, resp_write, paced, fsync, stages }
     }
 
     fn response(&self) -> ResponseLat {
@@ -175,7 +183,7 @@ impl Recs {
         Histograms {
             response_read: (mergeable && self.paced).then(|| self.resp_read.dump()),
             response_write: (mergeable && self.paced && !trims).then(|| self.resp_write.dump()),
-            fsync: (mergeable && self.fsync.count() > 0).then(|| self.fsync.dump()),
+            fsync: ((mergeable || self.stages) && self.fsync.count() > 0).then(|| self.fsync.dump()),
             ..Histograms::service(self.read.dump(), self.write.dump(), self.trim.as_ref().map(|t| t.dump()))
         }
     }

@@ -1,7 +1,7 @@
-//! fio's bw, iops and lat logs: the files a run group writes, and an engine wrapper that times
-//! every I/O of one worker and writes its lines. The wrapper is chosen only for jobs that ask
-//! for logs, so the plain path neither allocates nor locks for them; lines are handed to the
-//! file in chunks of about 1 MiB, so memory stays bounded however long the run.
+//! fio's bw, iops and lat logs: the files a run group writes, and what one worker writes to
+//! them. Only the workers of jobs that ask hold any, so the plain path neither allocates nor
+//! locks for them; lines are handed to the file in chunks of about 1 MiB, so memory stays
+//! bounded however long the run.
 
 mod fz;
 mod lines;
@@ -9,15 +9,15 @@ mod lines;
 pub use fz::inflate;
 
 use crate::engine::trace::FioLog;
-use crate::engine::{Completion, Engine, IoReq};
 use crate::targets::Prepared;
 use crate::workload::iolog::LogKind;
 use crate::workload::Spec;
-use lines::{Lines, Sample};
+use lines::Lines;
+pub use lines::Sample;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::engine::trace::Sink;
 
@@ -108,97 +108,35 @@ impl Sinks {
     }
 }
 
-/// What the wrapper knows of an I/O between its queueing and its completion.
-#[derive(Clone, Copy, Default)]
-struct Pending {
-    req: Option<IoReq>,
-    queued: u64,
-    submitted: u64,
-}
-
-pub struct Logged<'a, E> {
-    inner: E,
-    t0: &'a OnceLock<Instant>,
-    start: Option<Instant>,
-    pending: Vec<Pending>,
-    /// Slots queued since the last submission: they are submitted by the next call.
-    unsent: Vec<u32>,
+/// The logs one worker writes: it hands each counted I/O over as it records it, so the logs
+/// hold the same I/Os, timed by the same clock reads, as the result.
+pub struct WorkerLogs<'a> {
     logs: Vec<(Lines, &'a Sink)>,
 }
 
-impl<'a, E: Engine> Logged<'a, E> {
-    pub fn new(inner: E, spec: &Spec, sinks: Vec<(LogKind, &'a Sink)>, t0: &'a OnceLock<Instant>) -> Self {
+impl<'a> WorkerLogs<'a> {
+    pub fn new(spec: &Spec, sinks: Vec<(LogKind, &'a Sink)>) -> Self {
         let cfg = spec.logs.clone().unwrap_or_default();
-        let depth = inner.max_depth() as usize;
-        let logs = sinks.into_iter().map(|(k, s)| (Lines::new(k, &cfg), s)).collect();
-        Logged {
-            inner,
-            t0,
-            start: None,
-            pending: vec![Pending::default(); depth],
-            unsent: Vec::with_capacity(depth),
-            logs,
-        }
+        WorkerLogs { logs: sinks.into_iter().map(|(k, s)| (Lines::new(k, &cfg), s)).collect() }
     }
 
-    /// ns since the run's start (the group's t0, set once the workers are released).
-    fn now(&mut self) -> u64 {
-        let t0 = *self.start.get_or_insert_with(|| self.t0.get().copied().unwrap_or_else(Instant::now));
-        t0.elapsed().as_nanos() as u64
-    }
-}
-
-impl<E: Engine> Engine for Logged<'_, E> {
-    fn max_depth(&self) -> u32 {
-        self.inner.max_depth()
-    }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.inner.buffer(slot)
-    }
-    fn queue(&mut self, req: IoReq) {
-        let queued = self.now();
-        let slot = req.slot as usize;
-        if slot >= self.pending.len() {
-            self.pending.resize(slot + 1, Pending::default());
-        }
-        self.pending[slot] = Pending { req: Some(req), queued, submitted: queued };
-        self.unsent.push(req.slot);
-        self.inner.queue(req);
-    }
-    fn submit_and_reap(&mut self, out: &mut [Completion], min: usize, timeout: Option<Duration>) -> io::Result<usize> {
-        let sent = self.now();
-        for s in self.unsent.drain(..) {
-            self.pending[s as usize].submitted = sent;
-        }
-        let n = self.inner.submit_and_reap(out, min, timeout)?;
-        if n > 0 {
-            let completed = self.now();
-            for c in &out[..n] {
-                let Some(p) = self.pending.get_mut(c.slot as usize) else { continue };
-                let Some(r) = p.req.take() else { continue };
-                let s = Sample {
-                    op: r.op,
-                    offset: r.offset,
-                    len: r.len,
-                    queued: p.queued,
-                    submitted: p.submitted,
-                    completed,
-                };
-                for (l, sink) in &mut self.logs {
-                    l.add(&s);
-                    if l.held() >= CHUNK {
-                        write_out(l, sink);
-                    }
-                }
+    #[inline]
+    pub fn add(&mut self, s: &Sample) {
+        for (l, sink) in &mut self.logs {
+            l.add(s);
+            if l.held() >= CHUNK {
+                write_out(l, sink);
             }
         }
-        Ok(n)
     }
-    fn notice(&self) -> Option<String> {
-        self.inner.notice()
-    }
-    fn injected(&self) -> Option<crate::result::verify::Injected> {
-        self.inner.injected()
+
+    /// The worker is done at `now` (ns since the run's start): the open windows' lines, and
+    /// everything held, go to the files.
+    pub fn finish(&mut self, now: u64) {
+        for (l, sink) in &mut self.logs {
+            l.finish(now);
+            write_out(l, sink);
+        }
     }
 }
 
@@ -224,16 +162,6 @@ impl Drop for Sinks {
                 let _ = writeln!(f, "0 {n} close");
             }
             let _ = f.flush();
-        }
-    }
-}
-
-impl<E> Drop for Logged<'_, E> {
-    fn drop(&mut self) {
-        let now = self.start.map_or(0, |t| t.elapsed().as_nanos() as u64);
-        for (l, sink) in &mut self.logs {
-            l.finish(now);
-            write_out(l, sink);
         }
     }
 }

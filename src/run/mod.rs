@@ -11,6 +11,7 @@ pub mod offsets;
 mod onerror;
 mod pace;
 mod record;
+mod stages;
 mod start;
 mod steady;
 mod supervise;
@@ -367,6 +368,7 @@ fn worker_args<'a>(
                     share: (th, spec.threads),
                     read_back: spec.read_pct == 0 && vs.read_back,
                 }),
+                logs: shared.logs.of(w as u32),
             };
             out.push((w, args, &t.file));
         }

@@ -30,6 +30,8 @@ pub struct WorkerRec {
     pub window: (u64, u64),
     /// Pages written, checked and found bad (`--verify`).
     pub verify: Option<crate::result::verify::Verification>,
+    /// fio's slat and lat, and latencies per I/O priority, for jobs that ask.
+    pub stages: Option<Box<super::stages::StageRecs>>,
 }
 
 impl WorkerRec {
@@ -38,6 +40,9 @@ impl WorkerRec {
     pub(super) fn prefault(&mut self) {
         for r in [&mut self.read, &mut self.write, &mut self.resp_read, &mut self.resp_write, &mut self.fsync] {
             r.prefault();
+        }
+        if let Some(s) = &mut self.stages {
+            s.prefault();
         }
     }
 }

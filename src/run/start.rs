@@ -1,8 +1,7 @@
 //! Each worker's engine, chosen once at its start: the kind the job runs on, wrapped for fault
-//! injection, tracing or fio's logs only when the run asks, so the plain path stays one
-//! monomorphic loop.
+//! injection or tracing only when the run asks, so the plain path stays one monomorphic loop.
 
-use super::{iolog, worker, Shared};
+use super::{worker, Shared};
 use crate::engine::{self, Engine, EngineSetup};
 use crate::workload::EngineKind;
 use std::sync::atomic::Ordering;
@@ -15,14 +14,12 @@ pub(super) fn start_worker(
 ) -> Result<worker::WorkerRec, String> {
     fn traced<E: Engine>(e: E, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {
         use engine::trace::Traced;
-        use iolog::Logged;
-        let (spec, t0, w) = (args.spec, &sh.t0, args.index);
+        let (t0, w) = (&sh.t0, args.index);
         let (csv, fio) = (sh.trace.as_ref(), sh.logs.iolog_of(w, t0));
-        match (csv.is_some() || fio.is_some(), sh.logs.of(w)) {
-            (true, None) => worker::run(&mut Traced::new(e, w, csv, fio), args),
-            (false, Some(l)) => worker::run(&mut Logged::new(e, spec, l, t0), args),
-            (true, Some(l)) => worker::run(&mut Logged::new(Traced::new(e, w, csv, fio), spec, l, t0), args),
-            (false, None) => worker::run(&mut { e }, args),
+        if csv.is_some() || fio.is_some() {
+            worker::run(&mut Traced::new(e, w, csv, fio), args)
+        } else {
+            worker::run(&mut { e }, args)
         }
     }
     fn go<E: Engine>(e: Result<E, String>, args: worker::WorkerArgs, sh: &Shared) -> Result<worker::WorkerRec, String> {

@@ -263,7 +263,7 @@ impl<'a> Verifier<'a> {
     fn read_one<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], h: Held, at: u64) {
         let len = self.a.page;
         mark_unread(&mut engine.buffer(0)[..len as usize], self.a.unit as usize);
-        engine.queue(IoReq { slot: 0, file, op: OpKind::Read, offset: self.offset(h.page), len });
+        engine.queue(IoReq { slot: 0, file, op: OpKind::Read, offset: self.offset(h.page), len, ioprio: 0 });
         let started = std::time::Instant::now();
         let result = loop {
             match engine.submit_and_reap(comps, 1, Some(Duration::from_millis(100))) {

@@ -4,14 +4,18 @@
 //! records them — with no allocation and no lock except a once-a-second hand-off.
 
 use super::flow::Member;
+use super::iolog::WorkerLogs;
 use super::live::{Mailbox, SecondData};
 use super::offsets::OffsetGen;
 use super::onerror::ErrorPolicy;
 use super::pace::Pace;
 pub use super::record::WorkerRec;
 use super::record::{describe_error, window_overlap};
+use super::stages::{PrioPick, StageRecs};
 use super::think::Think;
 use super::verifying::{Verifier, VerifyArgs};
+use crate::engine::trace::Sink;
+use crate::workload::iolog::LogKind;
 
 mod queue;
 mod tally;
@@ -30,8 +34,14 @@ use waits::{limits, own_window};
 struct Slot {
     submit: u64,
     intended: u64,
+    /// When the worker queued it (fio's slat starts here).
+    queued: u64,
+    offset: u64,
     op: Option<OpKind>,
     len: u32,
+    /// Its priority: the index among the job's levels, and the value.
+    prio: u8,
+    ioprio: u16,
 }
 
 pub struct WorkerArgs<'a> {
@@ -50,6 +60,8 @@ pub struct WorkerArgs<'a> {
     pub depth: u32,
     pub flow: Option<Member<'a>>,
     pub verify: Option<VerifyArgs<'a>>,
+    /// fio's bw, iops and lat logs this worker writes, when its job asks for any.
+    pub logs: Option<Vec<(LogKind, &'a Sink)>>,
 }
 
 pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String> {
@@ -80,7 +92,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             return Err(e);
         }
     };
-    let mut rec = WorkerRec::default();
+    let mut rec = WorkerRec { stages: StageRecs::new(spec, engine.synchronous()), ..WorkerRec::default() };
     rec.prefault();
     if spec.trim_write {
         rec.trim.prefault();
@@ -129,6 +141,8 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         index: a.index as usize,
         limits: limits(spec),
         awaiting_trim: false,
+        logs: a.logs.map(|l| WorkerLogs::new(spec, l)),
+        prio: PrioPick::new(spec, spec.seed ^ a.index as u64),
     };
     w.refresh_window();
     w.idle_until(delay);
@@ -184,6 +198,9 @@ struct Worker<'a, E> {
     limits: (Option<u64>, Option<u64>),
     /// A trim of a trim+write pair is in flight: its write is the next I/O.
     awaiting_trim: bool,
+    logs: Option<WorkerLogs<'a>>,
+    /// fio's cmdprio: each I/O's priority.
+    prio: Option<PrioPick>,
     t0: Instant,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.
@@ -202,6 +219,9 @@ impl<E: Engine> Worker<'_, E> {
     fn wrap_up(mut self) -> Result<WorkerRec, String> {
         let finished = self.clock();
         self.rec.window = (self.m_start, self.m_end.min(finished).max(self.m_start));
+        if let Some(l) = &mut self.logs {
+            l.finish(finished);
+        }
         self.rec.notice = self.engine.notice();
         if let Some(v) = self.ver.take() {
             let healthy = !self.engine_failed && self.error.is_none();

@@ -10,6 +10,7 @@ pub mod parse;
 pub mod presets;
 pub mod shaping;
 pub mod size;
+pub mod stages;
 pub mod steady;
 pub mod verify;
 
@@ -234,6 +235,14 @@ pub struct Spec {
     /// fio's bandwidth, IOPS and latency logs, written while the test runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub logs: Option<iolog::IoLogs>,
+    /// Set, the workers also time fio's slat and lat (see [`stages`]) and the reports give
+    /// percentiles for the stages it names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<stages::LatStages>,
+    /// fio's cmdprio: a share of the I/Os carries another I/O priority, drawn per I/O; their
+    /// latencies are kept apart per priority.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmdprio: Option<stages::CmdPrio>,
     /// Random offsets visit every block once before any twice (fio's random map, and its lfsr
     /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -287,6 +296,8 @@ impl Default for Spec {
             steady: None,
             strided: None,
             logs: None,
+            stages: None,
+            cmdprio: None,
             random_map: false,
         }
     }

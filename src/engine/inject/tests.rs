@@ -40,7 +40,7 @@ fn stamp(page: usize, generation: u64) -> Stamp {
 }
 
 fn io<E: Engine>(e: &mut E, op: OpKind, page: usize) -> i64 {
-    e.queue(IoReq { slot: 0, file: 0, op, offset: (page * PAGE) as u64, len: PAGE as u32 });
+    e.queue(IoReq { slot: 0, file: 0, op, offset: (page * PAGE) as u64, len: PAGE as u32, ioprio: 0 });
     let mut out = [Completion::default()];
     assert_eq!(e.submit_and_reap(&mut out, 1, None).unwrap(), 1);
     out[0].result

@@ -11,13 +11,14 @@ const OFFSET_BIT: u32 = 0x8000_0000;
 const PRIO_BIT: u32 = 0x4000_0000;
 
 /// Appends one sample in fio's layout (little-endian, 32 bytes, 40 with the offset).
-pub fn encode(b: &mut Vec<u8>, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
-    let flags = if offset.is_some() { OFFSET_BIT } else { 0 } | if prio { PRIO_BIT } else { 0 };
+pub fn encode(b: &mut Vec<u8>, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: (bool, u16)) {
+    let flags = if offset.is_some() { OFFSET_BIT } else { 0 } | if prio.0 { PRIO_BIT } else { 0 };
     b.extend_from_slice(&ms.to_le_bytes());
     b.extend_from_slice(&v.to_le_bytes());
     b.extend_from_slice(&(ddir | flags).to_le_bytes());
-    // Priority 0, then the padding before bs.
-    b.extend_from_slice(&[0; 4]);
+    // The priority, then the padding before bs.
+    b.extend_from_slice(&prio.1.to_le_bytes());
+    b.extend_from_slice(&[0; 2]);
     b.extend_from_slice(&bs.to_le_bytes());
     if let Some(o) = offset {
         b.extend_from_slice(&o.to_le_bytes());
@@ -63,17 +64,18 @@ fn print(raw: &[u8]) -> String {
     for at in (0..raw.len() / size).map(|i| i * size) {
         let ddir = u32::from_le_bytes(raw[at + 16..at + 20].try_into().expect("4 bytes")) & !(OFFSET_BIT | PRIO_BIT);
         let offset = with_offset.then(|| word(at + 32));
-        format_line(&mut t, word(at), word(at + 8), ddir, word(at + 24), offset, prio);
+        let ioprio = u16::from_le_bytes(raw[at + 20..at + 22].try_into().expect("2 bytes"));
+        format_line(&mut t, word(at), word(at + 8), ddir, word(at + 24), offset, (prio, ioprio));
     }
     t
 }
 
-/// One line as fio's flush_samples prints it. No I/O priorities are set: the RT-class flag
-/// and, with log_prio, the value are 0.
-pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: bool) {
+/// One line as fio's flush_samples prints it: the I/O priority last, with log_prio (`prio.0`)
+/// its value in hex, else 1 for the real-time class and 0 for any other.
+pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: (bool, u16)) {
     let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
     if let Some(o) = offset {
         let _ = write!(t, "{o}, ");
     }
-    let _ = if prio { writeln!(t, "0x0000") } else { writeln!(t, "0") };
+    let _ = if prio.0 { writeln!(t, "0x{:04x}", prio.1) } else { writeln!(t, "{}", u8::from(prio.1 >> 13 == 1)) };
 }

@@ -12,8 +12,11 @@ pub struct Sample {
     pub offset: u64,
     pub len: u32,
     pub queued: u64,
+    /// When it was due: its queueing, or its paced start when that came earlier.
+    pub due: u64,
     pub submitted: u64,
     pub completed: u64,
+    pub ioprio: u16,
 }
 
 impl Sample {
@@ -74,7 +77,7 @@ impl Lines {
             LogKind::Bw if clat > 0 => s.len as u64 * 1_000_000 / clat,
             LogKind::Bw => 0,
             LogKind::Iops => 1,
-            LogKind::Lat => s.completed.saturating_sub(s.queued),
+            LogKind::Lat => s.completed.saturating_sub(s.due),
             LogKind::Slat => s.submitted.saturating_sub(s.queued),
             LogKind::Clat => clat,
         }
@@ -84,7 +87,7 @@ impl Lines {
         let Some(d) = s.ddir() else { return };
         let ms = s.completed / 1_000_000;
         if self.avg_ms == 0 {
-            self.line(ms, self.value(s), d, s.len as u64, s.offset);
+            self.line(ms, self.value(s), d, s.len as u64, s.offset, s.ioprio);
             return;
         }
         if ms >= self.edge {
@@ -124,15 +127,16 @@ impl Lines {
                 _ if self.max_value => a.max,
                 _ => ((a.sum as f64 / a.ios as f64) + 0.5) as u64,
             };
-            self.line(at, v, d, 0, 0);
+            self.line(at, v, d, 0, 0, 0);
         }
     }
 
-    fn line(&mut self, ms: u64, v: u64, ddir: usize, bs: u64, offset: u64) {
+    fn line(&mut self, ms: u64, v: u64, ddir: usize, bs: u64, offset: u64, ioprio: u16) {
         let offset = self.offset.then_some(offset);
+        let prio = (self.prio, ioprio);
         match &mut self.bin {
-            Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, self.prio),
-            None => super::fz::format_line(&mut self.text, ms, v, ddir as u32, bs, offset, self.prio),
+            Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, prio),
+            None => super::fz::format_line(&mut self.text, ms, v, ddir as u32, bs, offset, prio),
         }
     }
 

@@ -6,7 +6,8 @@ const MS: u64 = 1_000_000;
 
 fn io(op: OpKind, offset: u64, len: u32, at_ms: u64, lat_ns: u64) -> Sample {
     let completed = at_ms * MS + lat_ns;
-    Sample { op, offset, len, queued: completed - lat_ns, submitted: completed - lat_ns / 2, completed }
+    let queued = completed - lat_ns;
+    Sample { op, offset, len, queued, due: queued, submitted: completed - lat_ns / 2, completed, ioprio: 0 }
 }
 
 #[test]

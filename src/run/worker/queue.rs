@@ -56,9 +56,10 @@ impl<E: Engine> Worker<'_, E> {
         }
         // A paced I/O due while the worker paused counts from the pause's end.
         let intended = intended.max(self.resume_at);
-        self.slots[slot as usize] = Slot { submit: 0, intended, op: Some(op), len };
+        let (prio, ioprio) = self.prio.as_mut().map_or((0, 0), |p| p.next(op, len));
+        self.slots[slot as usize] = Slot { submit: 0, intended, queued: now, offset, op: Some(op), len, prio, ioprio };
         self.batch.push(slot);
-        self.engine.queue(IoReq { slot, file: self.file, op, offset, len });
+        self.engine.queue(IoReq { slot, file: self.file, op, offset, len, ioprio });
         true
     }
 

@@ -76,6 +76,7 @@ pub(super) struct Job {
     /// fio's zonemode=strided, zonerange, zonesize and zoneskip.
     pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
+    pub(super) stages: super::stages::FioStages,
 }
 
 impl Job {
@@ -207,6 +208,7 @@ impl Job {
         self.spec.strided = self.strided()?;
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
+        (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
         self.random_map();
         let s = &mut self.spec;
         if !s.direct {

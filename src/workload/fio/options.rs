@@ -170,6 +170,15 @@ const OPTIONS: &[Def] = &[
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),
     value("verify_pattern", &[], |j, v| verify(j, "verify_pattern", v)),
     value("verify_async", &[], |j, v| verify(j, "verify_async", v)),
+    // Latency stages and I/O priorities (stages.rs).
+    value("slat_percentiles", &[], |j, v| j.stages.set("slat_percentiles", v, j.kb)),
+    value("clat_percentiles", &[], |j, v| j.stages.set("clat_percentiles", v, j.kb)),
+    value("lat_percentiles", &[], |j, v| j.stages.set("lat_percentiles", v, j.kb)),
+    value("unified_rw_reporting", &[], |j, v| j.stages.set("unified_rw_reporting", v, j.kb)),
+    value("cmdprio_percentage", &[], |j, v| j.stages.set("cmdprio_percentage", v, j.kb)),
+    value("cmdprio_class", &[], |j, v| j.stages.set("cmdprio_class", v, j.kb)),
+    value("cmdprio", &[], |j, v| j.stages.set("cmdprio", v, j.kb)),
+    value("cmdprio_bssplit", &[], |j, v| j.stages.set("cmdprio_bssplit", v, j.kb)),
 ];
 
 fn def(name: &str) -> Option<&'static Def> {

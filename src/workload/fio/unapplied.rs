@@ -8,9 +8,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     // fio's own bookkeeping, output and logs: nothing about the I/O changes.
     ("description", ""),
     ("write_hist_log", "fio's latency histogram logs are not written; its bw, iops and lat logs are"),
-    ("clat_percentiles", ""),
-    ("lat_percentiles", ""),
-    ("slat_percentiles", ""),
     ("percentile_list", "iolens reports its own fixed percentiles"),
     ("block_error_percentiles", ""),
     ("disable_lat", "iolens still times every I/O"),
@@ -45,10 +42,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("nice", "workers run at the default priority"),
     ("prio", "I/O priorities are not set"),
     ("prioclass", "I/O priorities are not set"),
-    ("cmdprio", "I/O priorities are not set"),
-    ("cmdprio_class", "I/O priorities are not set"),
-    ("cmdprio_percentage", "I/O priorities are not set"),
-    ("cmdprio_bssplit", "I/O priorities are not set"),
     // Verification is applied (see verify.rs); this one is not.
     ("verify_only", "iolens writes and checks in one run; nothing is checked without writing first"),
     // Workload shaping iolens does not do: said in the note, the run goes ahead without it.
