@@ -5,7 +5,7 @@
 use super::common::{self, CommonArgs};
 use super::mpi::MpiArgs;
 use crate::error::{usage, UsageError};
-use crate::report::Format;
+use crate::report::{FioOut, Format};
 use crate::session::{self, bound_by_size, size_from_pct, Item, Passes};
 use crate::workload::fio::{self, FioJob};
 use clap::Args;
@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug, Clone)]
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
-    /// options --output-format=normal|json|json+, --output=FILE (the report there only),
+    /// options --output-format=normal|terse|json|json+ (or several, comma-separated), --minimal,
+    /// --terse-version=3, --output=FILE (the report there only),
     /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE
     /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
     /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
@@ -53,12 +54,18 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
     let (own, rest) = common::split(args, |name, value| {
         match name {
             "--output-format" => {
-                p.format = Some(match value()?.as_str() {
-                    "normal" => Format::Text,
-                    "json" => Format::FioJson,
-                    "json+" => Format::FioJsonPlus,
-                    v => return usage("--output-format", format!("'{v}' is not supported; use normal, json or json+")),
+                p.format = Some(match FioOut::parse(&value()?)? {
+                    // fio's normal output alone is iolens' text report.
+                    o if o == (FioOut { normal: true, ..FioOut::default() }) => Format::Text,
+                    o => Format::Fio(o),
                 })
+            }
+            "--minimal" => p.format = Some(Format::Fio(FioOut { terse: true, ..FioOut::default() })),
+            "--terse-version" => {
+                let v = value()?;
+                if v != "3" {
+                    return usage(name, format!("'{v}': iolens writes fio's terse version 3 only"));
+                }
             }
             "--output" => p.output = Some(PathBuf::from(value()?)),
             "--trace" => p.trace = Some(PathBuf::from(value()?)),
@@ -79,9 +86,10 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
                     "fio's client/server mode is not iolens'; run one workload on many hosts with --mpi (mpirun)",
                 )
             }
-            "--minimal" | "--append-terse" | "--terse-version" => {
-                return usage(name, "fio's terse output is not written by iolens; use --output-format=json")
-            }
+            "--append-terse" => return usage(
+                name,
+                "fio's terse lines after the normal output are not written by iolens; use --output-format=terse,normal",
+            ),
             // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => mpi.mpi = true,
             "--mpi-stonewall" => mpi.stonewall = Some(value()?),

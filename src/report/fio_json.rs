@@ -60,17 +60,9 @@ fn write_json(v: &V, ind: usize, o: &mut String) {
     o.push(close);
 }
 
-pub fn render(r: &RunResult) -> String {
-    render_as(r, false)
-}
-
-/// fio's `--output-format=json+`: json, and each direction's completion latencies as fio's
-/// `clat_ns.bins` (latency in ns → I/Os), from the exact histogram, for fio_jsonplus_clat2csv.
-pub fn render_plus(r: &RunResult) -> String {
-    render_as(r, true)
-}
-
-fn render_as(r: &RunResult, plus: bool) -> String {
+/// fio's JSON; with `plus`, fio's json+: each stage reported with percentiles also carries its
+/// `bins` (latency in ns → I/Os), from the exact histogram, for fio_jsonplus_clat2csv.
+pub fn render_as(r: &RunResult, plus: bool) -> String {
     // fio stamps the end of the run; iolens keeps its start (`started_at`).
     let ts = humantime::parse_rfc3339(&r.started_at)
         .ok()
@@ -322,6 +314,9 @@ fn ctime(t: i64) -> String {
 
 mod ddir;
 mod steady;
+mod terse;
+
+pub use terse::render as render_terse;
 
 #[cfg(test)]
 mod tests;

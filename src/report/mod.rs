@@ -30,16 +30,59 @@ use std::path::Path;
 pub enum Format {
     Text,
     Json,
-    /// fio's `--output-format=json` layout, for tools built on fio.
-    FioJson,
-    /// fio's `--output-format=json+`: json with the latency bins.
-    FioJsonPlus,
+    /// fio's `--output-format` (json, json+, terse, normal, or several), for tools built on fio.
+    Fio(FioOut),
     Csv,
     Markdown,
     /// One self-contained page with charts.
     Html,
     /// DiskSpd's `-Rxml` layout, for tools built on DiskSpd.
     DiskspdXml,
+}
+
+/// fio's output formats, printed in fio's order when several are asked for: terse lines, then
+/// the JSON document, then the normal text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FioOut {
+    pub terse: bool,
+    pub json: bool,
+    /// json+: the JSON with latency bins.
+    pub plus: bool,
+    pub normal: bool,
+}
+
+impl FioOut {
+    pub const JSON: FioOut = FioOut { terse: false, json: true, plus: false, normal: false };
+    pub const JSON_PLUS: FioOut = FioOut { terse: false, json: true, plus: true, normal: false };
+
+    /// fio's --output-format value: a comma-separated list of normal, terse, json and json+.
+    pub fn parse(v: &str) -> Result<FioOut, UsageError> {
+        let mut o = FioOut::default();
+        for f in v.split(',').map(str::trim) {
+            match f {
+                "normal" => o.normal = true,
+                "terse" => o.terse = true,
+                "json" => o.json = true,
+                "json+" => (o.json, o.plus) = (true, true),
+                _ => return usage("--output-format", format!("'{f}' is not normal, terse, json or json+")),
+            }
+        }
+        Ok(o)
+    }
+
+    fn render(self, r: &RunResult) -> String {
+        let mut s = String::new();
+        if self.terse {
+            s.push_str(&fio_json::render_terse(r));
+        }
+        if self.json {
+            s.push_str(&fio_json::render_as(r, self.plus));
+        }
+        if self.normal {
+            s.push_str(&text::render(r));
+        }
+        s
+    }
 }
 
 impl Format {
@@ -71,7 +114,8 @@ impl Format {
     pub fn extension(self) -> &'static str {
         match self {
             Format::Text => "txt",
-            Format::Json | Format::FioJson | Format::FioJsonPlus => "json",
+            Format::Fio(o) if !o.json => "txt",
+            Format::Json | Format::Fio(_) => "json",
             Format::Csv => "csv",
             Format::Markdown => "md",
             Format::Html => "html",
@@ -91,8 +135,7 @@ pub fn render(r: &RunResult, f: Format) -> String {
         Format::Text if r.command == "simdb" => simdb::render(r),
         Format::Text => text::render(r),
         Format::Json => json::render(r),
-        Format::FioJson => fio_json::render(r),
-        Format::FioJsonPlus => fio_json::render_plus(r),
+        Format::Fio(o) => o.render(r),
         Format::Csv => csv::render(r),
         Format::Markdown => markdown::render(r),
         Format::Html => html::render(r),
@@ -134,7 +177,7 @@ pub fn render_comparison(c: &Comparison, results: &[RunResult], f: Format) -> Re
         Format::Csv => compare::csv(c),
         Format::Markdown => compare::markdown(c),
         Format::Html => html::compare(c, results),
-        Format::FioJson | Format::FioJsonPlus | Format::DiskspdXml => {
+        Format::Fio(_) | Format::DiskspdXml => {
             return usage(
                 "--format",
                 "fio's JSON and DiskSpd's XML hold no comparison; use text, json, csv, markdown or html",

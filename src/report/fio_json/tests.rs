@@ -16,7 +16,7 @@ fn near(a: f64, b: f64, rel: f64) -> bool {
 fn figures_match_the_model() {
     let r = fixture();
     let t = &r.tests[0];
-    let j: Value = serde_json::from_str(&render(&r)).expect("valid JSON");
+    let j: Value = serde_json::from_str(&render_as(&r, false)).expect("valid JSON");
     assert_eq!(j["timestamp"], 1_795_362_179u64, "2026-11-22T15:42:59Z");
     let job = &j["jobs"][0];
     assert_eq!(job["jobname"], t.name.as_str());
@@ -70,7 +70,7 @@ fn given_options_and_groups_and_an_idle_direction() {
     t.group = 3;
     t.write.ios = 0;
     t.write.bytes = 0;
-    let j: Value = serde_json::from_str(&render(&r)).unwrap();
+    let j: Value = serde_json::from_str(&render_as(&r, false)).unwrap();
     let job = &j["jobs"][0];
     let opts = job["job options"].as_object().unwrap();
     let keys: Vec<&str> = opts.keys().map(|k| k.as_str()).collect();
@@ -81,7 +81,7 @@ fn given_options_and_groups_and_an_idle_direction() {
     assert_eq!(job["write"]["clat_ns"]["N"], 0);
     assert!(job["write"]["clat_ns"].get("percentile").is_none());
     // fio_jsonplus_clat2csv reads any `bins` as holding at least one bin.
-    let plus: Value = serde_json::from_str(&render_plus(&r)).unwrap();
+    let plus: Value = serde_json::from_str(&render_as(&r, true)).unwrap();
     assert!(plus["jobs"][0]["write"]["clat_ns"].get("bins").is_none());
     assert!(!plus["jobs"][0]["read"]["clat_ns"]["bins"].as_object().unwrap().is_empty());
     assert_eq!(job["read"]["bw_agg"].as_f64().unwrap().round(), 100.0);
@@ -92,7 +92,7 @@ fn writes_own_block_sizes_follow_the_reads_as_fio_writes_them() {
     let mut r = fixture();
     let share = |size, pct| crate::workload::BlockShare { size, pct };
     let opts = |r: &RunResult| {
-        let j: Value = serde_json::from_str(&render(r)).unwrap();
+        let j: Value = serde_json::from_str(&render_as(r, false)).unwrap();
         let o = &j["jobs"][0]["job options"];
         (o["bs"].as_str().map(String::from), o["bssplit"].as_str().map(String::from))
     };
@@ -135,7 +135,7 @@ fn same_keys_as_real_fio() {
     let Some(o) = privileged.need("fio", run) else { return };
     assert!(o.status.success(), "fio failed: {}", String::from_utf8_lossy(&o.stderr));
     let fio: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    same_shape("", &fio, &serde_json::from_str(&render(&fixture())).unwrap());
+    same_shape("", &fio, &serde_json::from_str(&render_as(&fixture(), false)).unwrap());
 }
 
 /// Every key path of fio's (first array elements only, job options' own keys excepted)
@@ -165,8 +165,8 @@ fn same_shape(at: &str, fio: &Value, ours: &Value) {
 #[test]
 fn json_plus_bins_hold_every_io_and_read_back_to_the_same_percentiles() {
     let r = fixture();
-    assert!(!render(&r).contains("\"bins\""), "plain json has no bins");
-    let text = render_plus(&r);
+    assert!(!render_as(&r, false).contains("\"bins\""), "plain json has no bins");
+    let text = render_as(&r, true);
     let j: Value = serde_json::from_str(&text).expect("valid JSON");
     for (dir, op) in [("read", &r.tests[0].read), ("write", &r.tests[0].write)] {
         let clat = &j["jobs"][0][dir]["clat_ns"];

@@ -77,7 +77,7 @@ fn json_plus_bins_merge_into_exact_percentiles() {
 fn iolens_results_in_fios_layout_read_back() {
     let r: crate::result::RunResult =
         serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).unwrap();
-    let fio = crate::report::render(&r, crate::report::Format::FioJson);
+    let fio = crate::report::render(&r, crate::report::Format::Fio(crate::report::FioOut::JSON));
     let back = from_fio_json(&doc(&fio), "x.json", None).unwrap();
     assert_eq!(back.tests.len(), r.tests.len(), "{:?}", back.tests[0].notices);
     assert!(back.tests[0].notices.iter().all(|n| !n.contains("do not make")), "{:?}", back.tests[0].notices);

@@ -25,14 +25,18 @@ impl FioStages {
             "slat_percentiles" => st.slat = boolean(v)?,
             "clat_percentiles" => st.clat = boolean(v)?,
             "lat_percentiles" => st.lat = boolean(v)?,
-            "unified_rw_reporting" => st.unified = match v {
-                "mixed" | "1" => true,
-                "none" | "0" => false,
-                "both" | "2" => return Err(format!(
+            "unified_rw_reporting" => {
+                st.unified = match v {
+                    "mixed" | "1" => true,
+                    "none" | "0" => false,
+                    "both" | "2" => {
+                        return Err(format!(
                     "'{v}': reporting both the directions and their sum is not supported by iolens; use none or mixed"
-                )),
-                _ => return Err(format!("'{v}' is not none, mixed, both, 0, 1 or 2")),
-            },
+                ))
+                    }
+                    _ => return Err(format!("'{v}' is not none, mixed, both, 0, 1 or 2")),
+                }
+            }
             "cmdprio_percentage" => {
                 let p = per_dir(v, 0, |s| num(s, 100))?;
                 self.pct = Some(p);
