@@ -6,7 +6,7 @@
 //! What iolens does not measure is written as fio writes "nothing measured", never guessed:
 //! `slat_ns` is zeros unless the job names its latency stages (slat_percentiles,
 //! clat_percentiles, lat_percentiles or unified_rw_reporting: see `ddir.rs`), `ctx`/`majf`/`minf`
-//! and disk `read_ticks`/`write_ticks` are 0, `sync.lat_ns` has percentiles only for such a job.
+//! and disk `read_ticks`/`write_ticks` are 0.
 //! Without the stages, `lat_ns` is iolens' response latency (intended start → completion): it
 //! equals `clat_ns` without a rate limit and includes pacing delays under one.
 //! `iodepth_level` is the configured depth (100 % in its bucket), not a measured distribution.
@@ -144,12 +144,10 @@ fn directions(r: &RunResult, t: &TestResult, plus: bool) -> Vec<(&'static str, V
     if st.unified {
         return vec![("mixed", ddir(r, t, Dir::Mixed, plus))];
     }
-    // fio's sync percentiles follow its clat and lat ones; iolens keeps the fsync histogram
-    // for jobs that name their stages.
-    let fsync = t.histograms.fsync.as_ref();
-    let sync_lat = match fsync {
-        Some(h) if t.spec.stages.is_some() => ddir::lat_hist(Some(h), st.clat || st.lat, plus),
-        _ => lat(&t.fsync.lat_us, t.fsync.count),
+    // fio's sync percentiles follow its clat and lat ones.
+    let sync_lat = match t.histograms.fsync.as_ref() {
+        Some(h) => ddir::lat_hist(Some(h), st.clat || st.lat, plus),
+        None => lat(&t.fsync.lat_us, t.fsync.count),
     };
     vec![
         ("read", ddir(r, t, Dir::Read, plus)),

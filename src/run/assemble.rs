@@ -145,8 +145,6 @@ struct Recs {
     resp_write: LatRec,
     paced: bool,
     fsync: LatRec,
-    /// fio's stages are reported: the fsync histogram is kept for fio's sync percentiles.
-    stages: bool,
 }
 
 impl Recs {
@@ -163,8 +161,7 @@ impl Recs {
         let resp_write = if paced { merged(p.recs, |r| &r.resp_write) } else { written.clone() };
         let (write, trim) = if p.spec.trim { (LatRec::default(), Some(written)) } else { (written, pair_trims) };
         let fsync = merged(p.recs, |r| &r.fsync);
-        let stages = p.spec.stages.is_some();
-        Recs { read, write, trim, trims_only: p.spec.trim, total, bytes, resp_read, resp_write, paced, fsync, stages }
+        Recs { read, write, trim, trims_only: p.spec.trim, total, bytes, resp_read, resp_write, paced, fsync }
     }
 
     fn response(&self) -> ResponseLat {
@@ -175,15 +172,15 @@ impl Recs {
         }
     }
 
-    /// The service histograms, and where a multi-host run merges them, the response and fsync
-    /// ones.
+    /// The service and fsync histograms (fio reports fsync percentiles), and where a multi-host
+    /// run merges them, the response ones.
     fn histograms(&self) -> Histograms {
         let mergeable = MERGEABLE.load(Ordering::Relaxed);
         let trims = self.trims_only;
         Histograms {
             response_read: (mergeable && self.paced).then(|| self.resp_read.dump()),
             response_write: (mergeable && self.paced && !trims).then(|| self.resp_write.dump()),
-            fsync: ((mergeable || self.stages) && self.fsync.count() > 0).then(|| self.fsync.dump()),
+            fsync: (self.fsync.count() > 0).then(|| self.fsync.dump()),
             ..Histograms::service(self.read.dump(), self.write.dump(), self.trim.as_ref().map(|t| t.dump()))
         }
     }

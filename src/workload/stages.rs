@@ -107,3 +107,6 @@ impl CmdPrio {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests;

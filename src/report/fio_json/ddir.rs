@@ -219,7 +219,7 @@ fn prios(t: &TestResult, dir: Dir, st: &LatStages, plus: bool) -> Option<V> {
 }
 
 /// Min, max, mean and fio's sample (n − 1) standard deviation of a per-second series.
-fn series(xs: &[f64]) -> (f64, f64, f64, f64) {
+pub(super) fn series(xs: &[f64]) -> (f64, f64, f64, f64) {
     if xs.is_empty() {
         return (0.0, 0.0, 0.0, 0.0);
     }

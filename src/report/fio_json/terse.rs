@@ -70,7 +70,7 @@ fn stage(o: &mut String, lat: Option<&V>) {
 
 fn direction(o: &mut String, d: &V, lat_pct: bool) {
     let (ios, runtime) = (int(d, "total_ios"), int(d, "runtime"));
-    let iops = if runtime > 0 { 1000 * ios / runtime } else { 0 };
+    let iops = (1000 * ios).checked_div(runtime).unwrap_or(0);
     let _ = write!(o, ";{};{};{};{}", int(d, "io_kbytes"), int(d, "bw"), iops, runtime);
     stage(o, get(d, "slat_ns"));
     stage(o, get(d, "clat_ns"));

@@ -107,7 +107,7 @@ fn writes_own_block_sizes_follow_the_reads_as_fio_writes_them() {
 
 #[test]
 fn series_use_the_sample_stddev_as_fio() {
-    let (min, max, mean, dev) = series(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+    let (min, max, mean, dev) = ddir::series(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
     assert_eq!((min, max, mean), (2.0, 9.0, 5.0));
     assert!(near(dev, 2.0 * (8.0f64 / 7.0).sqrt(), 1e-12));
 }

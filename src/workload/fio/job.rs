@@ -209,6 +209,12 @@ impl Job {
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
+        if self.spec.cmdprio.is_some() && self.spec.engine != EngineKind::IoUring {
+            return Err(
+                "cmdprio_percentage: per-I/O priorities are an option of ioengine=libaio and io_uring (in fio too)"
+                    .into(),
+            );
+        }
         self.random_map();
         let s = &mut self.spec;
         if !s.direct {
