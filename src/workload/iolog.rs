@@ -21,8 +21,17 @@ pub struct IoLogs {
     pub io: Option<String>,
     /// fio's log_avg_msec: one averaged line per direction per this many ms; 0 = one per I/O.
     pub avg_msec: u64,
-    /// fio's log_max_value: an averaged line carries the window's largest value, not its mean.
+    /// fio's log_window_value=max (log_max_value): an averaged latency line carries the
+    /// window's largest value, not its mean.
     pub max_value: bool,
+    /// fio's log_window_value=both: an averaged latency line carries the mean, then the
+    /// largest value.
+    #[serde(default)]
+    pub avg_and_max: bool,
+    /// fio's log_issue_time: per-I/O lines of the clat and slat logs end with the time the I/O
+    /// was issued (ns since the run's start), the others with 0.
+    #[serde(default)]
+    pub issue_time: bool,
     /// fio's log_offset: per-I/O lines carry the I/O's offset.
     pub offset: bool,
     /// fio's log_prio: the last column is the I/O's priority (hex), not its RT-class flag.
@@ -47,6 +56,8 @@ impl Default for IoLogs {
             io: None,
             avg_msec: 0,
             max_value: false,
+            avg_and_max: false,
+            issue_time: false,
             offset: false,
             prio: false,
             per_job: true,

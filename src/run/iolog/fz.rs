@@ -65,17 +65,39 @@ fn print(raw: &[u8]) -> String {
         let ddir = u32::from_le_bytes(raw[at + 16..at + 20].try_into().expect("4 bytes")) & !(OFFSET_BIT | PRIO_BIT);
         let offset = with_offset.then(|| word(at + 32));
         let ioprio = u16::from_le_bytes(raw[at + 20..at + 22].try_into().expect("2 bytes"));
-        format_line(&mut t, word(at), word(at + 8), ddir, word(at + 24), offset, (prio, ioprio));
+        let (ms, v, bs) = (word(at), word(at + 8), word(at + 24));
+        format_line(&mut t, &Row { ms, v, v1: None, ddir, bs, offset, prio: (prio, ioprio), issue: None });
     }
     t
 }
 
-/// One line as fio's flush_samples prints it: the I/O priority last, with log_prio (`prio.0`)
-/// its value in hex, else 1 for the real-time class and 0 for any other.
-pub fn format_line(t: &mut String, ms: u64, v: u64, ddir: u32, bs: u64, offset: Option<u64>, prio: (bool, u16)) {
-    let _ = write!(t, "{ms}, {v}, {ddir}, {bs}, ");
-    if let Some(o) = offset {
-        let _ = write!(t, "{o}, ");
+/// One line of a log: time (ms), value, the window's largest value (log_window_value=both),
+/// direction, size, offset (log_offset), priority (with log_prio its value, else whether it is
+/// real-time) and issue time (log_issue_time, ns).
+pub struct Row {
+    pub ms: u64,
+    pub v: u64,
+    pub v1: Option<u64>,
+    pub ddir: u32,
+    pub bs: u64,
+    pub offset: Option<u64>,
+    pub prio: (bool, u16),
+    pub issue: Option<u64>,
+}
+
+/// One line as fio's flush_samples prints it.
+pub fn format_line(t: &mut String, r: &Row) {
+    let _ = write!(t, "{}, {}", r.ms, r.v);
+    if let Some(v1) = r.v1 {
+        let _ = write!(t, ", {v1}");
     }
-    let _ = if prio.0 { writeln!(t, "0x{:04x}", prio.1) } else { writeln!(t, "{}", u8::from(prio.1 >> 13 == 1)) };
+    let _ = write!(t, ", {}, {}", r.ddir, r.bs);
+    if let Some(o) = r.offset {
+        let _ = write!(t, ", {o}");
+    }
+    let _ = if r.prio.0 { write!(t, ", 0x{:04x}", r.prio.1) } else { write!(t, ", {}", u8::from(r.prio.1 >> 13 == 1)) };
+    if let Some(i) = r.issue {
+        let _ = write!(t, ", {i}");
+    }
+    t.push('\n');
 }

@@ -2,6 +2,7 @@
 //! [offset, ]prio`, time in ms since the run's start. Without log_avg_msec a line per I/O;
 //! with it one line per direction per window that saw I/O (bs and offset then 0).
 
+use super::fz::Row;
 use crate::engine::OpKind;
 use crate::workload::iolog::{IoLogs, LogKind};
 
@@ -47,6 +48,9 @@ pub struct Lines {
     offset: bool,
     prio: bool,
     max_value: bool,
+    avg_and_max: bool,
+    /// The issue-time column: its value for this log's kind (clat and slat), else 0.
+    issue_time: bool,
     /// The end of the current window, ms.
     edge: u64,
     acc: [Acc; 3],
@@ -63,6 +67,8 @@ impl Lines {
             offset: logs.offset,
             prio: logs.prio,
             max_value: logs.max_value,
+            avg_and_max: logs.avg_and_max,
+            issue_time: logs.issue_time,
             edge: logs.avg_msec,
             acc: [Acc::default(); 3],
             text: String::new(),
@@ -87,7 +93,21 @@ impl Lines {
         let Some(d) = s.ddir() else { return };
         let ms = s.completed / 1_000_000;
         if self.avg_ms == 0 {
-            self.line(ms, self.value(s), d, s.len as u64, s.offset, s.ioprio);
+            let issue = match self.kind {
+                LogKind::Clat | LogKind::Slat => s.submitted,
+                _ => 0,
+            };
+            let v1 = self.avg_and_max.then_some(0);
+            self.line(Row {
+                ms,
+                v: self.value(s),
+                v1,
+                ddir: d as u32,
+                bs: s.len as u64,
+                offset: Some(s.offset),
+                prio: (self.prio, s.ioprio),
+                issue: Some(issue),
+            });
             return;
         }
         if ms >= self.edge {
@@ -121,22 +141,35 @@ impl Lines {
             if a.ios == 0 {
                 continue;
             }
-            let v = match self.kind {
-                LogKind::Bw => a.bytes * 1000 / span / 1024,
-                LogKind::Iops => a.ios * 1000 / span,
-                _ if self.max_value => a.max,
-                _ => ((a.sum as f64 / a.ios as f64) + 0.5) as u64,
+            let mean = ((a.sum as f64 / a.ios as f64) + 0.5) as u64;
+            let (v, v1) = match self.kind {
+                // A rate over the window has one value: its mean and its largest are the same.
+                LogKind::Bw => (a.bytes * 1000 / span / 1024, a.bytes * 1000 / span / 1024),
+                LogKind::Iops => (a.ios * 1000 / span, a.ios * 1000 / span),
+                _ if self.max_value => (a.max, a.max),
+                _ => (mean, a.max),
             };
-            self.line(at, v, d, 0, 0, 0);
+            let v1 = self.avg_and_max.then_some(v1);
+            self.line(Row {
+                ms: at,
+                v,
+                v1,
+                ddir: d as u32,
+                bs: 0,
+                offset: Some(0),
+                prio: (self.prio, 0),
+                issue: Some(0),
+            });
         }
     }
 
-    fn line(&mut self, ms: u64, v: u64, ddir: usize, bs: u64, offset: u64, ioprio: u16) {
-        let offset = self.offset.then_some(offset);
-        let prio = (self.prio, ioprio);
+    /// Writes a row, its offset and issue time kept only where the job logs them.
+    fn line(&mut self, mut r: Row) {
+        r.offset = r.offset.filter(|_| self.offset);
+        r.issue = r.issue.filter(|_| self.issue_time);
         match &mut self.bin {
-            Some(b) => super::fz::encode(b, ms, v, ddir as u32, bs, offset, prio),
-            None => super::fz::format_line(&mut self.text, ms, v, ddir as u32, bs, offset, prio),
+            Some(b) => super::fz::encode(b, r.ms, r.v, r.ddir, r.bs, r.offset, r.prio),
+            None => super::fz::format_line(&mut self.text, &r),
         }
     }
 

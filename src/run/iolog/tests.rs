@@ -98,3 +98,22 @@ fn stored_compressed_samples_inflate_to_the_same_text() {
     assert_eq!(super::inflate(&packed).unwrap(), text.text);
     assert!(super::inflate(b"not zlib").is_err());
 }
+
+#[test]
+fn log_window_value_both_gives_mean_then_max_and_issue_times_end_clat_and_slat_lines() {
+    let logs = IoLogs { avg_msec: 100, avg_and_max: true, ..IoLogs::default() };
+    let mut l = Lines::new(LogKind::Lat, &logs);
+    for ns in [100, 900, 300] {
+        l.add(&io(OpKind::Read, 0, 4096, 10, ns));
+    }
+    l.finish(150 * MS);
+    assert_eq!(l.text, "100, 433, 900, 0, 0, 0\n");
+    let logs = IoLogs { offset: true, issue_time: true, ..IoLogs::default() };
+    let (mut clat, mut lat) = (Lines::new(LogKind::Clat, &logs), Lines::new(LogKind::Lat, &logs));
+    let s = io(OpKind::Write, 8192, 4096, 3, 2000);
+    clat.add(&s);
+    lat.add(&s);
+    // Issued 1 µs before it completed at 3 ms + 2 µs: ns since the start.
+    assert_eq!(clat.text, "3, 1000, 1, 4096, 8192, 0, 3001000\n");
+    assert_eq!(lat.text, "3, 2000, 1, 4096, 8192, 0, 0\n");
+}

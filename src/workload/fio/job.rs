@@ -204,6 +204,7 @@ impl Job {
             let how = how.as_deref().unwrap_or("iops_slope:0.01%");
             s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
         }
+        super::logs::check(&self.logs)?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.strided = self.strided()?;
         self.targets()?;

@@ -33,6 +33,32 @@ pub(super) fn avg_msec(j: &mut Job, v: &str) -> R<()> {
     Ok(())
 }
 
+/// fio's log_window_value (log_max_value): what an averaged latency line carries; alone, the
+/// window's largest value (fio 3.33's boolean log_max_value).
+pub(super) fn window(j: &mut Job, v: Option<&str>) -> R<()> {
+    (j.logs.max_value, j.logs.avg_and_max) = match v.unwrap_or("max") {
+        "avg" | "0" => (false, false),
+        "max" | "1" => (true, false),
+        "both" => (false, true),
+        v => return Err(format!("'{v}' is not avg, max, both, 0 or 1")),
+    };
+    Ok(())
+}
+
+/// What fio refuses among the log options once the job is whole.
+pub(super) fn check(logs: &crate::workload::iolog::IoLogs) -> R<()> {
+    if logs.issue_time && (logs.lat.is_none() || !logs.offset) {
+        return Err("log_issue_time: needs write_lat_log and log_offset (in fio too)".into());
+    }
+    if logs.store_compressed && (logs.issue_time || logs.avg_and_max) {
+        return Err(
+            "log_store_compressed: fio 3.33's compressed samples hold neither issue times nor two values; leave out log_issue_time and log_window_value=both"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// fio's log_compression: fio compresses the samples it holds in memory and writes the same
 /// text, so the size only has to be one.
 pub(super) fn compression(j: &mut Job, v: &str) -> R<()> {

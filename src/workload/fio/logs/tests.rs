@@ -33,3 +33,24 @@ fn command_line_log_options_and_bad_values() {
     let e = parse_args(&args("--name=j --size=1m --log_offset=maybe")).unwrap_err().to_string();
     assert!(e.contains("log_offset") && e.contains("0 or 1"), "{e}");
 }
+
+#[test]
+fn log_window_value_and_log_issue_time_as_fio_takes_them() {
+    let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let logs = |s: &str| {
+        parse_args(&args(&format!("--name=j --size=1m --write_lat_log=l {s}"))).map(|j| j[0].spec.logs.clone().unwrap())
+    };
+    let both = |l: IoLogs| (l.max_value, l.avg_and_max);
+    assert_eq!(both(logs("--log_window_value=both").unwrap()), (false, true));
+    assert_eq!(both(logs("--log_window_value=max").unwrap()), (true, false));
+    // fio 3.33's boolean spelling, alone or 0/1.
+    assert_eq!(both(logs("--log_max_value").unwrap()), (true, false));
+    assert_eq!(both(logs("--log_max_value=0").unwrap()), (false, false));
+    assert!(logs("--log_offset=1 --log_issue_time=1").unwrap().issue_time);
+    let e = logs("--log_window_value=median").unwrap_err().to_string();
+    assert!(e.contains("log_window_value") && e.contains("avg, max, both"), "{e}");
+    let e = logs("--log_issue_time=1").unwrap_err().to_string();
+    assert!(e.contains("log_issue_time") && e.contains("log_offset"), "{e}");
+    let e = logs("--log_offset=1 --log_issue_time=1 --log_store_compressed=1").unwrap_err().to_string();
+    assert!(e.contains("log_store_compressed: fio 3.33"), "{e}");
+}
