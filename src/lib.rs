@@ -14,6 +14,7 @@ pub mod cluster;
 pub mod compare;
 pub mod engine;
 pub mod error;
+pub mod input;
 pub mod report;
 pub mod result;
 pub mod run;

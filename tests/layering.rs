@@ -8,9 +8,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const MODULES: [&str; 17] = [
-    "analyze", "cli", "cluster", "compare", "engine", "error", "report", "result", "run", "session", "simdb", "stats",
-    "store", "targets", "testing", "verify", "workload",
+const MODULES: [&str; 18] = [
+    "analyze", "cli", "cluster", "compare", "engine", "error", "input", "report", "result", "run", "session", "simdb",
+    "stats", "store", "targets", "testing", "verify", "workload",
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -98,6 +98,13 @@ fn result_is_the_leaf_schema() {
         "result",
         &["analyze", "report", "store", "compare", "cli", "run", "engine", "targets", "verify", "simdb"],
     );
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+#[test]
+fn reading_user_files_knows_nothing_but_errors() {
+    let others: Vec<&str> = MODULES.iter().copied().filter(|m| !["input", "error"].contains(m)).collect();
+    let bad = offending("input", &others);
     assert!(bad.is_empty(), "{bad:#?}");
 }
 

@@ -189,8 +189,7 @@ impl Catalog {
         let mut c = parse(BUILT_IN, "data/catalog.toml").expect("the built-in catalog parses");
         if let Some(p) = extra {
             let shown = format!("--catalog {}", p.display());
-            let text =
-                std::fs::read_to_string(p).map_err(|e| UsageError::new(&shown, format!("cannot be read: {e}")))?;
+            let text = crate::input::read_text(p, "--catalog", crate::input::TEXT_LIMIT)?;
             let more = parse(&text, &shown)?;
             c.disks.extend(more.disks);
             c.vms.extend(more.vms);

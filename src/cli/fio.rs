@@ -234,8 +234,7 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     }
     let (mut own, p, mpi, rest) = split(&a.args)?;
     if let Some(f) = &p.inflate {
-        let packed = std::fs::read(f)
-            .map_err(|e| UsageError::new("--inflate-log", format!("cannot read {}: {e}", f.display())))?;
+        let packed = crate::input::read_bytes(f, "--inflate-log", crate::input::TEXT_LIMIT)?;
         let text = crate::run::inflate_log(&packed)
             .map_err(|e| UsageError::new("--inflate-log", format!("{}: {e}", f.display())))?;
         print!("{text}");

@@ -41,7 +41,7 @@ pub struct ExportArgs {
 /// Reads an iolens result or fio's JSON output (`host`: where fio ran, as fio does not say).
 pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| UsageError::new(&shown, format!("cannot be read: {e}")))?;
+    let text = crate::input::read_text(path, "import", crate::input::TEXT_LIMIT)?;
     // fio prints notes before its JSON when it has something to say: the JSON starts at '{'.
     let start = if text.trim_start().starts_with('{') { 0 } else { text.find("\n{").map_or(0, |i| i + 1) };
     let v: serde_json::Value =

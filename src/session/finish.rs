@@ -43,7 +43,8 @@ pub fn finish(
         schema_version: SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
         command: command.into(),
-        args: std::env::args().skip(1).collect(),
+        // A path that is not UTF-8 is kept as near as text allows; the run itself had it whole.
+        args: std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect(),
         started_at,
         host: crate::targets::host::detect(targets),
         interrupted: interrupt.load(Ordering::Relaxed) || tests.iter().any(|t| t.interrupted),

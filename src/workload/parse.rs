@@ -136,10 +136,15 @@ pub fn seconds(option: &str, s: &str) -> R<f64> {
         (t, 1.0)
     };
     match num.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * mult),
+        // Every time iolens takes is bounded here, so that no later conversion overflows.
+        Ok(v) if v.is_finite() && v >= 0.0 && v * mult <= MAX_SECONDS => Ok(v * mult),
+        Ok(v) if v.is_finite() && v >= 0.0 => usage(option, format!("'{s}' is more than 30 days")),
         _ => usage(option, format!("'{s}' is not a time; use seconds (10, 2.5, 10s, 500ms, 2m)")),
     }
 }
+
+/// The longest time any option may give: 30 days.
+pub const MAX_SECONDS: f64 = 30.0 * 86400.0;
 
 /// Microseconds as "10000", "500us", "10ms", "2s" (a bare number is µs, as fio's thinktime).
 pub fn micros(option: &str, s: &str) -> R<u64> {

@@ -299,7 +299,7 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
     }
     // The added options are checked first, so their errors name them and not the profile.
     parse_line(&[overrides.clone(), vec!["x".into()]].concat())?;
-    let text = std::fs::read_to_string(file).map_err(|e| UsageError::new("-X", format!("cannot read {file}: {e}")))?;
+    let text = crate::input::read_text(std::path::Path::new(file), "-X", crate::input::TEXT_LIMIT)?;
     let bad = |m: String| UsageError::new("-X", format!("{file}: {m}"));
     let root = dom(&text).map_err(|e| bad(format!("not well-formed XML: {e}")))?;
     let profile = match root.name.as_str() {

@@ -154,7 +154,10 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
     for s in sections {
         b.section(s, false)?;
     }
-    let spec = b.jobs.pop().map(|j| j.spec).expect("a job section makes a job");
+    // A job named "global" is fio's section of shared options, which makes no job.
+    let spec = b.jobs.pop().map(|j| j.spec).ok_or_else(|| {
+        UsageError::new("jobname", format!("'{job}' names fio's section of shared options, not a job"))
+    })?;
     Ok((spec, dropped))
 }
 
@@ -172,15 +175,14 @@ struct Builder {
 
 impl Builder {
     fn file(&mut self, path: &Path, stonewall: bool) -> R<()> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| UsageError::new(path.display().to_string(), format!("cannot read the job file: {e}")))?;
+        let text = crate::input::read_text(path, "job file", crate::input::TEXT_LIMIT)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         self.text(&text, dir, &|v| std::env::var(v).ok(), stonewall)
     }
 
     fn text(&mut self, text: &str, dir: &Path, env: &dyn Fn(&str) -> Option<String>, stonewall: bool) -> R<()> {
         let mut sections = Vec::new();
-        read(text, dir, env, 0, &mut sections)?;
+        read(text, dir, env, 0, &mut Includes::default(), &mut sections)?;
         let mut stonewall = stonewall;
         for s in sections {
             let global = s.name.starts_with("global");
@@ -272,8 +274,25 @@ impl Builder {
     }
 }
 
+/// What the includes of one job file have taken so far: however they nest, together they read
+/// at most `MAX_INCLUDES` files and `input::TEXT_LIMIT` bytes.
+#[derive(Default)]
+struct Includes {
+    files: u32,
+    bytes: u64,
+}
+
+const MAX_INCLUDES: u32 = 1000;
+
 /// Splits job-file text into sections, following includes (which may not open sections).
-fn read(text: &str, dir: &Path, env: &dyn Fn(&str) -> Option<String>, depth: u32, out: &mut Vec<Section>) -> R<()> {
+fn read(
+    text: &str,
+    dir: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    depth: u32,
+    inc: &mut Includes,
+    out: &mut Vec<Section>,
+) -> R<()> {
     for raw in text.lines() {
         // fio's strip_blank_end: everything from the first ';' or '#' on is a comment.
         let line = raw.split([';', '#']).next().unwrap_or("").trim();
@@ -297,9 +316,17 @@ fn read(text: &str, dir: &Path, env: &dyn Fn(&str) -> Option<String>, depth: u32
             if depth >= 16 {
                 return Err(UsageError::new("include", format!("{file}: includes nest more than 16 deep")));
             }
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| UsageError::new("include", format!("cannot read {}: {e}", path.display())))?;
-            read(&text, path.parent().unwrap_or(Path::new(".")), env, depth + 1, out)?;
+            inc.files += 1;
+            if inc.files > MAX_INCLUDES {
+                return Err(UsageError::new(
+                    "include",
+                    format!("{file}: more than {MAX_INCLUDES} includes in one job file"),
+                ));
+            }
+            let left = crate::input::TEXT_LIMIT.saturating_sub(inc.bytes);
+            let text = crate::input::read_text(&path, "include", left)?;
+            inc.bytes += text.len() as u64;
+            read(&text, path.parent().unwrap_or(Path::new(".")), env, depth + 1, inc, out)?;
             continue;
         }
         let line = substitute(line, env).map_err(|m| UsageError::new(format!("[{}]", sec.name), m))?;

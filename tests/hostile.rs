@@ -1,0 +1,117 @@
+//! Hostile input to the release binary: each case panicked, hung or ran out of memory before.
+//! Now each ends within seconds with one line on stderr and exit 2 (or succeeds where the input
+//! is fine after all), and leaves no file behind.
+#![cfg(unix)]
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// `iolens ARGS` in `dir`, killed if it takes more than 20 s: (exit code, stderr).
+fn iolens(dir: &Path, args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let mut child = bin()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("{args:?} still ran after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+    args.iter().map(|a| a.into()).collect()
+}
+
+fn refused(dir: &Path, args: &[&str], names: &str) {
+    let a = os(args);
+    let (code, err) = iolens(dir, &a.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
+    assert_eq!((code, err.lines().count()), (2, 1), "{args:?}: {err}");
+    assert!(err.contains(names), "{args:?}: {err}");
+}
+
+/// What `dir` holds besides the files the test itself put there.
+fn left(dir: &Path, own: &[&str]) -> Vec<String> {
+    let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+    names.filter(|n| !own.contains(&n.as_str())).collect()
+}
+
+#[test]
+fn times_beyond_any_run_are_refused_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    refused(d, &["explain", "--budget", "1e300", "."], "--budget: '1e300' is more than 30 days");
+    refused(d, &["cdm", "--interval", "1e300", "."], "--interval");
+    refused(d, &["simdb", "-d", "1e20", "."], "--duration");
+    refused(d, &["run", "--engine", "null", "-d", "1e10", "x.dat"], "--duration");
+    assert_eq!(left(d, &[]), Vec::<String>::new());
+}
+
+#[test]
+fn special_files_are_refused_by_name_and_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    std::fs::write(d.join("inc.fio"), "[x]\ninclude /dev/zero\n").unwrap();
+    refused(d, &["import", "/dev/zero"], "import: /dev/zero: is a character device, not a regular file");
+    refused(d, &["import", "fifo"], "is a FIFO");
+    refused(d, &["catalog", "--catalog", "/dev/zero"], "--catalog");
+    refused(d, &["diskspd", "-X/dev/zero"], "-X");
+    refused(d, &["fio", "inc.fio"], "include: /dev/zero");
+    refused(d, &["import", "."], "is a directory");
+    assert_eq!(left(d, &["fifo", "inc.fio"]), Vec::<String>::new());
+}
+
+#[test]
+fn includes_are_bounded_in_number_however_they_nest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Ten levels of ten includes each would read 10^10 files.
+    for lvl in 0..10 {
+        let body = if lvl == 9 { "bs=4k\n".to_string() } else { format!("include l{}.inc\n", lvl + 1).repeat(10) };
+        std::fs::write(d.join(format!("l{lvl}.inc")), body).unwrap();
+    }
+    std::fs::write(d.join("bomb.fio"), "[x]\nioengine=null\nsize=1m\ninclude l0.inc\n").unwrap();
+    refused(d, &["fio", "--parse-only", "bomb.fio"], "more than 1000 includes");
+}
+
+#[test]
+fn a_job_named_global_in_fio_json_imports_as_a_default_test_with_a_notice() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.json"), r#"{"fio version":"x","jobs":[{"jobname":"global"}]}"#).unwrap();
+    let store = d.join("s.db");
+    let run = |args: &[&str]| parts(&bin().current_dir(d).env("IOLENS_STORE", &store).args(args).output().unwrap());
+    let (code, _, err) = run(&["import", "g.json"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["show", "1", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("names fio's section of shared options, not a job"), "{out}");
+}
+
+#[test]
+fn a_path_that_is_not_utf8_keeps_the_run() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bad = std::ffi::OsStr::from_bytes(b"\xff.json");
+    let args = ["run", "--engine", "null", "-d", "0.1", "--size", "1m", "--no-store", "--out"];
+    let mut a: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    a.extend([bad, std::ffi::OsStr::new("x.dat")]);
+    let (code, err) = iolens(d, &a);
+    assert_eq!(code, 0, "{err}");
+    let saved = std::fs::read_to_string(d.join(bad)).unwrap();
+    assert!(saved.contains("\"schema_version\""), "the report went to the file named");
+}
