@@ -138,7 +138,9 @@ impl OffsetGen {
         let one_size = spec.min_block() == spec.max_block();
         let mapped = spec.random_map && matches!(skew, Skew::Uniform);
         let map = (mapped && one_size).then(|| Visit::new(slots, &mut rng));
-        let taken = (mapped && !one_size).then(|| Taken::new(len / align, &mut rng));
+        // fio draws among the units where its smallest block still fits (its last_block).
+        let draws = len.saturating_sub(spec.min_block().saturating_sub(align)) / align;
+        let taken = (mapped && !one_size).then(|| Taken::new(len / align, draws));
         OffsetGen {
             rng,
             pattern: spec.pattern,
@@ -210,7 +212,7 @@ impl OffsetGen {
             }
             Pattern::Random if self.taken.is_some() => {
                 let t = self.taken.as_mut().expect("checked");
-                let (unit, n) = t.take(bs.div_ceil(self.align));
+                let (unit, n) = t.take(bs.div_ceil(self.align), &mut self.rng);
                 bs = bs.min(n * self.align);
                 unit * self.align
             }
