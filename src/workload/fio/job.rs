@@ -76,6 +76,9 @@ pub(super) struct Job {
     /// fio's zonemode=strided, zonerange, zonesize and zoneskip.
     pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
+    /// fio's randrepeat, allrandrepeat and whether randseed was given: any of them makes the
+    /// random sequences repeat from run to run.
+    pub(super) repeat: (bool, bool, bool),
 }
 
 impl Job {
@@ -98,6 +101,7 @@ impl Job {
             nrfiles: 1,
             allow_file_create: true,
             rate_cycle: 1000,
+            repeat: (true, false, false),
             ..Job::default()
         }
     }
@@ -204,6 +208,9 @@ impl Job {
             s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
         }
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
+        if self.repeat == (false, false, false) {
+            s.seed = fresh_seed();
+        }
         self.spec.strided = self.strided()?;
         self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
@@ -235,6 +242,16 @@ impl Job {
             unlink: self.unlink,
         })
     }
+}
+
+/// A seed no earlier run used: fio's randrepeat=0 seeds from the system's entropy, which
+/// std's hasher keys come from; the clock tells apart two processes that got the same keys.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    h.write_u128(now.as_nanos());
+    h.finish()
 }
 
 /// The longest a run may last: a fio job without a runtime ends when its I/O is done.

@@ -99,11 +99,13 @@ const OPTIONS: &[Def] = &[
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
     value("end_fsync", &[], |j, v| note_if(j, boolean(v)?, "end_fsync: iolens does not fsync at the end")),
-    value("randrepeat", &["allrandrepeat"], |j, v| {
-        note_if(j, !boolean(v)?, "randrepeat=0: iolens repeats its random sequence anyway")
-    }),
+    value("randrepeat", &[], |j, v| set(&mut j.repeat.0, boolean(v))),
+    value("allrandrepeat", &[], |j, v| set(&mut j.repeat.1, boolean(v))),
     value("random_generator", &[], random_generator),
-    value("randseed", &[], |j, v| set(&mut j.spec.seed, int(v, j.kb))),
+    value("randseed", &[], |j, v| {
+        j.repeat.2 = true;
+        set(&mut j.spec.seed, int(v, j.kb))
+    }),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
     value("buffer_pattern", &[], |j, v| set(&mut j.spec.data, buffer_pattern(v))),
     value("buffer_compress_percentage", &[], |j, v| {
