@@ -48,3 +48,64 @@ fn randrepeat_0_draws_a_new_sequence_each_run_unless_a_seed_pins_it() {
         assert_eq!(b[0], b[1], "{pinned:?} did not repeat");
     }
 }
+
+/// The file and offset of each read or write in an iolog.
+fn walk(log: &[(String, String, u64, u64)]) -> Vec<(String, u64)> {
+    log.iter().filter(|l| l.1 == "read" || l.1 == "write").map(|l| (l.0.clone(), l.2)).collect()
+}
+
+#[test]
+fn nrfiles_makes_files_of_size_over_nrfiles_served_in_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |f: &str, k: u64| (f.to_string(), k << 18);
+    // fio 3.33: j.0.0, j.0.1 and j.0.2 of 1 MiB, four 256k writes each, one file after the other.
+    let job = "[j]\nnrfiles=3\nsize=3m\nrw=write\nbs=256k\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    for f in ["j.0.0", "j.0.1", "j.0.2"] {
+        assert_eq!(std::fs::metadata(dir.path().join(f)).unwrap().len(), 1 << 20, "{f}");
+    }
+    let log = walk(&iolog(dir.path()));
+    let rr: Vec<_> = (0..4).flat_map(|k| ["j.0.0", "j.0.1", "j.0.2"].map(|f| at(f, k))).collect();
+    assert_eq!(log, rr);
+    // file_service_type=sequential: each file to its end, then the next; roundrobin:2 takes two
+    // I/Os per turn.
+    let (code, err) = fio(dir.path(), &format!("{job}file_service_type=sequential\n"));
+    assert_eq!(code, 0, "{err}");
+    let seq: Vec<_> = ["j.0.0", "j.0.1", "j.0.2"].iter().flat_map(|f| (0..4).map(|k| at(f, k))).collect();
+    assert_eq!(walk(&iolog(dir.path())), seq);
+    let (code, err) = fio(dir.path(), &format!("{job}file_service_type=roundrobin:2\n"));
+    assert_eq!(code, 0, "{err}");
+    let pairs: Vec<_> =
+        (0..2).flat_map(|p| ["j.0.0", "j.0.1", "j.0.2"].map(|f| [at(f, 2 * p), at(f, 2 * p + 1)])).flatten().collect();
+    assert_eq!(walk(&iolog(dir.path())), pairs);
+}
+
+#[test]
+fn random_file_service_and_filename_lists_share_a_clones_io_over_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    // Random files, random offsets, the random map: every block of every file once.
+    let job = "[j]\nnrfiles=3\nsize=3m\nrw=randwrite\nbs=64k\nfile_service_type=random\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    let mut log = walk(&iolog(dir.path()));
+    assert_ne!(log[..3].iter().map(|l| &l.0).collect::<Vec<_>>(), ["j.0.0", "j.0.1", "j.0.2"], "not drawn: {log:?}");
+    log.sort();
+    let all: Vec<_> =
+        ["j.0.0", "j.0.1", "j.0.2"].iter().flat_map(|f| (0..16).map(|k| (f.to_string(), k << 16))).collect();
+    assert_eq!(log, all);
+    // A list of names with numjobs=2: both clones read both files, 2 MiB over 2 files each.
+    let job = "[j]\nfilename=a:b\nsize=2m\nrw=read\nbs=256k\nnumjobs=2\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    let log = walk(&iolog(dir.path()));
+    let count = |f: &str| log.iter().filter(|l| l.0 == f).count();
+    assert_eq!((count("a"), count("b"), log.len()), (8, 8, 16), "{log:?}");
+    assert_eq!(std::fs::metadata(dir.path().join("a")).unwrap().len(), 1 << 20);
+    // What cannot be done is said in one line naming the option.
+    let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfilename_format=f.$jobnum\n");
+    assert_eq!((code, err.trim()), (2, "error: [j]: nrfiles: 2 files need $filenum in filename_format"));
+    let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfile_service_type=next\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("file_service_type: 'next' is not roundrobin, sequential, random"), "{err}");
+}

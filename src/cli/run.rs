@@ -238,6 +238,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         strided: None,
         logs: None,
         random_map: false,
+        file_service: None,
     };
     spec.validate()?;
     Ok(spec)

@@ -17,6 +17,7 @@ mod supervise;
 mod think;
 mod verifying;
 mod worker;
+mod workers;
 
 use crate::engine::{self, EngineSetup};
 use crate::result::TestResult;
@@ -142,7 +143,8 @@ struct Layout {
 
 impl Layout {
     fn of(jobs: &[Job]) -> Layout {
-        let count: Vec<usize> = jobs.iter().map(|j| j.targets.len() * j.spec.threads as usize).collect();
+        let count: Vec<usize> =
+            jobs.iter().map(|j| j.targets.len() / j.spec.files_per_worker() * j.spec.threads as usize).collect();
         let first = count
             .iter()
             .scan(0, |acc, n| {
@@ -257,16 +259,16 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
 
+    let per_job = workers::of_group(jobs, &layout, &engines, (&shared, &mailboxes), &verified, run_id)?;
     let m = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(layout.workers());
-        for (k, job) in jobs.iter().enumerate() {
-            let at = (k, layout.first[k], layout.count[k], engines[k].1);
-            for (w, args, file) in worker_args(job, at, &shared, &mailboxes, &verified[k], run_id) {
+        for (k, (job, args_of)) in jobs.iter().zip(per_job).enumerate() {
+            for (w, args, files) in args_of {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
                     let setup = EngineSetup {
-                        files: std::slice::from_ref(file),
+                        files: files.as_slice(),
                         depth: args.depth,
                         buf_size: spec.max_block() as usize,
                         // Verification checks what reads bring into the slot's one buffer, and
@@ -328,48 +330,4 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             })
         })
         .collect())
-}
-
-/// One worker per (target × thread) of a job: its global number, its arguments and its file.
-fn worker_args<'a>(
-    job: &Job<'a>,
-    (k, first, count, depth): (usize, usize, usize, u32),
-    shared: &'a Shared,
-    mailboxes: &'a [Mailbox],
-    verified: &'a [(std::sync::Arc<verifying::VerifyTarget>, u32)],
-    run_id: u64,
-) -> Vec<(usize, worker::WorkerArgs<'a>, &'a std::fs::File)> {
-    let spec = job.spec;
-    let mut out = Vec::with_capacity(count);
-    for (ti, t) in job.targets.iter().enumerate() {
-        for th in 0..spec.threads {
-            let rank = ti * spec.threads as usize + th as usize;
-            let w = first + rank;
-            let args = worker::WorkerArgs {
-                spec,
-                shared,
-                job: k,
-                mailbox: &mailboxes[w],
-                file: 0,
-                gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
-                index: w as u32,
-                rank: rank as u32,
-                workers: count as u32,
-                depth,
-                flow: shared.flows.member(spec),
-                verify: spec.verify.as_ref().zip(verified.get(ti)).map(|(vs, (vt, unit))| verifying::VerifyArgs {
-                    target: vt,
-                    file: &t.file,
-                    spec: vs,
-                    run_id,
-                    page: spec.blocks[0].size as u32,
-                    unit: *unit,
-                    share: (th, spec.threads),
-                    read_back: spec.read_pct == 0 && vs.read_back,
-                }),
-            };
-            out.push((w, args, &t.file));
-        }
-    }
-    out
 }

@@ -5,7 +5,7 @@
 
 use super::flow::Member;
 use super::live::{Mailbox, SecondData};
-use super::offsets::OffsetGen;
+use super::offsets::Walk;
 use super::onerror::ErrorPolicy;
 use super::pace::Pace;
 pub use super::record::WorkerRec;
@@ -41,7 +41,7 @@ pub struct WorkerArgs<'a> {
     pub job: usize,
     pub mailbox: &'a Mailbox,
     pub file: u32,
-    pub gen: OffsetGen,
+    pub gen: Walk,
     /// Global worker number (seeds, trace).
     pub index: u32,
     /// Place among the workers of its test, and their count: a test's rate is split among them.
@@ -149,7 +149,7 @@ struct Worker<'a, E> {
     sh: &'a Shared,
     mailbox: &'a Mailbox,
     file: u32,
-    gen: OffsetGen,
+    gen: Walk,
     depth: usize,
     /// Most I/Os handed to the kernel per call (fio's iodepth_batch_submit).
     batch_max: usize,

@@ -13,7 +13,7 @@ pub mod size;
 pub mod steady;
 pub mod verify;
 
-pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, Strided, ThinkTime};
+pub use shaping::{FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime};
 pub use steady::SteadyState;
 
 use serde::{Deserialize, Serialize};
@@ -238,6 +238,10 @@ pub struct Spec {
     /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub random_map: bool,
+    /// Each worker spreads its I/O over several targets (fio's nrfiles and file lists);
+    /// `None`: one worker per target and thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_service: Option<FileService>,
 }
 
 impl Default for Spec {
@@ -288,6 +292,7 @@ impl Default for Spec {
             strided: None,
             logs: None,
             random_map: false,
+            file_service: None,
         }
     }
 }

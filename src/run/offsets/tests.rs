@@ -231,3 +231,21 @@ fn random_map_fills_a_hole_from_its_start_as_fio_does() {
         assert!(smallest < 200, "seed {seed}: {smallest} of 512 bytes");
     }
 }
+
+#[test]
+fn a_walk_over_files_skips_the_done_ones_and_starts_again_once_all_are() {
+    use crate::workload::{FileService, ServiceKind};
+    // Files of 2, 1 and 3 blocks: round-robin until each is done, then all of them again.
+    let s = Spec { blocks: vec![BlockShare { size: 4096, pct: 100 }], ..spec(Pattern::Sequential) };
+    let gens = [2u64, 1, 3].map(|n| OffsetGen::new(&s, n * 4096, 0, 0)).into_iter().collect();
+    let fs = FileService { files: 3, how: ServiceKind::RoundRobin, every: 1, ends: true };
+    let mut w = Walk::new(gens, fs, 1);
+    let order: Vec<(u32, u64)> = (0..12).map(|_| w.next_io()).map(|(f, _, off, _)| (f, off / 4096)).collect();
+    let pass = [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (2, 2)];
+    assert_eq!(order, [pass, pass].concat());
+    // Without an end (time_based), a file is never done: sequential service stays on the first.
+    let gens = [2u64, 1].map(|n| OffsetGen::new(&s, n * 4096, 0, 0)).into_iter().collect();
+    let fs = FileService { files: 2, how: ServiceKind::Sequential, every: 1, ends: false };
+    let mut w = Walk::new(gens, fs, 1);
+    assert!((0..6).all(|_| w.next_io().0 == 0));
+}

@@ -79,6 +79,8 @@ pub(super) struct Job {
     /// fio's randrepeat, allrandrepeat and whether randseed was given: any of them makes the
     /// random sequences repeat from run to run.
     pub(super) repeat: (bool, bool, bool),
+    /// fio's file_service_type and its `:N`.
+    pub(super) service: (crate::workload::ServiceKind, u32),
 }
 
 impl Job {
@@ -102,13 +104,18 @@ impl Job {
             allow_file_create: true,
             rate_cycle: 1000,
             repeat: (true, false, false),
+            service: (crate::workload::ServiceKind::RoundRobin, 1),
             ..Job::default()
         }
     }
 
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
-    /// does for uniform offsets.
-    fn random_map(&mut self) {
+    /// does for uniform offsets; and with randrepeat=0 (unless allrandrepeat or randseed pin
+    /// it) a seed of the run's own.
+    fn randomness(&mut self) {
+        if self.repeat == (false, false, false) {
+            self.spec.seed = fresh_seed();
+        }
         let s = &mut self.spec;
         s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
         if s.random_map && s.random_dist != crate::workload::RandomDist::Uniform {
@@ -118,6 +125,16 @@ impl Job {
                     .into(),
             );
         }
+    }
+
+    /// fio's steady state (`ss`, its default when unset); a duration under 1 s is off.
+    fn steady_state(&self) -> R<Option<crate::workload::SteadyState>> {
+        let (how, dur, ramp) = &self.steady;
+        if *dur < 1.0 {
+            return Ok(None);
+        }
+        let how = how.as_deref().unwrap_or("iops_slope:0.01%");
+        Ok(Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?))
     }
 
     /// fio's strided zones: a zone range of 0 is the zone size, as in fio.
@@ -202,19 +219,12 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
-        if self.steady.1 >= 1.0 {
-            let (how, dur, ramp) = &self.steady;
-            let how = how.as_deref().unwrap_or("iops_slope:0.01%");
-            s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
-        }
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
-        if self.repeat == (false, false, false) {
-            s.seed = fresh_seed();
-        }
+        self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
-        self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
-        self.random_map();
+        self.randomness();
+        self.targets()?;
         let s = &mut self.spec;
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());

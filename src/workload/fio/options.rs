@@ -74,6 +74,7 @@ const OPTIONS: &[Def] = &[
     value("allow_file_create", &[], |j, v| set(&mut j.allow_file_create, boolean(v))),
     value("directory", &[], |j, v| put(&mut j.dirs, names(v))),
     value("nrfiles", &["nr_files"], |j, v| set(&mut j.nrfiles, int(v, j.kb))),
+    value("file_service_type", &[], super::files::file_service_type),
     value("size", &[], size),
     value("filesize", &[], |j, v| set(&mut j.filesize, int(v, j.kb).map(Some))),
     value("offset", &["fileoffset"], |j, v| set(&mut j.spec.offset, int(v, j.kb))),
