@@ -109,3 +109,30 @@ fn random_file_service_and_filename_lists_share_a_clones_io_over_its_files() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("file_service_type: 'next' is not roundrobin, sequential, random"), "{err}");
 }
+
+#[test]
+fn buffer_pattern_in_fios_syntax_fills_each_block_as_fio_does() {
+    let dir = tempfile::tempdir().unwrap();
+    // fio 3.33 writes these very bytes: each 4k block starts the pattern afresh, a pattern file
+    // gives its first 512 bytes (fio's MAX_PATTERN_SIZE).
+    let pat: Vec<u8> = (0..600u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(dir.path().join("pat"), &pat).unwrap();
+    let cases: [(&str, Vec<u8>); 3] = [
+        ("\"abcd\"-120xdeadface", vec![0x61, 0x62, 0x63, 0x64, 0xf4, 0xff, 0xff, 0xff, 0xde, 0xad, 0xfa, 0xce]),
+        ("0x01\"xy\"300", vec![0x01, b'x', b'y', 0x2c, 0x01]),
+        ("'pat'", pat[..512].to_vec()),
+    ];
+    for (p, unit) in cases {
+        let (code, err) =
+            fio(dir.path(), &format!("[w]\nfilename=tf\nsize=16k\nbs=4k\nrw=write\nbuffer_pattern={p}\n"));
+        assert_eq!(code, 0, "{p}: {err}");
+        let data = std::fs::read(dir.path().join("tf")).unwrap();
+        std::fs::remove_file(dir.path().join("tf")).unwrap();
+        let block: Vec<u8> = unit.iter().copied().cycle().take(4096).collect();
+        assert_eq!(data, block.repeat(4), "{p}");
+    }
+    // fio's buffer_pattern has no %o (verify_pattern has): one line, exit 2, no file.
+    let (code, err) = fio(dir.path(), "[w]\nfilename=tf\nsize=16k\nrw=write\nbuffer_pattern=%o\n");
+    assert_eq!((code, err.trim()), (2, "error: [w]: buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'"));
+    assert!(!dir.path().join("tf").exists());
+}

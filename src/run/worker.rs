@@ -56,7 +56,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     let spec = a.spec;
     let mut rng = SmallRng::seed_from_u64(spec.seed ^ ((a.index as u64 + 1) * 0x51));
     for s in 0..a.depth {
-        data::fill(engine.buffer(s), spec.data, &mut rng);
+        data::fill(engine.buffer(s), &spec.data, &mut rng);
     }
     let depth = a.depth as usize;
     let mut pace = Pace::new(spec, a.rank, a.workers, spec.seed ^ a.index as u64);

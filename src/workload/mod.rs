@@ -58,7 +58,7 @@ pub enum RandomDist {
 }
 
 /// What written buffers hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum DataPattern {
     /// Incompressible, re-stamped on every write so nothing below can dedupe it.
@@ -69,10 +69,10 @@ pub enum DataPattern {
         pct: u32,
     },
     /// The first `len` bytes of `bytes`, repeated from the start of every buffer (fio's
-    /// buffer_pattern); written as is, never re-stamped.
+    /// buffer_pattern, up to fio's 512 bytes); written as is, never re-stamped.
     Repeat {
-        bytes: [u8; 32],
-        len: u8,
+        bytes: Vec<u8>,
+        len: u16,
     },
 }
 

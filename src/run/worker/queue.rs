@@ -51,7 +51,7 @@ impl<E: Engine> Worker<'_, E> {
             self.write_counter += 1;
             if self.spec.data != DataPattern::Zero && self.ver.is_none() {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
-                data::stamp(buf, self.spec.data, offset, self.write_counter);
+                data::stamp(buf, &self.spec.data, offset, self.write_counter);
             }
         }
         // A paced I/O due while the worker paused counts from the pause's end.

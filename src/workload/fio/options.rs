@@ -171,7 +171,10 @@ const OPTIONS: &[Def] = &[
     value("verify_backlog", &[], |j, v| verify(j, "verify_backlog", v)),
     value("verify_interval", &[], |j, v| verify(j, "verify_interval", v)),
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),
-    value("verify_pattern", &[], |j, v| verify(j, "verify_pattern", v)),
+    value("verify_pattern", &[], |j, v| {
+        super::pattern::parse(v, true)?;
+        verify(j, "verify_pattern", v)
+    }),
     value("verify_async", &[], |j, v| verify(j, "verify_async", v)),
 ];
 
