@@ -136,3 +136,30 @@ fn buffer_pattern_in_fios_syntax_fills_each_block_as_fio_does() {
     assert_eq!((code, err.trim()), (2, "error: [w]: buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'"));
     assert!(!dir.path().join("tf").exists());
 }
+
+#[test]
+fn bandwidth_log_writes_fios_aggregate_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("job.fio"), "[t]\nioengine=null\nfilesize=1T\nrw=read\ntime_based\nruntime=3s\n")
+        .unwrap();
+    let run = |extra: &[&str]| {
+        let mut cmd = bin();
+        cmd.current_dir(dir.path()).args(["fio", "--no-store", "--bandwidth-log"]).args(extra).arg("job.fio");
+        let (code, _, err) = parts(&cmd.output().unwrap());
+        assert_eq!(code, 0, "{err}");
+        ["read", "write", "trim"].map(|d| std::fs::read_to_string(dir.path().join(format!("agg-{d}_bw.log"))).unwrap())
+    };
+    // As fio 3.33 with stdout no terminal: the files are made, and empty (fio's t0030).
+    assert_eq!(run(&[]), ["", "", ""]);
+    // With the ETA shown, a line a second per direction: msec, KiB/s, direction, 0, 0.
+    let logs = run(&["--eta=always"]);
+    for (d, log) in logs.iter().enumerate() {
+        let lines: Vec<Vec<u64>> = log.lines().map(|l| l.split(", ").map(|f| f.parse().unwrap()).collect()).collect();
+        assert!((2..=3).contains(&lines.len()), "{log}");
+        assert!(lines.windows(2).all(|w| w[0][0] < w[1][0]), "{log}");
+        for l in &lines {
+            assert_eq!((l.len(), l[2], l[3], l[4]), (5, d as u64, 0, 0), "{log}");
+            assert_eq!(l[1] > 0, d == 0, "{log}");
+        }
+    }
+}

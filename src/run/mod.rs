@@ -2,6 +2,7 @@
 //! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
 //! recorded into a `TestResult`.
 
+mod agglog;
 mod assemble;
 mod flow;
 pub mod io_count;
@@ -23,6 +24,7 @@ use crate::engine::{self, EngineSetup};
 use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
+pub use agglog::AggBw;
 pub use assemble::keep_mergeable;
 pub use iolog::inflate as inflate_log;
 use live::{progress_bar, progress_line, Collector, Mailbox};
@@ -68,6 +70,8 @@ pub struct RunOptions {
     pub io_count: Option<Arc<io_count::IoCount>>,
     /// Notices stay in the results, not on stderr (fio's silence when stderr is no terminal).
     pub hush: bool,
+    /// fio's --bandwidth-log: each finished second of the group, all jobs together.
+    pub agg_bw: Option<Arc<AggBw>>,
 }
 
 /// The engine that will really run, its depth per worker, and notices about substitutions.
@@ -285,6 +289,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             }
         }
         let m_start = shared.measure_start;
+        let mut agg_logged = 0;
         let mut tick = |at: Option<(u64, u64, u64)>| {
             for (k, c) in collectors.iter_mut().enumerate() {
                 c.collect(&mailboxes[layout.of_job(k)]);
@@ -292,6 +297,9 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             if let Some((t, _, _)) = at {
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
+                if let Some(agg) = &opts.agg_bw {
+                    agg_logged = agglog_seconds(agg, &collectors, agg_logged, complete);
+                }
                 for (k, s) in steady.iter_mut().enumerate() {
                     if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
                         shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
@@ -330,4 +338,20 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             })
         })
         .collect())
+}
+
+/// Writes fio's aggregate bandwidth lines for the seconds from `from` up to `complete`;
+/// returns where the next call starts.
+fn agglog_seconds(agg: &AggBw, collectors: &[Collector], from: usize, complete: usize) -> usize {
+    for sec in from..complete {
+        let mut bytes = [0u64; 2];
+        for c in collectors {
+            if let Some(s) = c.seconds.get(sec) {
+                bytes[0] += s.bytes[0];
+                bytes[1] += s.bytes[1];
+            }
+        }
+        agg.second(bytes);
+    }
+    complete.max(from)
 }
