@@ -248,10 +248,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         jobs.iter().map(|j| j.spec.steady.map(steady::SteadyCheck::new)).collect();
     let started_at = std::time::SystemTime::now();
     let bar = progress_bar(opts.progress);
-    let mut devices: Vec<String> =
-        jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
-    devices.sort();
-    devices.dedup();
+    let devices = devices_of(jobs);
 
     let run_id = verifying::new_run_id();
     let mut maps = verifying::Verified::default();
@@ -297,9 +294,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             if let Some((t, _, _)) = at {
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
-                if let Some(agg) = &opts.agg_bw {
-                    agg_logged = agglog_seconds(agg, &collectors, agg_logged, complete);
-                }
+                agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
                 for (k, s) in steady.iter_mut().enumerate() {
                     if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
                         shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
@@ -342,7 +337,8 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
 
 /// Writes fio's aggregate bandwidth lines for the seconds from `from` up to `complete`;
 /// returns where the next call starts.
-fn agglog_seconds(agg: &AggBw, collectors: &[Collector], from: usize, complete: usize) -> usize {
+fn agglog_seconds(agg: Option<&AggBw>, collectors: &[Collector], from: usize, complete: usize) -> usize {
+    let Some(agg) = agg else { return from };
     for sec in from..complete {
         let mut bytes = [0u64; 2];
         for c in collectors {
@@ -354,4 +350,13 @@ fn agglog_seconds(agg: &AggBw, collectors: &[Collector], from: usize, complete: 
         agg.second(bytes);
     }
     complete.max(from)
+}
+
+/// The block devices under the group's targets, each once (their counters are sampled).
+fn devices_of(jobs: &[Job]) -> Vec<String> {
+    let mut devices: Vec<String> =
+        jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
+    devices.sort();
+    devices.dedup();
+    devices
 }
