@@ -17,7 +17,8 @@ pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|terse|json|json+ (or several, comma-separated), --minimal,
     /// --terse-version=3, --output=FILE (the report there only),
-    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE
+    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE,
+    /// --bandwidth-log (agg-*_bw.log, sampled as --eta=always|never|auto shows fio's ETA)
     /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
     /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
     /// (`run`'s --stonewall)
@@ -42,6 +43,9 @@ struct Program {
     debug_parse: bool,
     /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
     inflate: Option<PathBuf>,
+    /// fio's --bandwidth-log, and --eta (always, never; None: auto).
+    bandwidth_log: bool,
+    eta: Option<bool>,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -80,6 +84,15 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--warnings-fatal" => p.warnings_fatal = true,
             "--debug" => p.debug_parse = debug_mask(&value()?)?,
             "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
+            "--bandwidth-log" => p.bandwidth_log = true,
+            "--eta" => {
+                p.eta = match value()?.as_str() {
+                    "always" => Some(true),
+                    "never" => Some(false),
+                    "auto" => None,
+                    v => return usage("--eta", format!("'{v}' is not always, never or auto")),
+                }
+            }
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -278,6 +291,8 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     output.terminal = p.output.is_none();
     // As fio, silent on stderr when that is no terminal: the notes are in the result.
     output.chatty = std::io::stderr().is_terminal();
+    // fio samples its aggregate log where it updates its ETA line: shown on a terminal.
+    output.bandwidth_log = p.bandwidth_log.then(|| p.eta.unwrap_or(std::io::stdout().is_terminal()));
     if let Some(wall) = mpi.check()? {
         let items = mpi_items(&jobs)?;
         let size_given = jobs.iter().any(|j| j.size_given());

@@ -240,6 +240,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         stages: None,
         cmdprio: None,
         random_map: false,
+        file_service: None,
     };
     spec.validate()?;
     Ok(spec)

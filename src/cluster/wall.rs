@@ -144,6 +144,7 @@ pub(super) fn run_watched(
         trace: opts.trace.clone(),
         io_count: Some(io_count.clone()),
         hush: opts.hush,
+        agg_bw: opts.agg_bw.clone(),
     };
     let mut w = Wall { counts: vec![None; size as usize], ..Default::default() };
     // The rank whose failure stopped this one, if one did; whether this one failed, and has

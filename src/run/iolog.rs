@@ -32,11 +32,12 @@ pub struct Sinks {
     per_worker: Vec<Vec<(LogKind, usize)>>,
     /// fio's write_iolog files, with the names of the files of the job that writes each.
     iologs: Vec<(Sink, Vec<String>)>,
-    iolog_of: Vec<Option<usize>>,
+    /// Per worker: its job's iolog, and where the names of the worker's files start.
+    iolog_of: Vec<Option<(usize, usize)>>,
 }
 
 impl Sinks {
-    /// Opens the files of `jobs` (spec and workers per thread: one per target). As fio, a
+    /// Opens the files of `jobs` (spec and targets: workers per thread, one per group of files). As fio, a
     /// per-job file is written anew and a shared one (per_job_logs=0) is appended to.
     pub fn open<'a>(jobs: impl Iterator<Item = (&'a Spec, &'a [Prepared])>) -> anyhow::Result<Sinks> {
         let mut s = Sinks::default();
@@ -46,8 +47,9 @@ impl Sinks {
                 Some(path) => Some(s.iolog(path, names)?),
                 None => None,
             };
-            for rank in 0..files.len() * spec.threads as usize {
-                s.iolog_of.push(iolog);
+            let per = spec.files_per_worker();
+            for rank in 0..files.len() / per * spec.threads as usize {
+                s.iolog_of.push(iolog.map(|l| (l, rank / spec.threads as usize * per)));
                 let mut mine = Vec::new();
                 if let Some(logs) = &spec.logs {
                     let thread = (rank % spec.threads as usize) as u32;
@@ -97,8 +99,9 @@ impl Sinks {
 
     /// Where worker `w` writes fio's iolog, if its job asks for one.
     pub fn iolog_of<'a>(&'a self, w: u32, t0: &'a OnceLock<Instant>) -> Option<FioLog<'a>> {
-        let (sink, names) = &self.iologs[(*self.iolog_of.get(w as usize)?)?];
-        Some(FioLog { sink, names, t0 })
+        let (log, first) = (*self.iolog_of.get(w as usize)?)?;
+        let (sink, names) = &self.iologs[log];
+        Some(FioLog { sink, names: &names[first..], t0 })
     }
 
     /// The logs worker `w` writes; None when it writes none.

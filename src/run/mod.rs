@@ -2,6 +2,7 @@
 //! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
 //! recorded into a `TestResult`.
 
+mod agglog;
 mod assemble;
 mod flow;
 pub mod io_count;
@@ -18,11 +19,13 @@ mod supervise;
 mod think;
 mod verifying;
 mod worker;
+mod workers;
 
 use crate::engine::{self, EngineSetup};
 use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
+pub use agglog::AggBw;
 pub use assemble::keep_mergeable;
 pub use iolog::inflate as inflate_log;
 use live::{progress_bar, progress_line, Collector, Mailbox};
@@ -68,6 +71,8 @@ pub struct RunOptions {
     pub io_count: Option<Arc<io_count::IoCount>>,
     /// Notices stay in the results, not on stderr (fio's silence when stderr is no terminal).
     pub hush: bool,
+    /// fio's --bandwidth-log: each finished second of the group, all jobs together.
+    pub agg_bw: Option<Arc<AggBw>>,
 }
 
 /// The engine that will really run, its depth per worker, and notices about substitutions.
@@ -143,7 +148,8 @@ struct Layout {
 
 impl Layout {
     fn of(jobs: &[Job]) -> Layout {
-        let count: Vec<usize> = jobs.iter().map(|j| j.targets.len() * j.spec.threads as usize).collect();
+        let count: Vec<usize> =
+            jobs.iter().map(|j| j.targets.len() / j.spec.files_per_worker() * j.spec.threads as usize).collect();
         let first = count
             .iter()
             .scan(0, |acc, n| {
@@ -243,10 +249,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         jobs.iter().map(|j| j.spec.steady.map(steady::SteadyCheck::new)).collect();
     let started_at = std::time::SystemTime::now();
     let bar = progress_bar(opts.progress);
-    let mut devices: Vec<String> =
-        jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
-    devices.sort();
-    devices.dedup();
+    let devices = devices_of(jobs);
 
     let run_id = verifying::new_run_id();
     let mut maps = verifying::Verified::default();
@@ -258,16 +261,16 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
 
+    let per_job = workers::of_group(jobs, &layout, &engines, (&shared, &mailboxes), &verified, run_id)?;
     let m = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(layout.workers());
-        for (k, job) in jobs.iter().enumerate() {
-            let at = (k, layout.first[k], layout.count[k], engines[k].1);
-            for (w, args, file) in worker_args(job, at, &shared, &mailboxes, &verified[k], run_id) {
+        for (k, (job, args_of)) in jobs.iter().zip(per_job).enumerate() {
+            for (w, args, files) in args_of {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
                     let setup = EngineSetup {
-                        files: std::slice::from_ref(file),
+                        files: files.as_slice(),
                         depth: args.depth,
                         buf_size: spec.max_block() as usize,
                         // Verification checks what reads bring into the slot's one buffer, and
@@ -284,6 +287,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             }
         }
         let m_start = shared.measure_start;
+        let mut agg_logged = 0;
         let mut tick = |at: Option<(u64, u64, u64)>| {
             for (k, c) in collectors.iter_mut().enumerate() {
                 c.collect(&mailboxes[layout.of_job(k)]);
@@ -291,6 +295,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             if let Some((t, _, _)) = at {
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
+                agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
                 for (k, s) in steady.iter_mut().enumerate() {
                     if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
                         shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
@@ -331,47 +336,28 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         .collect())
 }
 
-/// One worker per (target × thread) of a job: its global number, its arguments and its file.
-fn worker_args<'a>(
-    job: &Job<'a>,
-    (k, first, count, depth): (usize, usize, usize, u32),
-    shared: &'a Shared,
-    mailboxes: &'a [Mailbox],
-    verified: &'a [(std::sync::Arc<verifying::VerifyTarget>, u32)],
-    run_id: u64,
-) -> Vec<(usize, worker::WorkerArgs<'a>, &'a std::fs::File)> {
-    let spec = job.spec;
-    let mut out = Vec::with_capacity(count);
-    for (ti, t) in job.targets.iter().enumerate() {
-        for th in 0..spec.threads {
-            let rank = ti * spec.threads as usize + th as usize;
-            let w = first + rank;
-            let args = worker::WorkerArgs {
-                spec,
-                shared,
-                job: k,
-                mailbox: &mailboxes[w],
-                file: 0,
-                gen: offsets::OffsetGen::new(spec, t.plan.size, th, w as u64),
-                index: w as u32,
-                rank: rank as u32,
-                workers: count as u32,
-                depth,
-                flow: shared.flows.member(spec),
-                verify: spec.verify.as_ref().zip(verified.get(ti)).map(|(vs, (vt, unit))| verifying::VerifyArgs {
-                    target: vt,
-                    file: &t.file,
-                    spec: vs,
-                    run_id,
-                    page: spec.blocks[0].size as u32,
-                    unit: *unit,
-                    share: (th, spec.threads),
-                    read_back: spec.read_pct == 0 && vs.read_back,
-                }),
-                logs: shared.logs.of(w as u32),
-            };
-            out.push((w, args, &t.file));
+/// Writes fio's aggregate bandwidth lines for the seconds from `from` up to `complete`;
+/// returns where the next call starts.
+fn agglog_seconds(agg: Option<&AggBw>, collectors: &[Collector], from: usize, complete: usize) -> usize {
+    let Some(agg) = agg else { return from };
+    for sec in from..complete {
+        let mut bytes = [0u64; 2];
+        for c in collectors {
+            if let Some(s) = c.seconds.get(sec) {
+                bytes[0] += s.bytes[0];
+                bytes[1] += s.bytes[1];
+            }
         }
+        agg.second(bytes);
     }
-    out
+    complete.max(from)
+}
+
+/// The block devices under the group's targets, each once (their counters are sampled).
+fn devices_of(jobs: &[Job]) -> Vec<String> {
+    let mut devices: Vec<String> =
+        jobs.iter().flat_map(|j| j.targets.iter().filter_map(|t| t.info.device.clone())).collect();
+    devices.sort();
+    devices.dedup();
+    devices
 }

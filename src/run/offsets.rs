@@ -8,7 +8,10 @@ use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Zipf};
 use taken::Taken;
 
+mod service;
 mod taken;
+
+pub use service::Walk;
 
 enum Skew {
     Uniform,
@@ -44,6 +47,9 @@ pub struct OffsetGen {
     trim_write: bool,
     /// The write that follows the trim just returned.
     pending_write: Option<(u64, u32)>,
+    /// Bytes one pass over the region moves (a sequential walk's whole blocks, a random map's
+    /// covered blocks).
+    pass: u64,
 }
 
 /// Where a strided walk stands: the zone's start in the region, bytes done in it, and the
@@ -138,7 +144,18 @@ impl OffsetGen {
         let one_size = spec.min_block() == spec.max_block();
         let mapped = spec.random_map && matches!(skew, Skew::Uniform);
         let map = (mapped && one_size).then(|| Visit::new(slots, &mut rng));
-        let taken = (mapped && !one_size).then(|| Taken::new(len / align, &mut rng));
+        // fio draws among the units where its smallest block still fits (its last_block).
+        let draws = len.saturating_sub(spec.min_block().saturating_sub(align)) / align;
+        let taken = (mapped && !one_size).then(|| Taken::new(len / align, draws));
+        let bs = spec.min_block();
+        let pass = match (spec.pattern, one_size) {
+            (Pattern::Sequential, true) if spec.seq_skip > 0 && len >= bs => {
+                ((len - bs) / (bs + spec.seq_skip as u64) + 1) * bs
+            }
+            (Pattern::Sequential, true) => len / bs * bs,
+            (Pattern::Random, true) if map.is_some() => slots * bs,
+            _ => len / align * align,
+        };
         OffsetGen {
             rng,
             pattern: spec.pattern,
@@ -156,7 +173,17 @@ impl OffsetGen {
             taken,
             trim_write: spec.trim_write,
             pending_write: None,
+            pass,
         }
+    }
+
+    pub fn pass_bytes(&self) -> u64 {
+        self.pass
+    }
+
+    /// The next I/O is the write of the trim just returned.
+    pub fn pending_write(&self) -> bool {
+        self.pending_write.is_some()
     }
 
     fn slot_count(len: u64, bs: u64, align: u64) -> u64 {
@@ -210,7 +237,7 @@ impl OffsetGen {
             }
             Pattern::Random if self.taken.is_some() => {
                 let t = self.taken.as_mut().expect("checked");
-                let (unit, n) = t.take(bs.div_ceil(self.align));
+                let (unit, n) = t.take(bs.div_ceil(self.align), &mut self.rng);
                 bs = bs.min(n * self.align);
                 unit * self.align
             }

@@ -6,7 +6,7 @@
 use super::flow::Member;
 use super::iolog::WorkerLogs;
 use super::live::{Mailbox, SecondData};
-use super::offsets::OffsetGen;
+use super::offsets::Walk;
 use super::onerror::ErrorPolicy;
 use super::pace::Pace;
 pub use super::record::WorkerRec;
@@ -51,7 +51,7 @@ pub struct WorkerArgs<'a> {
     pub job: usize,
     pub mailbox: &'a Mailbox,
     pub file: u32,
-    pub gen: OffsetGen,
+    pub gen: Walk,
     /// Global worker number (seeds, trace).
     pub index: u32,
     /// Place among the workers of its test, and their count: a test's rate is split among them.
@@ -68,7 +68,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
     let spec = a.spec;
     let mut rng = SmallRng::seed_from_u64(spec.seed ^ ((a.index as u64 + 1) * 0x51));
     for s in 0..a.depth {
-        data::fill(engine.buffer(s), spec.data, &mut rng);
+        data::fill(engine.buffer(s), &spec.data, &mut rng);
     }
     let depth = a.depth as usize;
     let mut pace = Pace::new(spec, a.rank, a.workers, spec.seed ^ a.index as u64);
@@ -163,7 +163,7 @@ struct Worker<'a, E> {
     sh: &'a Shared,
     mailbox: &'a Mailbox,
     file: u32,
-    gen: OffsetGen,
+    gen: Walk,
     depth: usize,
     /// Most I/Os handed to the kernel per call (fio's iodepth_batch_submit).
     batch_max: usize,

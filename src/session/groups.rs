@@ -71,7 +71,15 @@ pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Resul
         }
     };
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-    let opts = run::RunOptions { progress, trace: output.trace.clone(), hush: !output.chatty, ..Default::default() };
+    let agg_bw = match output.bandwidth_log.map(run::AggBw::create).transpose() {
+        Ok(a) => a.map(std::sync::Arc::new),
+        Err(e) => {
+            targets::cleanup(&owned, keep);
+            return Err(e);
+        }
+    };
+    let opts =
+        run::RunOptions { progress, trace: output.trace.clone(), hush: !output.chatty, agg_bw, ..Default::default() };
     let mut tests = Vec::new();
     let outcome = run_each_group(jobs, &per_job, &interrupt, &opts, &mut tests);
     drop(per_job);

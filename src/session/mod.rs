@@ -47,6 +47,8 @@ pub struct Output {
     pub chatty: bool,
     /// The result store, label and tags.
     pub store: StoreOpts,
+    /// fio's --bandwidth-log: Some(whether lines are written, as fio's ETA is shown).
+    pub bandwidth_log: Option<bool>,
 }
 
 impl Output {
@@ -73,6 +75,7 @@ impl Output {
             terminal: true,
             chatty: true,
             store: StoreOpts::default(),
+            bandwidth_log: None,
         })
     }
 }

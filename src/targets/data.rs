@@ -6,7 +6,7 @@ use rand::rngs::SmallRng;
 use rand::RngCore;
 
 /// Fills a whole buffer according to the pattern.
-pub fn fill(buf: &mut [u8], pattern: DataPattern, rng: &mut SmallRng) {
+pub fn fill(buf: &mut [u8], pattern: &DataPattern, rng: &mut SmallRng) {
     match pattern {
         DataPattern::Random => rng.fill_bytes(buf),
         DataPattern::Zero => buf.fill(0),
@@ -14,13 +14,14 @@ pub fn fill(buf: &mut [u8], pattern: DataPattern, rng: &mut SmallRng) {
             // Per 4 KiB chunk: the first pct % zeros, the rest random, so a compressor working
             // on 4 KiB (or larger) units sees the requested ratio.
             for chunk in buf.chunks_mut(4096) {
-                let zeros = chunk.len() * pct as usize / 100;
+                let zeros = chunk.len() * *pct as usize / 100;
                 chunk[..zeros].fill(0);
                 rng.fill_bytes(&mut chunk[zeros..]);
             }
         }
         DataPattern::Repeat { bytes, len } => {
-            for (b, p) in buf.iter_mut().zip(bytes[..len.max(1) as usize].iter().cycle()) {
+            let len = (*len as usize).clamp(1, bytes.len().max(1));
+            for (b, p) in buf.iter_mut().zip(bytes[..len].iter().cycle()) {
                 *b = *p;
             }
         }
@@ -31,7 +32,7 @@ pub fn fill(buf: &mut [u8], pattern: DataPattern, rng: &mut SmallRng) {
 /// and a running counter at each 4 KiB boundary. Zero data stays zero, a pattern stays the
 /// pattern asked for.
 #[inline]
-pub fn stamp(buf: &mut [u8], pattern: DataPattern, offset: u64, counter: u64) {
+pub fn stamp(buf: &mut [u8], pattern: &DataPattern, offset: u64, counter: u64) {
     if matches!(pattern, DataPattern::Zero | DataPattern::Repeat { .. }) {
         return;
     }

@@ -312,7 +312,7 @@ fn create_filled(
         }
         let n = (plan.size - done).min(buf.len() as u64) as usize;
         // Prefill is always incompressible: a sparse or zero file measures nothing real.
-        data::fill(&mut buf[..n], crate::workload::DataPattern::Random, &mut rng);
+        data::fill(&mut buf[..n], &crate::workload::DataPattern::Random, &mut rng);
         f.write_all(&buf[..n]).with_context(|| format!("filling {}", plan.path.display()))?;
         done += n as u64;
         progress(&plan.path, done as f64 / plan.size as f64);

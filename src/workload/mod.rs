@@ -14,7 +14,7 @@ pub mod stages;
 pub mod steady;
 pub mod verify;
 
-pub use shaping::{Flow, MinRate, OnError, RateProcess, StartDelay, Strided, ThinkTime};
+pub use shaping::{FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime};
 pub use steady::SteadyState;
 
 use serde::{Deserialize, Serialize};
@@ -59,7 +59,7 @@ pub enum RandomDist {
 }
 
 /// What written buffers hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum DataPattern {
     /// Incompressible, re-stamped on every write so nothing below can dedupe it.
@@ -70,10 +70,10 @@ pub enum DataPattern {
         pct: u32,
     },
     /// The first `len` bytes of `bytes`, repeated from the start of every buffer (fio's
-    /// buffer_pattern); written as is, never re-stamped.
+    /// buffer_pattern, up to fio's 512 bytes); written as is, never re-stamped.
     Repeat {
-        bytes: [u8; 32],
-        len: u8,
+        bytes: Vec<u8>,
+        len: u16,
     },
 }
 
@@ -247,6 +247,10 @@ pub struct Spec {
     /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub random_map: bool,
+    /// Each worker spreads its I/O over several targets (fio's nrfiles and file lists);
+    /// `None`: one worker per target and thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_service: Option<FileService>,
 }
 
 impl Default for Spec {
@@ -299,6 +303,7 @@ impl Default for Spec {
             stages: None,
             cmdprio: None,
             random_map: false,
+            file_service: None,
         }
     }
 }

@@ -241,3 +241,34 @@ pub struct Strided {
     pub size: u64,
     pub skip: u64,
 }
+
+/// A worker spreads its I/O over `files` consecutive targets (fio's nrfiles, or a job's list of
+/// file names), `every` I/Os on one before the next is chosen as fio's file_service_type does.
+/// With `ends`, a file is done once one pass over it is (fio's sequential walk at its end, its
+/// random map full) and the job goes on with the files left, all of them again once all are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileService {
+    pub files: u32,
+    pub how: ServiceKind,
+    pub every: u32,
+    pub ends: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ServiceKind {
+    /// The next file in turn (fio's roundrobin).
+    #[default]
+    RoundRobin,
+    /// One file until it is done, then the next (fio's sequential).
+    Sequential,
+    /// A file drawn at random (fio's random).
+    Random,
+}
+
+impl Spec {
+    /// How many targets each worker spreads its I/O over.
+    pub fn files_per_worker(&self) -> usize {
+        self.file_service.map_or(1, |f| f.files.max(1) as usize)
+    }
+}

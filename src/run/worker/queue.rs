@@ -17,11 +17,11 @@ impl<E: Engine> Worker<'_, E> {
             // An fsync is not one of the paced I/Os: give its place in the schedule back.
             self.pace.give_back();
             (OpKind::Flush, 0, 0)
-        } else if self.spec.trim {
-            let (_, offset, len) = self.gen.next_io();
-            (OpKind::Trim, offset, len)
         } else {
-            self.gen.next_io()
+            let (file, op, offset, len) = self.gen.next_io();
+            // An fsync goes to the file of the last I/O.
+            self.file = file;
+            (if self.spec.trim { OpKind::Trim } else { op }, offset, len)
         };
         let (op, offset, read_back) = match &mut self.ver {
             Some(v) if op != OpKind::Flush => {
@@ -51,7 +51,7 @@ impl<E: Engine> Worker<'_, E> {
             self.write_counter += 1;
             if self.spec.data != DataPattern::Zero && self.ver.is_none() {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
-                data::stamp(buf, self.spec.data, offset, self.write_counter);
+                data::stamp(buf, &self.spec.data, offset, self.write_counter);
             }
         }
         // A paced I/O due while the worker paused counts from the pause's end.

@@ -104,7 +104,7 @@ pub(super) fn own_window(spec: &Spec, m_start: u64, group: u64) -> (u64, u64) {
 /// round-robin over a job's files shares them: (I/Os, bytes) for one worker. With trim+write
 /// pairs each byte is trimmed and written, so both count twice, as in fio's do_io.
 pub(super) fn limits(spec: &Spec) -> (Option<u64>, Option<u64>) {
-    let files = spec.targets.len().max(1) as u64;
+    let files = (spec.targets.len() / spec.files_per_worker()).max(1) as u64;
     let pairs = if spec.trim_write { 2 } else { 1 };
     (spec.number_ios.map(|n| pairs * n.div_ceil(files)), spec.io_limit.map(|b| pairs * b.div_ceil(files)))
 }

@@ -3,6 +3,7 @@
 //! and how `size`/`filesize` split over the files.
 
 use super::job::Job;
+use crate::workload::{FileService, Pattern, ServiceKind};
 
 type R<T> = Result<T, String>;
 
@@ -20,25 +21,25 @@ impl Job {
         let s = &mut self.spec;
         if files > 0 {
             s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();
-            if files > 1 {
-                self.notes.push(format!(
-                    "filename: fio spreads each job over its {files} files; iolens runs numjobs workers on each file"
-                ));
+        } else if self.nrfiles > 1 || self.filename_format.is_some() {
+            if self.dirs.len() > 1 && self.filename_format.is_none() {
+                return Err("nrfiles: several files per job in several directories is not supported by iolens".into());
             }
-        } else if let Some(format) = &self.filename_format {
-            if self.nrfiles != 1 {
-                return Err("nrfiles: only 1 file per job is supported by iolens".into());
+            let format = self.filename_format.as_deref().unwrap_or("$jobname.$jobnum.$filenum");
+            if self.nrfiles > 1 && !format.contains("$filenum") {
+                return Err(format!("nrfiles: {} files need $filenum in filename_format", self.nrfiles));
             }
-            // Clones named apart get a file each (one worker on each); otherwise they share it.
+            // Clones named apart get files of their own (one worker on each); otherwise they share them.
             let clones = if format.contains("$jobnum") { std::mem::replace(&mut s.threads, 1) } else { 1 };
-            s.targets = (0..clones).map(|n| format!("{prefix}{}", expand(format, &self.name, n, 0))).collect();
+            let n = self.nrfiles.clamp(1, u32::MAX as u64) as u32;
+            s.targets = (0..clones)
+                .flat_map(|c| (0..n).map(move |f| (c, f)))
+                .map(|(c, f)| format!("{prefix}{}", expand(format, &self.name, c, f)))
+                .collect();
             if self.size.is_none() && self.filesize.is_none() {
                 return Err("size: fio needs size= (or filesize=) when it creates the files".into());
             }
         } else {
-            if self.nrfiles != 1 {
-                return Err("nrfiles: only 1 file per job is supported by iolens".into());
-            }
             if self.dirs.is_empty() {
                 self.notes.push("no filename: iolens creates its test file in the current directory".into());
                 self.dirs.push(".".into());
@@ -56,6 +57,7 @@ impl Job {
                 return Err("size: fio needs size= (or filesize=) when it creates the files".into());
             }
         }
+        let files = if files > 0 { files } else { self.nrfiles.max(1) as usize };
         let s = &mut self.spec;
         if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
             if per == 0 {
@@ -68,8 +70,51 @@ impl Job {
             }
             s.size = if self.filesize.is_none() { s.offset.saturating_add(reach).saturating_add(per) } else { per };
         }
+        self.file_service(files);
         Ok(())
     }
+
+    /// A job over several files spreads each clone's I/O over them, as fio's get_next_file.
+    fn file_service(&mut self, files: usize) {
+        if files < 2 {
+            return;
+        }
+        if self.spec.verify.is_some() {
+            self.notes.push(format!(
+                "filename: fio spreads each job over its {files} files; with verification iolens runs numjobs \
+                 workers on each file"
+            ));
+            return;
+        }
+        let s = &self.spec;
+        // As fio: a file is done at the end of a pass, unless time_based or random without its map.
+        let ends = !self.time_based && (s.pattern == Pattern::Sequential || s.random_map);
+        let (how, every) = self.service;
+        self.spec.file_service = Some(FileService { files: files as u32, how, every, ends });
+    }
+}
+
+/// fio's file_service_type: roundrobin, sequential or random, each with `:N` I/Os per turn;
+/// its zipf, pareto and normal draws are made uniform.
+pub(super) fn file_service_type(j: &mut Job, v: &str) -> R<()> {
+    let (how, n) = v.split_once(':').unwrap_or((v, ""));
+    let kind = match how {
+        "roundrobin" => ServiceKind::RoundRobin,
+        "sequential" => ServiceKind::Sequential,
+        "random" => ServiceKind::Random,
+        "zipf" | "pareto" | "normal" | "gauss" => {
+            j.note(format!("file_service_type={v}: iolens draws the files uniformly (random)"));
+            j.service = (ServiceKind::Random, 1);
+            return Ok(());
+        }
+        _ => return Err(format!("'{v}' is not roundrobin, sequential, random, zipf, pareto or normal")),
+    };
+    let every = match n {
+        "" => 1,
+        n => n.parse::<u32>().ok().filter(|&n| n > 0).ok_or(format!("'{v}': the I/Os per file is a number above 0"))?,
+    };
+    j.service = (kind, every);
+    Ok(())
 }
 
 /// fio's filename_format for one clone and file: `$jobname`, `$jobnum` (the clone, from 0),

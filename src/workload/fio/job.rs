@@ -77,6 +77,11 @@ pub(super) struct Job {
     pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
     pub(super) stages: super::stages::FioStages,
+    /// fio's randrepeat, allrandrepeat and whether randseed was given: any of them makes the
+    /// random sequences repeat from run to run.
+    pub(super) repeat: (bool, bool, bool),
+    /// fio's file_service_type and its `:N`.
+    pub(super) service: (crate::workload::ServiceKind, u32),
 }
 
 impl Job {
@@ -99,13 +104,19 @@ impl Job {
             nrfiles: 1,
             allow_file_create: true,
             rate_cycle: 1000,
+            repeat: (true, false, false),
+            service: (crate::workload::ServiceKind::RoundRobin, 1),
             ..Job::default()
         }
     }
 
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
-    /// does for uniform offsets.
-    fn random_map(&mut self) {
+    /// does for uniform offsets; and with randrepeat=0 (unless allrandrepeat or randseed pin
+    /// it) a seed of the run's own.
+    fn randomness(&mut self) {
+        if self.repeat == (false, false, false) {
+            self.spec.seed = fresh_seed();
+        }
         let s = &mut self.spec;
         s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
         if s.random_map && s.random_dist != crate::workload::RandomDist::Uniform {
@@ -115,6 +126,16 @@ impl Job {
                     .into(),
             );
         }
+    }
+
+    /// fio's steady state (`ss`, its default when unset); a duration under 1 s is off.
+    fn steady_state(&self) -> R<Option<crate::workload::SteadyState>> {
+        let (how, dur, ramp) = &self.steady;
+        if *dur < 1.0 {
+            return Ok(None);
+        }
+        let how = how.as_deref().unwrap_or("iops_slope:0.01%");
+        Ok(Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?))
     }
 
     /// fio's strided zones: a zone range of 0 is the zone size, as in fio.
@@ -199,15 +220,10 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
-        if self.steady.1 >= 1.0 {
-            let (how, dur, ramp) = &self.steady;
-            let how = how.as_deref().unwrap_or("iops_slope:0.01%");
-            s.steady = Some(crate::workload::SteadyState::parse(how, *dur as u32, *ramp)?);
-        }
         super::logs::check(&self.logs)?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
+        self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
-        self.targets()?;
         self.spec.verify = self.verify.finish(&mut self.notes);
         (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
         if self.spec.cmdprio.is_some() && self.spec.engine != EngineKind::IoUring {
@@ -216,7 +232,8 @@ impl Job {
                     .into(),
             );
         }
-        self.random_map();
+        self.randomness();
+        self.targets()?;
         let s = &mut self.spec;
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
@@ -244,6 +261,16 @@ impl Job {
             unlink: self.unlink,
         })
     }
+}
+
+/// A seed no earlier run used: fio's randrepeat=0 seeds from the system's entropy, which
+/// std's hasher keys come from; the clock tells apart two processes that got the same keys.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    h.write_u128(now.as_nanos());
+    h.finish()
 }
 
 /// The longest a run may last: a fio job without a runtime ends when its I/O is done.

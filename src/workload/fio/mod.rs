@@ -14,6 +14,7 @@ mod files;
 mod job;
 mod logs;
 mod options;
+pub mod pattern;
 mod stages;
 mod unapplied;
 mod values;

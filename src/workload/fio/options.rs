@@ -74,6 +74,7 @@ const OPTIONS: &[Def] = &[
     value("allow_file_create", &[], |j, v| set(&mut j.allow_file_create, boolean(v))),
     value("directory", &[], |j, v| put(&mut j.dirs, names(v))),
     value("nrfiles", &["nr_files"], |j, v| set(&mut j.nrfiles, int(v, j.kb))),
+    value("file_service_type", &[], super::files::file_service_type),
     value("size", &[], size),
     value("filesize", &[], |j, v| set(&mut j.filesize, int(v, j.kb).map(Some))),
     value("offset", &["fileoffset"], |j, v| set(&mut j.spec.offset, int(v, j.kb))),
@@ -99,11 +100,13 @@ const OPTIONS: &[Def] = &[
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
     value("end_fsync", &[], |j, v| note_if(j, boolean(v)?, "end_fsync: iolens does not fsync at the end")),
-    value("randrepeat", &["allrandrepeat"], |j, v| {
-        note_if(j, !boolean(v)?, "randrepeat=0: iolens repeats its random sequence anyway")
-    }),
+    value("randrepeat", &[], |j, v| set(&mut j.repeat.0, boolean(v))),
+    value("allrandrepeat", &[], |j, v| set(&mut j.repeat.1, boolean(v))),
     value("random_generator", &[], random_generator),
-    value("randseed", &[], |j, v| set(&mut j.spec.seed, int(v, j.kb))),
+    value("randseed", &[], |j, v| {
+        j.repeat.2 = true;
+        set(&mut j.spec.seed, int(v, j.kb))
+    }),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
     value("buffer_pattern", &[], |j, v| set(&mut j.spec.data, buffer_pattern(v))),
     value("buffer_compress_percentage", &[], |j, v| {
@@ -169,7 +172,10 @@ const OPTIONS: &[Def] = &[
     value("verify_backlog", &[], |j, v| verify(j, "verify_backlog", v)),
     value("verify_interval", &[], |j, v| verify(j, "verify_interval", v)),
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),
-    value("verify_pattern", &[], |j, v| verify(j, "verify_pattern", v)),
+    value("verify_pattern", &[], |j, v| {
+        super::pattern::parse(v, true)?;
+        verify(j, "verify_pattern", v)
+    }),
     value("verify_async", &[], |j, v| verify(j, "verify_async", v)),
     // Latency stages and I/O priorities (stages.rs).
     value("slat_percentiles", &[], |j, v| j.stages.set("slat_percentiles", v, j.kb)),

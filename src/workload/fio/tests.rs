@@ -118,9 +118,9 @@ fn bssplit_rwmix_and_values() {
     let j = &parse("[j]\nfilename=a:b\\:c\nsize=2m\noffset=1m\nrate_iops=500\nnumjobs=3\nramp_time=500ms\nzero_buffers\nkb_base=1000\n").unwrap()[0];
     assert_eq!(j.spec.targets, vec!["a", "b:c"]);
     assert_eq!((j.spec.size, j.spec.range, j.spec.offset), (2_000_000, Some(1_000_000), 1_000_000));
-    assert_eq!((j.spec.rate_iops, j.spec.warmup, j.spec.data), (Some(1500.0), 0.5, DataPattern::Zero));
+    assert_eq!((j.spec.rate_iops, j.spec.warmup, &j.spec.data), (Some(1500.0), 0.5, &DataPattern::Zero));
     let j = &parse("[j]\ndirectory=/a:/b\nnumjobs=4\nsize=1g\nbuffer_compress_percentage=60\n").unwrap()[0];
-    assert_eq!((j.spec.targets.len(), j.spec.threads, j.spec.data), (2, 2, DataPattern::Compress { pct: 60 }));
+    assert_eq!((j.spec.targets.len(), j.spec.threads, &j.spec.data), (2, 2, &DataPattern::Compress { pct: 60 }));
 }
 
 #[test]
@@ -239,8 +239,8 @@ fn options_that_change_the_run_are_applied() {
     assert_eq!((j.spec.blocks.clone(), j.spec.write_blocks.clone()), (vec![b(8192, 100)], None));
     // buffer_pattern: what written buffers hold.
     let j = &parse("[j]\nfilename=f\nsize=1m\nbuffer_pattern=0xdeadbeef|\"ab\"|7\n").unwrap()[0];
-    let DataPattern::Repeat { bytes, len } = j.spec.data else { panic!("{:?}", j.spec.data) };
-    assert_eq!(&bytes[..len as usize], &[0xde, 0xad, 0xbe, 0xef, b'a', b'b', 7]);
+    let DataPattern::Repeat { bytes, len } = &j.spec.data else { panic!("{:?}", j.spec.data) };
+    assert_eq!(&bytes[..*len as usize], &[0xde, 0xad, 0xbe, 0xef, b'a', b'b', 7]);
     // exitall: the group stops when its job with exitall ends; later groups keep their runtime.
     let jobs =
         parse("[global]\nfilename=f\nsize=1m\n[a]\nruntime=3\nexitall\n[b]\nruntime=9\n[c]\nstonewall\nruntime=7\n")

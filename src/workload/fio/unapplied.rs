@@ -53,7 +53,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("max_open_zones", "iolens does not handle zoned block devices (zonemode=zbd)"),
     ("read_beyond_wp", ""),
     ("percentage_random", "the pattern is all random or all sequential in iolens"),
-    ("file_service_type", "one file per job in iolens"),
     ("openfiles", ""),
     ("pre_read", "iolens does not read the files into the cache first"),
     ("scramble_buffers", "iolens re-stamps every written block anyway"),

@@ -161,30 +161,8 @@ pub(super) fn names(v: &str) -> Vec<String> {
 /// fio's buffer_pattern (lib/pattern.c): 0xHEX bytes in the order written, "text", or a
 /// decimal byte, joined with '|'; iolens keeps up to 32 bytes.
 pub(super) fn buffer_pattern(v: &str) -> R<DataPattern> {
-    let bad = |p: &str| format!("'{p}' is not a pattern iolens reads (0xHEX, \"text\" or a byte 0-255, joined with |)");
-    let mut out = Vec::new();
-    for p in v.split('|').map(str::trim) {
-        if let Some(h) = p.strip_prefix("0x").or(p.strip_prefix("0X")) {
-            // An odd digit count has an implied leading zero, as in fio.
-            let h = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
-            for i in (0..h.len()).step_by(2) {
-                out.push(u8::from_str_radix(h.get(i..i + 2).ok_or_else(|| bad(p))?, 16).map_err(|_| bad(p))?);
-            }
-            if h.is_empty() {
-                return Err(bad(p));
-            }
-        } else if let Some(t) = p.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-            out.extend(t.bytes());
-        } else {
-            out.push(p.parse::<u8>().map_err(|_| bad(p))?);
-        }
-    }
-    if out.is_empty() || out.len() > 32 {
-        return Err(format!("'{v}': iolens takes patterns of 1 to 32 bytes"));
-    }
-    let mut bytes = [0u8; 32];
-    bytes[..out.len()].copy_from_slice(&out);
-    Ok(DataPattern::Repeat { bytes, len: out.len() as u8 })
+    let p = super::pattern::parse(v, false)?;
+    Ok(DataPattern::Repeat { len: p.bytes.len() as u16, bytes: p.bytes })
 }
 
 /// random (uniform), zipf[:theta] (fio's default 1.1), pareto[:h] (default 0.2).

@@ -1,0 +1,165 @@
+//! fio's job semantics checked through the binary with job files and fio's own iolog: the
+//! random seed (randrepeat, allrandrepeat, randseed), a job spread over several files (nrfiles,
+//! filename lists, file_service_type) and the data patterns of written blocks.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// Runs `iolens fio` on `job` in `dir`: (exit code, stderr).
+fn fio(dir: &Path, job: &str) -> (i32, String) {
+    std::fs::write(dir.join("job.fio"), job).unwrap();
+    let (code, _, err) = parts(&bin().current_dir(dir).args(["fio", "--no-store", "job.fio"]).output().unwrap());
+    (code, err)
+}
+
+/// fio's iolog lines of I/O in `dir/IOLOG` (file, action, offset, length), the file removed.
+fn iolog(dir: &Path) -> Vec<(String, String, u64, u64)> {
+    let text = std::fs::read_to_string(dir.join("IOLOG")).unwrap();
+    std::fs::remove_file(dir.join("IOLOG")).unwrap();
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 5).then(|| (f[1].to_string(), f[2].to_string(), f[3].parse().unwrap(), f[4].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn randrepeat_0_draws_a_new_sequence_each_run_unless_a_seed_pins_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = |opts: &str| -> Vec<Vec<u64>> {
+        let job =
+            format!("[j]\nioengine=null\nfilename=x\nsize=1g\nrw=randread\nnumber_ios=64\nwrite_iolog=IOLOG\n{opts}\n");
+        (0..2)
+            .map(|_| {
+                let (code, err) = fio(dir.path(), &job);
+                assert_eq!(code, 0, "{err}");
+                iolog(dir.path()).into_iter().map(|l| l.2).collect()
+            })
+            .collect()
+    };
+    let a = runs("randrepeat=0");
+    assert_eq!((a[0].len(), a[1].len()), (64, 64));
+    assert_ne!(a[0], a[1], "randrepeat=0 repeated its offsets");
+    for pinned in ["", "randrepeat=1", "randrepeat=0\nrandseed=1234", "randrepeat=0\nallrandrepeat=1"] {
+        let b = runs(pinned);
+        assert_eq!(b[0], b[1], "{pinned:?} did not repeat");
+    }
+}
+
+/// The file and offset of each read or write in an iolog.
+fn walk(log: &[(String, String, u64, u64)]) -> Vec<(String, u64)> {
+    log.iter().filter(|l| l.1 == "read" || l.1 == "write").map(|l| (l.0.clone(), l.2)).collect()
+}
+
+#[test]
+fn nrfiles_makes_files_of_size_over_nrfiles_served_in_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |f: &str, k: u64| (f.to_string(), k << 18);
+    // fio 3.33: j.0.0, j.0.1 and j.0.2 of 1 MiB, four 256k writes each, one file after the other.
+    let job = "[j]\nnrfiles=3\nsize=3m\nrw=write\nbs=256k\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    for f in ["j.0.0", "j.0.1", "j.0.2"] {
+        assert_eq!(std::fs::metadata(dir.path().join(f)).unwrap().len(), 1 << 20, "{f}");
+    }
+    let log = walk(&iolog(dir.path()));
+    let rr: Vec<_> = (0..4).flat_map(|k| ["j.0.0", "j.0.1", "j.0.2"].map(|f| at(f, k))).collect();
+    assert_eq!(log, rr);
+    // file_service_type=sequential: each file to its end, then the next; roundrobin:2 takes two
+    // I/Os per turn.
+    let (code, err) = fio(dir.path(), &format!("{job}file_service_type=sequential\n"));
+    assert_eq!(code, 0, "{err}");
+    let seq: Vec<_> = ["j.0.0", "j.0.1", "j.0.2"].iter().flat_map(|f| (0..4).map(|k| at(f, k))).collect();
+    assert_eq!(walk(&iolog(dir.path())), seq);
+    let (code, err) = fio(dir.path(), &format!("{job}file_service_type=roundrobin:2\n"));
+    assert_eq!(code, 0, "{err}");
+    let pairs: Vec<_> =
+        (0..2).flat_map(|p| ["j.0.0", "j.0.1", "j.0.2"].map(|f| [at(f, 2 * p), at(f, 2 * p + 1)])).flatten().collect();
+    assert_eq!(walk(&iolog(dir.path())), pairs);
+}
+
+#[test]
+fn random_file_service_and_filename_lists_share_a_clones_io_over_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    // Random files, random offsets, the random map: every block of every file once.
+    let job = "[j]\nnrfiles=3\nsize=3m\nrw=randwrite\nbs=64k\nfile_service_type=random\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    let mut log = walk(&iolog(dir.path()));
+    assert_ne!(log[..3].iter().map(|l| &l.0).collect::<Vec<_>>(), ["j.0.0", "j.0.1", "j.0.2"], "not drawn: {log:?}");
+    log.sort();
+    let all: Vec<_> =
+        ["j.0.0", "j.0.1", "j.0.2"].iter().flat_map(|f| (0..16).map(|k| (f.to_string(), k << 16))).collect();
+    assert_eq!(log, all);
+    // A list of names with numjobs=2: both clones read both files, 2 MiB over 2 files each.
+    let job = "[j]\nfilename=a:b\nsize=2m\nrw=read\nbs=256k\nnumjobs=2\nwrite_iolog=IOLOG\n";
+    let (code, err) = fio(dir.path(), job);
+    assert_eq!(code, 0, "{err}");
+    let log = walk(&iolog(dir.path()));
+    let count = |f: &str| log.iter().filter(|l| l.0 == f).count();
+    assert_eq!((count("a"), count("b"), log.len()), (8, 8, 16), "{log:?}");
+    assert_eq!(std::fs::metadata(dir.path().join("a")).unwrap().len(), 1 << 20);
+    // What cannot be done is said in one line naming the option.
+    let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfilename_format=f.$jobnum\n");
+    assert_eq!((code, err.trim()), (2, "error: [j]: nrfiles: 2 files need $filenum in filename_format"));
+    let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfile_service_type=next\n");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("file_service_type: 'next' is not roundrobin, sequential, random"), "{err}");
+}
+
+#[test]
+fn buffer_pattern_in_fios_syntax_fills_each_block_as_fio_does() {
+    let dir = tempfile::tempdir().unwrap();
+    // fio 3.33 writes these very bytes: each 4k block starts the pattern afresh, a pattern file
+    // gives its first 512 bytes (fio's MAX_PATTERN_SIZE).
+    let pat: Vec<u8> = (0..600u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(dir.path().join("pat"), &pat).unwrap();
+    let cases: [(&str, Vec<u8>); 3] = [
+        ("\"abcd\"-120xdeadface", vec![0x61, 0x62, 0x63, 0x64, 0xf4, 0xff, 0xff, 0xff, 0xde, 0xad, 0xfa, 0xce]),
+        ("0x01\"xy\"300", vec![0x01, b'x', b'y', 0x2c, 0x01]),
+        ("'pat'", pat[..512].to_vec()),
+    ];
+    for (p, unit) in cases {
+        let (code, err) =
+            fio(dir.path(), &format!("[w]\nfilename=tf\nsize=16k\nbs=4k\nrw=write\nbuffer_pattern={p}\n"));
+        assert_eq!(code, 0, "{p}: {err}");
+        let data = std::fs::read(dir.path().join("tf")).unwrap();
+        std::fs::remove_file(dir.path().join("tf")).unwrap();
+        let block: Vec<u8> = unit.iter().copied().cycle().take(4096).collect();
+        assert_eq!(data, block.repeat(4), "{p}");
+    }
+    // fio's buffer_pattern has no %o (verify_pattern has): one line, exit 2, no file.
+    let (code, err) = fio(dir.path(), "[w]\nfilename=tf\nsize=16k\nrw=write\nbuffer_pattern=%o\n");
+    assert_eq!((code, err.trim()), (2, "error: [w]: buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'"));
+    assert!(!dir.path().join("tf").exists());
+}
+
+#[test]
+fn bandwidth_log_writes_fios_aggregate_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("job.fio"), "[t]\nioengine=null\nfilesize=1T\nrw=read\ntime_based\nruntime=3s\n")
+        .unwrap();
+    let run = |extra: &[&str]| {
+        let mut cmd = bin();
+        cmd.current_dir(dir.path()).args(["fio", "--no-store", "--bandwidth-log"]).args(extra).arg("job.fio");
+        let (code, _, err) = parts(&cmd.output().unwrap());
+        assert_eq!(code, 0, "{err}");
+        ["read", "write", "trim"].map(|d| std::fs::read_to_string(dir.path().join(format!("agg-{d}_bw.log"))).unwrap())
+    };
+    // As fio 3.33 with stdout no terminal: the files are made, and empty (fio's t0030).
+    assert_eq!(run(&[]), ["", "", ""]);
+    // With the ETA shown, a line a second per direction: msec, KiB/s, direction, 0, 0.
+    let logs = run(&["--eta=always"]);
+    for (d, log) in logs.iter().enumerate() {
+        let lines: Vec<Vec<u64>> = log.lines().map(|l| l.split(", ").map(|f| f.parse().unwrap()).collect()).collect();
+        assert!((2..=3).contains(&lines.len()), "{log}");
+        assert!(lines.windows(2).all(|w| w[0][0] < w[1][0]), "{log}");
+        for l in &lines {
+            assert_eq!((l.len(), l[2], l[3], l[4]), (5, d as u64, 0, 0), "{log}");
+            assert_eq!(l[1] > 0, d == 0, "{log}");
+        }
+    }
+}
