@@ -12,6 +12,8 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+mod verify;
+
 #[derive(Args, Debug, Clone)]
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
@@ -41,6 +43,8 @@ struct Program {
     debug_parse: bool,
     /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
     inflate: Option<PathBuf>,
+    /// fio's --aux-path: where verify state files and dumps go.
+    aux: Option<String>,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -73,6 +77,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--warnings-fatal" => p.warnings_fatal = true,
             "--debug" => p.debug_parse = debug_mask(&value()?)?,
             "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
+            "--aux-path" => p.aux = Some(value()?),
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -239,7 +244,8 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     if p.debug_parse {
         print!("{}", debug_parse(&rest));
     }
-    let jobs = jobs(&rest, &own)?;
+    let mut jobs = jobs(&rest, &own)?;
+    verify::settle(&mut jobs, p.aux.as_deref())?;
     if jobs.is_empty() {
         // As fio: checking the options of no job at all is a success.
         if p.parse_only {

@@ -97,7 +97,7 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
     let [lat_ns, lat_us, lat_ms] = latency_buckets(t);
     // As fio: with continue_on_error, the first error passed over is the job's, and the count
     // and first error get keys of their own.
-    let first = t.errors.first_errno.map_or(0, |e| u64::from(e.unsigned_abs()));
+    let first = super::fio_verify::job_error(t);
     let mut errors = Vec::new();
     if t.spec.on_error.go_on != [false, false] {
         errors = vec![("total_err", V::U(t.errors.total())), ("first_error", V::U(first))];
@@ -238,13 +238,18 @@ fn with_bins(mut clat: V, hist: Option<&HistDump>) -> V {
 fn ddir(r: &RunResult, t: &TestResult, read: Option<bool>, plus: bool) -> V {
     let none = LatStats { min: None, mean: None, stddev: None, max: None, percentiles: Percentiles::default() };
     let zero = OpStats { ios: 0, bytes: 0, iops: 0.0, mbps: 0.0, mibps: 0.0, lat_us: none };
+    // fio's verify_only walks a writing job's writes without issuing them and counts them,
+    // in no time: as many as the blocks it then reads back.
+    let walked = read == Some(false) && super::fio_verify::walked_writes(t);
+    let walked_op = OpStats { ios: t.read.ios, bytes: t.read.bytes, ..zero.clone() };
     let (op, resp, hist) = match read {
+        _ if walked => (&walked_op, &zero.lat_us, None),
         Some(true) => (&t.read, &t.response.read, Some(&t.histograms.read)),
         Some(false) => (&t.write, &t.response.write, Some(&t.histograms.write)),
         // A test that trims does nothing else: its seconds are its trims'.
         None => t.trim.as_ref().map_or((&zero, &zero.lat_us, None), |op| (op, &op.lat_us, t.histograms.trim.as_ref())),
     };
-    let active = op.ios > 0 && t.duration_s > 0.0;
+    let active = !walked && op.ios > 0 && t.duration_s > 0.0;
     let ms = if active { (t.duration_s * 1000.0).round() as u64 } else { 0 };
     let bw_bytes = if active { (op.bytes as f64 / t.duration_s) as u64 } else { 0 };
     // The model splits each second's I/Os by direction but not its bytes, so a second's

@@ -206,7 +206,17 @@ impl Job {
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.strided = self.strided()?;
         self.targets()?;
-        self.spec.verify = self.verify.finish(&mut self.notes);
+        let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
+        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
+        // fio's verify_only: the job's writes are walked, not issued; what they wrote is read.
+        if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
+            let s = &mut self.spec;
+            if let Some(w) = s.write_blocks.take() {
+                s.blocks = w;
+            }
+            (s.read_pct, s.trim, s.trim_write) = (100, false, false);
+        }
+        self.spec.verify = verify;
         self.random_map();
         let s = &mut self.spec;
         if !s.direct {
