@@ -39,16 +39,15 @@ impl Job {
             if self.nrfiles != 1 {
                 return Err("nrfiles: only 1 file per job is supported by iolens".into());
             }
-            if self.dirs.is_empty() {
-                self.notes.push("no filename: iolens creates its test file in the current directory".into());
-                self.dirs.push(".".into());
-            }
-            let n = self.dirs.len() as u32;
+            let dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
+            let n = dirs.len() as u32;
             if !s.threads.is_multiple_of(n) {
                 return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
             }
             s.threads /= n;
-            s.targets = self.dirs.clone();
+            // fio's name, JOBNAME.JOBNUM.FILENUM: a later job (a verify, a read) finds the file
+            // an earlier one wrote.
+            s.targets = dirs.iter().map(|d| format!("{}/{}.0.0", d.trim_end_matches('/'), self.name)).collect();
             if s.threads > 1 {
                 self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
             }
