@@ -18,8 +18,8 @@ mod verify;
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|json|json+, --output=FILE (the report there only),
-    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE
-    /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
+    /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE,
+    /// --aux-path=DIR and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
     /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
     /// (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]

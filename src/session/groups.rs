@@ -205,11 +205,21 @@ fn verify_after(tests: &[TestResult]) {
             name: t.name.clone(),
             index: f.index,
             depth: t.depth,
-            writes: t.write.ios,
+            writes: saved_writes(t, f.fsynced),
             last: Vec::new(),
         };
         if let Err(e) = crate::verify::state::save(std::path::Path::new(path), &saved) {
             eprintln!("fio: failed to write state file {path}: {e}");
         }
     }
+}
+
+/// The writes a state records: all completed ones, or under verify_policy=fsynced those an
+/// fsync completed after (each thread syncs every fsync_every writes of its own).
+fn saved_writes(t: &TestResult, fsynced: bool) -> u64 {
+    let every = u64::from(t.spec.fsync_every);
+    if !fsynced {
+        return t.write.ios;
+    }
+    t.write.ios.min(t.fsync.count.saturating_mul(every))
 }

@@ -62,6 +62,9 @@ pub struct AsFio {
     /// fio's verify_state_save and verify_state_load.
     #[serde(default)]
     pub state_save: bool,
+    /// fio's verify_policy=fsynced: the state counts only the writes an fsync covered.
+    #[serde(default)]
+    pub fsynced: bool,
     #[serde(default)]
     pub state_load: bool,
     /// Bytes each stamp covers (fio's verify_interval); 0: the logical block.

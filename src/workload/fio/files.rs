@@ -36,9 +36,6 @@ impl Job {
                 return Err("size: fio needs size= (or filesize=) when it creates the files".into());
             }
         } else {
-            if self.nrfiles != 1 {
-                return Err("nrfiles: only 1 file per job is supported by iolens".into());
-            }
             let dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
             let n = dirs.len() as u32;
             if !s.threads.is_multiple_of(n) {
@@ -47,7 +44,16 @@ impl Job {
             s.threads /= n;
             // fio's name, JOBNAME.JOBNUM.FILENUM: a later job (a verify, a read) finds the file
             // an earlier one wrote.
-            s.targets = dirs.iter().map(|d| format!("{}/{}.0.0", d.trim_end_matches('/'), self.name)).collect();
+            let (nr, name) = (self.nrfiles.max(1), &self.name);
+            s.targets = dirs
+                .iter()
+                .flat_map(|d| (0..nr).map(move |k| format!("{}/{name}.0.{k}", d.trim_end_matches('/'))))
+                .collect();
+            if nr > 1 {
+                self.notes.push(format!(
+                    "nrfiles={nr}: fio spreads each job over its {nr} files; iolens runs numjobs workers on each file"
+                ));
+            }
             if s.threads > 1 {
                 self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
             }
@@ -56,6 +62,8 @@ impl Job {
             }
         }
         let s = &mut self.spec;
+        // fio's size is the job's, shared by its files (filename= lists them, else nrfiles).
+        let files = if files > 0 || self.filename_format.is_some() { files } else { self.nrfiles.max(1) as usize };
         if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
             if per == 0 {
                 return Err("size: less than a byte per file".into());

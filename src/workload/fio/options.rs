@@ -175,6 +175,7 @@ const OPTIONS: &[Def] = &[
     value("verify", &[], |j, v| verify(j, "verify", v)),
     value("verify_backlog", &[], |j, v| verify(j, "verify_backlog", v)),
     value("verify_backlog_batch", &[], |j, v| verify(j, "verify_backlog_batch", v)),
+    value("verify_policy", &[], |j, v| verify(j, "verify_policy", v)),
     value("verify_async_cpus", &[], |j, v| verify(j, "verify_async_cpus", v)),
     value("verify_interval", &[], |j, v| verify(j, "verify_interval", v)),
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),

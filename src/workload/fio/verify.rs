@@ -44,6 +44,7 @@ pub(super) struct FioVerify {
     state_save: bool,
     state_load: bool,
     interval: Option<u64>,
+    fsynced: bool,
 }
 
 impl Default for FioVerify {
@@ -61,6 +62,7 @@ impl Default for FioVerify {
             state_save: true,
             state_load: false,
             interval: None,
+            fsynced: false,
         }
     }
 }
@@ -115,6 +117,14 @@ impl FioVerify {
                 self.interval = (n > 0).then_some(n);
                 None
             }
+            "verify_policy" => {
+                self.fsynced = match v {
+                    "completed" => false,
+                    "fsynced" => true,
+                    _ => return Err(format!("'{v}' is not a verify policy (completed or fsynced)")),
+                };
+                None
+            }
             "verify_offset" => Some(format!("verify_offset={v}: iolens's stamp sits at the start of each unit")),
             "verify_pattern" => Some(format!("verify_pattern={v}: iolens writes stamped pseudo-random data instead")),
             // Checking on the worker's own thread, in order, is what fio's async threads do too.
@@ -165,6 +175,7 @@ impl FioVerify {
                 walked_writes: self.only && writes,
                 dump: self.dump,
                 state_save: self.state_save && writes && !self.only,
+                fsynced: self.fsynced,
                 state_load: self.state_load,
                 interval,
                 aux: None,
