@@ -255,6 +255,13 @@ fn options_that_change_the_run_are_applied() {
     );
     let j = &parse("[w]\nfilename_format=shared.$filenum\nnumjobs=2\nsize=4m\n").unwrap()[0];
     assert_eq!((j.spec.targets.clone(), j.spec.threads), (vec!["shared.0".to_string()], 2));
+    // No filename: fio's names, JOBNAME.0.N, nrfiles of them sharing the job's size.
+    let j = &parse("[v]\ndirectory=/d/\nnrfiles=3\nsize=3m\n").unwrap()[0];
+    assert_eq!(
+        (j.spec.targets.clone(), j.spec.size),
+        (vec!["/d/v.0.0".into(), "/d/v.0.1".into(), "/d/v.0.2".into()], 1 << 20)
+    );
+    assert_eq!(parse("[v]\nfilesize=1m\n").unwrap()[0].spec.targets, vec!["./v.0.0"]);
     // allow_file_create, wait_for, rw offset modifiers, zoned, engines and notes.
     let jobs = parse(
         "[global]\nfilename=f\nsize=1m\n[a]\nallow_file_create=0\nrw=read:-8k\n[b]\nwait_for=a\n\
@@ -406,6 +413,10 @@ fn verify_options_map_to_the_one_checker() {
     assert_eq!((f.only, f.walked_writes, f.sequence, f.state_save), (true, true, false, false));
     let e = parse("[j]\nfilename=f\nsize=1m\nverify=crc99\n").unwrap_err().to_string();
     assert!(e.contains("verify: 'crc99' is not a verify method"), "{e}");
+    let p = &parse("[j]\nfilename=f\nsize=1m\nrw=write\nverify=md5\nverify_policy=fsynced\n").unwrap()[0];
+    assert!(p.spec.verify.as_ref().unwrap().fio.as_ref().unwrap().fsynced);
+    let e = parse("[j]\nfilename=f\nsize=1m\nverify=md5\nverify_policy=later\n").unwrap_err().to_string();
+    assert!(e.contains("verify_policy: 'later' is not a verify policy (completed or fsynced)"), "{e}");
 }
 
 #[test]
