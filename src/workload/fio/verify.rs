@@ -27,6 +27,7 @@ const METHODS: &[&str] = &[
     "sha3-512",
     "meta",
     "pattern",
+    "pattern_hdr",
 ];
 
 /// What a job's verify options said.
@@ -127,6 +128,9 @@ impl FioVerify {
             }
             "verify_offset" => Some(format!("verify_offset={v}: iolens's stamp sits at the start of each unit")),
             "verify_pattern" => Some(format!("verify_pattern={v}: iolens writes stamped pseudo-random data instead")),
+            "verify_pattern_interval" => {
+                Some(format!("verify_pattern_interval={v}: iolens writes stamped pseudo-random data, no pattern"))
+            }
             // Checking on the worker's own thread, in order, is what fio's async threads do too.
             "verify_async" | "verify_async_cpus" => None,
             _ => None,
