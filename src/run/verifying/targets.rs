@@ -29,7 +29,7 @@ pub fn prepare_targets(
         let block = t.info.logical_block_size.unwrap_or(512).max(crate::workload::verify::MIN_UNIT as u32);
         // fio's verify_interval, when the device's block divides it.
         let interval = spec.verify.as_ref().and_then(|v| v.fio.as_ref()).map_or(0, |f| f.interval);
-        let unit = if interval > block && interval % block == 0 { interval } else { block };
+        let unit = if interval > block && interval.is_multiple_of(block) { interval } else { block };
         if !page.is_multiple_of(unit as u64) {
             return Err(crate::error::UsageError::new(
                 "--bs",

@@ -129,6 +129,22 @@ impl Job {
         Ok(Some(crate::workload::Strided { range, size, skip }))
     }
 
+    /// The job's verification; under fio's verify_only the job's writes are walked, not
+    /// issued, and what they wrote is read.
+    fn settle_verify(&mut self) -> R<()> {
+        let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
+        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
+        if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
+            let s = &mut self.spec;
+            if let Some(w) = s.write_blocks.take() {
+                s.blocks = w;
+            }
+            (s.read_pct, s.trim, s.trim_write) = (100, false, false);
+        }
+        self.spec.verify = verify;
+        Ok(())
+    }
+
     pub(super) fn note(&mut self, s: impl Into<String>) {
         self.notes.push(s.into());
     }
@@ -206,17 +222,7 @@ impl Job {
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.strided = self.strided()?;
         self.targets()?;
-        let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
-        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
-        // fio's verify_only: the job's writes are walked, not issued; what they wrote is read.
-        if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
-            let s = &mut self.spec;
-            if let Some(w) = s.write_blocks.take() {
-                s.blocks = w;
-            }
-            (s.read_pct, s.trim, s.trim_write) = (100, false, false);
-        }
-        self.spec.verify = verify;
+        self.settle_verify()?;
         self.random_map();
         let s = &mut self.spec;
         if !s.direct {

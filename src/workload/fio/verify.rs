@@ -155,7 +155,7 @@ impl FioVerify {
             notes.push("do_verify=0: only the job's own reads are checked".into());
         }
         let interval = match self.interval {
-            Some(i) if bs % i != 0 => bs,
+            Some(i) if !bs.is_multiple_of(i) => bs,
             Some(i) => i,
             None => 0,
         };
