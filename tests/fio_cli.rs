@@ -22,6 +22,8 @@ fn job(stdout: &str) -> Value {
 #[test]
 fn a_flag_never_takes_the_next_option() {
     let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = fio(dir.path(), &["--name=x", "--verify=md5", "--rw=write", "--size=1M", "--filename=f"]);
+    assert_eq!(code, 0, "{err}");
     let args = ["--name=x", "--verify=md5", "--verify_only", "--rw=write", "--size=1M", "--filename=f"];
     let (code, out, err) = fio(dir.path(), &[&args[..], &["--output-format=json"]].concat());
     assert_eq!(code, 0, "{err}");

@@ -12,14 +12,16 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+mod verify;
+
 #[derive(Args, Debug, Clone)]
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|terse|json|json+ (or several, comma-separated), --minimal,
     /// --terse-version=3, --output=FILE (the report there only),
     /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE,
-    /// --bandwidth-log (agg-*_bw.log, sampled as --eta=always|never|auto shows fio's ETA)
-    /// and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
+    /// --bandwidth-log (agg-*_bw.log, sampled as --eta=always|never|auto shows fio's ETA),
+    /// --aux-path=DIR and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
     /// --quiet, --trace FILE (every I/O as CSV), --mpi (as `run`'s, one job per group) and --mpi-stonewall MODE
     /// (`run`'s --stonewall)
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
@@ -46,6 +48,8 @@ struct Program {
     /// fio's --bandwidth-log, and --eta (always, never; None: auto).
     bandwidth_log: bool,
     eta: Option<bool>,
+    /// fio's --aux-path: where verify state files and dumps go.
+    aux: Option<String>,
 }
 
 /// What `split` takes out: iolens' shared options, fio's program options, the MPI options,
@@ -93,6 +97,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
                     v => return usage("--eta", format!("'{v}' is not always, never or auto")),
                 }
             }
+            "--aux-path" => p.aux = Some(value()?),
             "--server" | "--client" | "--daemonize" => {
                 return usage(
                     name,
@@ -259,7 +264,8 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     if p.debug_parse {
         print!("{}", debug_parse(&rest));
     }
-    let jobs = jobs(&rest, &own)?;
+    let mut jobs = jobs(&rest, &own)?;
+    verify::settle(&mut jobs, p.aux.as_deref())?;
     if jobs.is_empty() {
         // As fio: checking the options of no job at all is a success.
         if p.parse_only {

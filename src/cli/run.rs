@@ -276,6 +276,7 @@ fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
         read_back: true,
         inject: a.inject.as_deref().map(parse_inject).transpose()?,
         count_read_backs: false,
+        fio: None,
     }))
 }
 

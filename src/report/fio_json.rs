@@ -90,7 +90,7 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
     let [lat_ns, lat_us, lat_ms] = latency_buckets(t);
     // As fio: with continue_on_error, the first error passed over is the job's, and the count
     // and first error get keys of their own.
-    let first = t.errors.first_errno.map_or(0, |e| u64::from(e.unsigned_abs()));
+    let first = super::fio_verify::job_error(t);
     let mut errors = Vec::new();
     if t.spec.on_error.go_on != [false, false] {
         errors = vec![("total_err", V::U(t.errors.total())), ("first_error", V::U(first))];

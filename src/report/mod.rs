@@ -8,6 +8,7 @@ mod diskspd;
 
 mod explain;
 mod fio_json;
+pub mod fio_verify;
 mod html;
 mod json;
 mod markdown;

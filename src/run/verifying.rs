@@ -10,8 +10,11 @@ use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, S
 use crate::workload::verify::VerifySpec;
 use std::collections::VecDeque;
 use std::fs::File;
-use std::sync::Arc;
 use std::time::Duration;
+
+mod dump;
+mod targets;
+pub use targets::{prepare_targets, Verified};
 
 /// What the workers of one target share: its pages' generations, and where they lie.
 pub struct VerifyTarget {
@@ -63,6 +66,8 @@ pub struct Verifier<'a> {
     pub fatal: bool,
     /// The read-backs after the workload, when they count as reads (`wrap_up`).
     after: Option<(LatRec, u64)>,
+    /// Backlogged pages still to read back in the current batch (fio's verify_backlog_batch).
+    drain: u32,
 }
 
 impl<'a> Verifier<'a> {
@@ -84,6 +89,7 @@ impl<'a> Verifier<'a> {
             v,
             fatal: false,
             after: None,
+            drain: 0,
         })
     }
 
@@ -108,11 +114,19 @@ impl<'a> Verifier<'a> {
         now: u64,
     ) -> Option<(OpKind, u64, bool)> {
         let n = self.pages();
-        if self.a.spec.backlog > 0 && self.backlog.len() >= self.a.spec.backlog as usize {
-            let (page, gen) = self.backlog.pop_front().expect("backlog not empty");
-            self.held[slot as usize] = Held { page, gen, unsure: false };
-            mark_unread(buf, self.a.unit as usize);
-            return Some((OpKind::Read, self.offset(page), true));
+        let backlog = self.a.spec.backlog;
+        if backlog > 0 && self.drain == 0 && self.backlog.len() >= backlog as usize {
+            let batch = self.a.spec.fio.as_ref().map_or(0, |f| f.backlog_batch);
+            self.drain = if batch == 0 { backlog } else { batch };
+        }
+        if self.drain > 0 {
+            if let Some((page, gen)) = self.backlog.pop_front() {
+                self.drain -= 1;
+                self.held[slot as usize] = Held { page, gen, unsure: false };
+                mark_unread(buf, self.a.unit as usize);
+                return Some((OpKind::Read, self.offset(page), true));
+            }
+            self.drain = 0;
         }
         let first = ((offset - self.a.target.start) / self.a.page as u64) as usize;
         let (page, gen, unsure) = (0..n.min(4096)).find_map(|i| {
@@ -162,7 +176,13 @@ impl<'a> Verifier<'a> {
         if let Some((run_id, file_id)) = self.a.target.written_by {
             return Expect { run_id, file_id, address: self.offset(h.page), generation: 0, pending: u64::MAX };
         }
-        let (generation, pending) = if h.unsure { (0, h.gen) } else { (h.gen, 0) };
+        // fio's verify_write_sequence=0: any write of this run's to the page will do.
+        let sequence = self.a.spec.fio.as_ref().is_none_or(|f| f.sequence);
+        let (generation, pending) = match (h.unsure, sequence) {
+            (_, false) => (0, u64::MAX),
+            (true, _) => (0, h.gen),
+            _ => (h.gen, 0),
+        };
         Expect {
             run_id: self.a.run_id,
             file_id: self.a.target.file_id,
@@ -193,6 +213,10 @@ impl<'a> Verifier<'a> {
             if !whole || check_page(b, unit, &e).is_some() {
                 bad_rereads += 1;
             }
+        }
+        if self.a.spec.fio.as_ref().is_some_and(|f| f.dump) {
+            let dir = self.a.spec.fio.as_ref().and_then(|f| f.aux.as_deref());
+            dump::bad_unit(dir, &self.a.target.name, buf, unit, &e, bad.diff_at as usize / unit);
         }
         self.record(bad, e, bad_rereads, at_ns);
         self.a.target.map.release_unsure(h.page, h.gen);
@@ -288,84 +312,6 @@ pub fn new_run_id() -> u64 {
     use std::hash::BuildHasher;
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     std::collections::hash_map::RandomState::new().hash_one((nanos, std::process::id()))
-}
-
-/// The pages verified so far in a run, by file: jobs that verify the same pages of one file
-/// (fio jobs sharing a `filename=`) share one map, so each expects what the others wrote.
-#[derive(Default)]
-pub struct Verified {
-    seen: Vec<(std::path::PathBuf, Arc<VerifyTarget>, u32)>,
-}
-
-/// Stamps every target of a verifying job as generation 0 of run `run_id` and maps its pages,
-/// unless an earlier job of the run verifies the same pages (then it takes that map). The
-/// unit is 512 bytes or the target's logical block size, whichever is larger. Each mapped
-/// file region gets its own id in the run's stamps.
-pub fn prepare_targets(
-    spec: &crate::workload::Spec,
-    targets: &[crate::targets::Prepared],
-    run_id: u64,
-    stop: &std::sync::atomic::AtomicBool,
-    verified: &mut Verified,
-) -> anyhow::Result<Vec<(Arc<VerifyTarget>, u32)>> {
-    let page = spec.blocks[0].size;
-    let mut out = Vec::with_capacity(targets.len());
-    for t in targets {
-        let unit = t.info.logical_block_size.unwrap_or(512).max(crate::workload::verify::MIN_UNIT as u32);
-        if !page.is_multiple_of(unit as u64) {
-            return Err(crate::error::UsageError::new(
-                "--bs",
-                format!(
-                    "{page} bytes is not a multiple of the logical block size of {} ({unit} bytes), the unit --verify stamps",
-                    t.plan.path.display()
-                ),
-            )
-            .into());
-        }
-        let start = spec.offset;
-        let len = spec.range.unwrap_or(t.plan.size - spec.offset);
-        let pages = len / page;
-        let end = start + pages * page;
-        let path = std::fs::canonicalize(&t.plan.path).unwrap_or_else(|_| t.plan.path.clone());
-        let mut same = verified.seen.iter().filter(|(p, ..)| *p == path);
-        let earlier = same.find(|(_, v, _)| v.start < end && start < v.start + v.map.len() as u64 * v.page);
-        match earlier {
-            Some((_, v, u)) if (v.start, v.map.len() as u64, v.page) == (start, pages, page) => {
-                out.push((Arc::clone(v), *u));
-                continue;
-            }
-            Some((_, v, _)) => {
-                return Err(crate::error::UsageError::new(
-                    "verify",
-                    format!(
-                        "two jobs verify overlapping parts of {} with different pages ({} at {} and {} at {}); give them the same block size and region, or parts of their own",
-                        t.plan.path.display(),
-                        crate::workload::size::format_size(v.page),
-                        v.start,
-                        crate::workload::size::format_size(page),
-                        start
-                    ),
-                )
-                .into())
-            }
-            None => {}
-        }
-        let file_id = verified.seen.len() as u32;
-        // A read job checks what an existing file holds; a file this run made is stamped first.
-        let written_by = if spec.writes() || t.plan.kind == crate::targets::Kind::NewFile {
-            let region = crate::targets::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
-            crate::targets::stamped::prefill(&t.file, &region, stop)?;
-            None
-        } else {
-            Some(crate::targets::stamped::writer(&t.file, start, end, page, unit as usize))
-        };
-        let map = PageMap::new(pages as usize, 0);
-        let name = t.plan.path.display().to_string();
-        let v = Arc::new(VerifyTarget { map, file_id, name, start, page, written_by });
-        verified.seen.push((path, Arc::clone(&v), unit));
-        out.push((v, unit));
-    }
-    Ok(out)
 }
 
 impl VerifyArgs<'_> {

@@ -87,6 +87,7 @@ pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Resul
     outcome?;
     let too_slow: Vec<String> =
         tests.iter().filter_map(|t| t.failed.as_ref().map(|why| format!("[{}]: {why}", t.name))).collect();
+    verify_after(&tests);
     let made = owned.iter().map(|t| t.info.clone()).collect();
     let code = finish("fio", started_at, made, tests, &interrupt, output, &|_| Ok(()))?;
     for line in &too_slow {
@@ -196,4 +197,37 @@ fn run_each_group(
         }
     }
     Ok(())
+}
+
+/// After the jobs, as fio at their end: the bad blocks in fio's words on stderr, and each
+/// verifying write job's state saved for a later verify_only run (a state that cannot be
+/// written is said, and the run's results still stand).
+fn verify_after(tests: &[TestResult]) {
+    for t in tests {
+        for line in crate::report::fio_verify::messages(t) {
+            eprintln!("{line}");
+        }
+        let Some(f) = t.spec.verify.as_ref().and_then(|v| v.fio.as_ref()).filter(|f| f.state_save) else { continue };
+        let Some(path) = &f.state_file else { continue };
+        let saved = crate::verify::state::Saved {
+            name: t.name.clone(),
+            index: f.index,
+            depth: t.depth,
+            writes: saved_writes(t, f.fsynced),
+            last: Vec::new(),
+        };
+        if let Err(e) = crate::verify::state::save(std::path::Path::new(path), &saved) {
+            eprintln!("fio: failed to write state file {path}: {e}");
+        }
+    }
+}
+
+/// The writes a state records: all completed ones, or under verify_policy=fsynced those an
+/// fsync completed after (each thread syncs every fsync_every writes of its own).
+fn saved_writes(t: &TestResult, fsynced: bool) -> u64 {
+    let every = u64::from(t.spec.fsync_every);
+    if !fsynced {
+        return t.write.ios;
+    }
+    t.write.ios.min(t.fsync.count.saturating_mul(every))
 }

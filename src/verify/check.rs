@@ -136,10 +136,8 @@ fn describe(page: &[u8], unit: usize, e: &Expect, class: FindingClass, i: usize,
     let mut want = vec![0u8; found.len()];
     let address = e.address + (i * unit) as u64;
     let (writer, time_ns) = stamp::informational(found);
-    stamp::write_unit(
-        &mut want,
-        &Stamp { run_id: e.run_id, file_id: e.file_id, writer, address, generation: e.generation, time_ns },
-    );
+    let generation = expected_generation(found, e);
+    stamp::write_unit(&mut want, &Stamp { run_id: e.run_id, file_id: e.file_id, writer, address, generation, time_ns });
     let at = want.iter().zip(found).position(|(a, b)| a != b).unwrap_or(0);
     let end = (at + 16).min(found.len());
     let mut diff = String::from("expected ");
@@ -153,6 +151,19 @@ fn describe(page: &[u8], unit: usize, e: &Expect, class: FindingClass, i: usize,
         found_file: s.filter(|s| s.file_id != e.file_id).map(|s| s.file_id),
         diff_at: (i * unit + at) as u32,
         diff,
+    }
+}
+
+/// The generation a bad unit is compared with: the one it claims when that is among those
+/// expected (a page with writes pending, or any write of an earlier run), else the last one
+/// acknowledged.
+pub fn expected_generation(found: &[u8], e: &Expect) -> u64 {
+    let g = stamp::generation_field(found);
+    let last = e.generation.saturating_add(e.pending);
+    if e.pending > 0 && (e.generation..=last).contains(&g) {
+        g
+    } else {
+        e.generation
     }
 }
 

@@ -4,11 +4,13 @@
 //!
 //! - `stamp`: the on-disk layout of a stamped unit;
 //! - `check`: classifies a page read back;
-//! - `pages`: the lock-free map of acknowledged generations that workers claim pages from.
+//! - `pages`: the lock-free map of acknowledged generations that workers claim pages from;
+//! - `state`: fio's verify state file (how far a job's writes got).
 
 pub mod check;
 pub mod pages;
 pub mod stamp;
+pub mod state;
 
 pub use check::{check_page, Bad, Expect};
 pub use pages::PageMap;

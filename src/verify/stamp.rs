@@ -125,6 +125,15 @@ pub fn informational(unit: &[u8]) -> (u16, u64) {
     (u16_at(unit, 6), u64_at(unit, 40))
 }
 
+/// The generation field of a unit as it stands, valid or not: when any of several
+/// generations may be expected, a damaged unit is compared with the one it claims to be.
+pub fn generation_field(unit: &[u8]) -> u64 {
+    if unit.len() < HEADER {
+        return 0;
+    }
+    u64_at(unit, 32)
+}
+
 /// What one unit read back says.
 pub fn read_unit(unit: &[u8]) -> Unit {
     if unit[..UNREAD.len()] == UNREAD {

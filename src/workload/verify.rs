@@ -32,11 +32,66 @@ pub struct VerifySpec {
     /// as the test's reads, as fio counts its verify phase; iolens' own runs keep them apart.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub count_read_backs: bool,
+    /// fio's verify options beyond the checker's own (absent for iolens' runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fio: Option<AsFio>,
+}
+
+/// What fio's verify options ask beyond the checks themselves: how many backlogged pages are
+/// read back at once, whether a page's write generation is checked, the job's writes walked
+/// but not issued (verify_only), dumps of bad blocks and the saved write state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AsFio {
+    /// fio's checksum name, for its messages.
+    pub method: String,
+    /// Pages read back each time the backlog is full (fio's verify_backlog_batch); 0: all.
+    #[serde(default)]
+    pub backlog_batch: u32,
+    /// Check that a page holds its last write, not an older one (fio's verify_write_sequence).
+    #[serde(default)]
+    pub sequence: bool,
+    /// Nothing is written: the pages are read and checked against what is on the medium.
+    #[serde(default)]
+    pub only: bool,
+    /// The job wrote before verify_only made it read: fio counts the writes it walked.
+    #[serde(default)]
+    pub walked_writes: bool,
+    /// A bad block is written to FILE.OFFSET.received and .expected (fio's verify_dump).
+    #[serde(default)]
+    pub dump: bool,
+    /// fio's verify_state_save and verify_state_load.
+    #[serde(default)]
+    pub state_save: bool,
+    /// fio's verify_policy=fsynced: the state counts only the writes an fsync covered.
+    #[serde(default)]
+    pub fsynced: bool,
+    #[serde(default)]
+    pub state_load: bool,
+    /// Bytes each stamp covers (fio's verify_interval); 0: the logical block.
+    #[serde(default)]
+    pub interval: u32,
+    /// fio's --aux-path: where the state and the dumps go (else the current directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aux: Option<String>,
+    /// The job's state file, fio's `local-NAME-INDEX-verify.state` (saved to or loaded from).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_file: Option<String>,
+    /// fio's job index, as its state records it.
+    #[serde(default)]
+    pub index: u64,
 }
 
 impl Default for VerifySpec {
     fn default() -> Self {
-        VerifySpec { rereads: 3, backlog: 0, fatal: false, read_back: true, inject: None, count_read_backs: false }
+        VerifySpec {
+            rereads: 3,
+            backlog: 0,
+            fatal: false,
+            read_back: true,
+            inject: None,
+            count_read_backs: false,
+            fio: None,
+        }
     }
 }
 

@@ -38,6 +38,8 @@ struct Parts {
     slat: Option<HistDump>,
     lat: Option<HistDump>,
     iops: Vec<f64>,
+    /// Counted, never issued (verify_only's writes): no time, no rate.
+    walked: bool,
 }
 
 fn none() -> LatStats {
@@ -67,6 +69,12 @@ fn op_of(t: &TestResult, d: u8) -> Option<&OpStats> {
 }
 
 fn parts(t: &TestResult, dir: Dir) -> Parts {
+    // fio's verify_only walks a writing job's writes without issuing them and counts them, in
+    // no time: as many as the blocks it then reads back.
+    if dir == Dir::Write && crate::report::fio_verify::walked_writes(t) {
+        let op = OpStats { ios: t.read.ios, bytes: t.read.bytes, ..zero() };
+        return Parts { op, resp: none(), clat: None, slat: None, lat: None, iops: Vec::new(), walked: true };
+    }
     let stage = |pick: fn(&crate::result::Stages) -> Option<&[HistDump; 3]>| {
         let all = t.stages.as_ref().and_then(pick)?;
         merge(dir.ddirs().iter().map(|&d| &all[d as usize]))
@@ -104,7 +112,7 @@ fn parts(t: &TestResult, dir: Dir) -> Parts {
         // A test that trims does nothing else: its seconds are its trims'.
         Dir::Trim | Dir::Mixed => t.seconds.iter().map(|s| s.iops).collect(),
     };
-    Parts { op, resp, clat, slat, lat, iops }
+    Parts { op, resp, clat, slat, lat, iops, walked: false }
 }
 
 /// fio's latency object from a histogram (ns): min, max, mean, fio's sample (n − 1) standard
@@ -140,7 +148,7 @@ pub(super) fn ddir(r: &RunResult, t: &TestResult, dir: Dir, plus: bool) -> V {
     let st = t.spec.stages.unwrap_or_default();
     let p = parts(t, dir);
     let op = &p.op;
-    let active = op.ios > 0 && t.duration_s > 0.0;
+    let active = !p.walked && op.ios > 0 && t.duration_s > 0.0;
     let ms = if active { (t.duration_s * 1000.0).round() as u64 } else { 0 };
     let bw_bytes = if active { (op.bytes as f64 / t.duration_s) as u64 } else { 0 };
     // The model splits each second's I/Os by direction but not its bytes, so a second's

@@ -40,16 +40,16 @@ impl Job {
                 return Err("size: fio needs size= (or filesize=) when it creates the files".into());
             }
         } else {
-            if self.dirs.is_empty() {
-                self.notes.push("no filename: iolens creates its test file in the current directory".into());
-                self.dirs.push(".".into());
-            }
-            let n = self.dirs.len() as u32;
+            let dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
+            let n = dirs.len() as u32;
             if !s.threads.is_multiple_of(n) {
                 return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
             }
             s.threads /= n;
-            s.targets = self.dirs.clone();
+            // fio's name, JOBNAME.JOBNUM.FILENUM: a later job (a verify, a read) finds the file
+            // an earlier one wrote. (Several files per job took the branch above.)
+            let name = &self.name;
+            s.targets = dirs.iter().map(|d| format!("{}/{name}.0.0", d.trim_end_matches('/'))).collect();
             if s.threads > 1 {
                 self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
             }
@@ -57,6 +57,7 @@ impl Job {
                 return Err("size: fio needs size= (or filesize=) when it creates the files".into());
             }
         }
+        // fio's size is the job's, shared by its files (filename= lists them, else nrfiles).
         let files = if files > 0 { files } else { self.nrfiles.max(1) as usize };
         let s = &mut self.spec;
         if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {

@@ -151,6 +151,35 @@ impl Job {
         Ok(Some(crate::workload::Strided { range, size, skip }))
     }
 
+    /// The job's verification; under fio's verify_only the job's writes are walked, not
+    /// issued, and what they wrote is read.
+    fn settle_verify(&mut self) -> R<()> {
+        let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
+        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
+        if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
+            let s = &mut self.spec;
+            if let Some(w) = s.write_blocks.take() {
+                s.blocks = w;
+            }
+            (s.read_pct, s.trim, s.trim_write) = (100, false, false);
+        }
+        self.spec.verify = verify;
+        Ok(())
+    }
+
+    /// fio's latency stages and per-I/O priorities (stages.rs), the latter on engines that take
+    /// a priority per I/O only.
+    fn settle_stages(&mut self) -> R<()> {
+        (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
+        if self.spec.cmdprio.is_some() && self.spec.engine != EngineKind::IoUring {
+            return Err(
+                "cmdprio_percentage: per-I/O priorities are an option of ioengine=libaio and io_uring (in fio too)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
     pub(super) fn note(&mut self, s: impl Into<String>) {
         self.notes.push(s.into());
     }
@@ -224,14 +253,9 @@ impl Job {
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
-        self.spec.verify = self.verify.finish(&mut self.notes);
-        (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
-        if self.spec.cmdprio.is_some() && self.spec.engine != EngineKind::IoUring {
-            return Err(
-                "cmdprio_percentage: per-I/O priorities are an option of ioengine=libaio and io_uring (in fio too)"
-                    .into(),
-            );
-        }
+        // Verification and the random map first: how the files are served depends on both.
+        self.settle_verify()?;
+        self.settle_stages()?;
         self.randomness();
         self.targets()?;
         let s = &mut self.spec;

@@ -66,6 +66,14 @@ const OPTIONS: &[Def] = &[
     flag("unlink", &[], |j, on| j.unlink = on),
     flag("do_verify", &[], |j, on| j.verify.flag("do_verify", on)),
     flag("verify_fatal", &[], |j, on| j.verify.flag("verify_fatal", on)),
+    flag("verify_only", &[], |j, on| j.verify.flag("verify_only", on)),
+    flag("verify_dump", &[], |j, on| j.verify.flag("verify_dump", on)),
+    flag("verify_write_sequence", &[], |j, on| j.verify.flag("verify_write_sequence", on)),
+    flag("verify_state_save", &[], |j, on| j.verify.flag("verify_state_save", on)),
+    flag("verify_state_load", &[], |j, on| j.verify.flag("verify_state_load", on)),
+    // fio replays its random sequence instead of keeping a list of written blocks; iolens's
+    // page map knows every written page either way, so the pages read back are the same.
+    flag("experimental_verify", &[], |_, _| {}),
     // The job and its files.
     value("name", &[], |j, v| put(&mut j.name, v.into())),
     value("kb_base", &[], |_, _| Ok(())),
@@ -170,12 +178,16 @@ const OPTIONS: &[Def] = &[
     value("wait_for", &[], |j, v| put(&mut j.wait_for, Some(v.into()))),
     value("verify", &[], |j, v| verify(j, "verify", v)),
     value("verify_backlog", &[], |j, v| verify(j, "verify_backlog", v)),
+    value("verify_backlog_batch", &[], |j, v| verify(j, "verify_backlog_batch", v)),
+    value("verify_policy", &[], |j, v| verify(j, "verify_policy", v)),
+    value("verify_async_cpus", &[], |j, v| verify(j, "verify_async_cpus", v)),
     value("verify_interval", &[], |j, v| verify(j, "verify_interval", v)),
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),
     value("verify_pattern", &[], |j, v| {
         super::pattern::parse(v, true)?;
         verify(j, "verify_pattern", v)
     }),
+    value("verify_pattern_interval", &[], |j, v| verify(j, "verify_pattern_interval", v)),
     value("verify_async", &[], |j, v| verify(j, "verify_async", v)),
     // Latency stages and I/O priorities (stages.rs).
     value("slat_percentiles", &[], |j, v| j.stages.set("slat_percentiles", v, j.kb)),

@@ -19,10 +19,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("threads", ""),
     ("create_serialize", ""),
     ("error_dump", ""),
-    ("verify_dump", ""),
-    // iolens' stamps name every page's file, place and write: no list of written blocks to
-    // keep or to regenerate, so fio's experimental verify changes nothing.
-    ("experimental_verify", ""),
     ("serialize_overlap", "iolens does not hold back an I/O that overlaps one in flight"),
     ("lockmem", "iolens does not lock memory away from the page cache"),
     // How fio submits: iolens' own submission path is the same either way.
@@ -42,8 +38,6 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("nice", "workers run at the default priority"),
     ("prio", "I/O priorities are not set"),
     ("prioclass", "I/O priorities are not set"),
-    // Verification is applied (see verify.rs); this one is not.
-    ("verify_only", "iolens writes and checks in one run; nothing is checked without writing first"),
     // Workload shaping iolens does not do: said in the note, the run goes ahead without it.
     ("flow_watermark", "fio itself has stopped using it"),
     ("latency_target", "fio searches for the queue depth meeting it; iolens runs at the iodepth given"),

@@ -1,8 +1,10 @@
 //! fio's verification options, mapped onto iolens's one checker: whatever checksum a job file
 //! names, iolens stamps every unit with its own CRC-32C, file, address and write generation,
-//! which also tells lost, torn and misdirected writes apart from corruption.
+//! which also tells lost, torn and misdirected writes apart from corruption. What fio does
+//! around the check (verify_only, the backlog's batches, the write sequence, dumps and the saved
+//! write state) is done as fio does it.
 
-use crate::workload::verify::VerifySpec;
+use crate::workload::verify::{AsFio, VerifySpec, MIN_UNIT};
 
 type R<T> = Result<T, String>;
 
@@ -25,6 +27,7 @@ const METHODS: &[&str] = &[
     "sha3-512",
     "meta",
     "pattern",
+    "pattern_hdr",
 ];
 
 /// What a job's verify options said.
@@ -33,21 +36,53 @@ pub(super) struct FioVerify {
     method: Option<String>,
     do_verify: bool,
     backlog: u32,
+    batch: u32,
     fatal: bool,
+    only: bool,
+    dump: bool,
+    /// fio's verify_write_sequence; unset: on, except under verify_only (fio's init.c).
+    sequence: Option<bool>,
+    state_save: bool,
+    state_load: bool,
+    interval: Option<u64>,
+    fsynced: bool,
 }
 
 impl Default for FioVerify {
     fn default() -> Self {
-        FioVerify { method: None, do_verify: true, backlog: 0, fatal: false }
+        FioVerify {
+            method: None,
+            do_verify: true,
+            backlog: 0,
+            batch: 0,
+            fatal: false,
+            only: false,
+            dump: false,
+            sequence: None,
+            // fio saves a verifying write job's state unless told not to.
+            state_save: true,
+            state_load: false,
+            interval: None,
+            fsynced: false,
+        }
     }
 }
 
+fn count(v: &str, what: &str) -> R<u32> {
+    v.trim().parse().map_err(|_| format!("'{v}' is not a whole number of {what}"))
+}
+
 impl FioVerify {
-    /// The flags do_verify and verify_fatal.
+    /// The verify flags (do_verify, verify_fatal, verify_only, verify_dump, …).
     pub(super) fn flag(&mut self, key: &str, on: bool) {
         match key {
             "do_verify" => self.do_verify = on,
             "verify_fatal" => self.fatal = on,
+            "verify_only" => self.only = on,
+            "verify_dump" => self.dump = on,
+            "verify_write_sequence" => self.sequence = Some(on),
+            "verify_state_save" => self.state_save = on,
+            "verify_state_load" => self.state_load = on,
             _ => {}
         }
     }
@@ -68,38 +103,90 @@ impl FioVerify {
                     self.method = Some(m.to_string());
                     None
                 }
-                _ => return Err(format!("'{v}' is not a verify method ({} or none)", METHODS.join(", "))),
+                _ => return Err(format!("'{v}' is not a verify method ({}, null or none)", METHODS.join(", "))),
             },
             "verify_backlog" => {
-                self.backlog = v.parse().map_err(|_| format!("'{v}' is not a whole number of blocks"))?;
+                self.backlog = count(v, "blocks")?;
+                None
+            }
+            "verify_backlog_batch" => {
+                self.batch = count(v, "blocks")?;
                 None
             }
             "verify_interval" => {
-                Some(format!("verify_interval={v}: iolens stamps every 512-byte unit (or the logical block)"))
+                let n = crate::workload::fio::values::int(v, 1024)?;
+                self.interval = (n > 0).then_some(n);
+                None
+            }
+            "verify_policy" => {
+                self.fsynced = match v {
+                    "completed" => false,
+                    "fsynced" => true,
+                    _ => return Err(format!("'{v}' is not a verify policy (completed or fsynced)")),
+                };
+                None
             }
             "verify_offset" => Some(format!("verify_offset={v}: iolens's stamp sits at the start of each unit")),
             "verify_pattern" => Some(format!("verify_pattern={v}: iolens writes stamped pseudo-random data instead")),
-            "verify_async" => None,
+            "verify_pattern_interval" => {
+                Some(format!("verify_pattern_interval={v}: iolens writes stamped pseudo-random data, no pattern"))
+            }
+            // Checking on the worker's own thread, in order, is what fio's async threads do too.
+            "verify_async" | "verify_async_cpus" => None,
             _ => None,
         })
     }
 
-    /// The spec's verification, and the note that says how iolens checks.
-    pub(super) fn finish(&self, notes: &mut Vec<String>) -> Option<VerifySpec> {
-        let m = self.method.as_deref()?;
+    /// The spec's verification, and the notes that say how iolens checks. `bs` is the job's
+    /// write block size (a verify_interval that does not divide it becomes it, as in fio);
+    /// `writes`: the job writes (verify_only then walks those writes without issuing them).
+    pub(super) fn finish(&self, bs: u64, writes: bool, notes: &mut Vec<String>) -> R<Option<VerifySpec>> {
+        let Some(m) = self.method.as_deref() else {
+            if self.only {
+                return Err("verify_only: needs verify= set to a method (it checks what a verifying job wrote)".into());
+            }
+            return Ok(None);
+        };
         notes.push(format!(
             "verify={m}: iolens checks its own CRC-32C stamps (file, address, write generation) on every unit, \
              which also names lost, torn and misdirected writes"
         ));
-        if !self.do_verify && self.backlog == 0 {
+        if !self.do_verify && self.backlog == 0 && !self.only {
             notes.push("do_verify=0: only the job's own reads are checked".into());
         }
-        Some(VerifySpec {
-            backlog: self.backlog,
+        let interval = match self.interval {
+            Some(i) if !bs.is_multiple_of(i) => bs,
+            Some(i) => i,
+            None => 0,
+        };
+        if interval > 0 && (interval < MIN_UNIT as u64 || interval % MIN_UNIT as u64 != 0) {
+            notes.push(format!(
+                "verify_interval={interval}: iolens stamps units of a multiple of {MIN_UNIT} bytes; it stamps every \
+                 {MIN_UNIT} bytes"
+            ));
+        }
+        let interval = if interval % MIN_UNIT as u64 == 0 { interval as u32 } else { 0 };
+        Ok(Some(VerifySpec {
+            backlog: if self.only { 0 } else { self.backlog },
             fatal: self.fatal,
-            read_back: self.do_verify,
+            read_back: self.do_verify || self.only,
             count_read_backs: true,
+            fio: Some(AsFio {
+                method: m.to_string(),
+                backlog_batch: self.batch,
+                sequence: self.sequence.unwrap_or(!self.only),
+                only: self.only,
+                walked_writes: self.only && writes,
+                dump: self.dump,
+                state_save: self.state_save && writes && !self.only,
+                fsynced: self.fsynced,
+                state_load: self.state_load,
+                interval,
+                aux: None,
+                state_file: None,
+                index: 0,
+            }),
             ..VerifySpec::default()
-        })
+        }))
     }
 }

@@ -1,0 +1,151 @@
+//! fio's verification as fio's own tests expect it: a verify_only run reads back what a
+//! verifying write job left and writes nothing; a damaged block makes the job's error fio's
+//! EILSEQ (84), with fio's `verify:` lines on stderr and its dumps on request; the state a
+//! write job saves bounds a later verify_only run; the backlog is read back in batches.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// `iolens fio ARGS --output-format=json` in `dir`: (exit code, first job, stderr).
+fn fio(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+    let out = bin().current_dir(dir).arg("fio").args(args).arg("--output-format=json").output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout} {stderr}"));
+    (code, v["jobs"][0].clone(), stderr)
+}
+
+/// A 64 KiB file `f` of 16 4 KiB blocks, written by a verifying random-write job.
+const JOB: [&str; 6] = ["--name=w", "--filename=f", "--size=64k", "--bs=4k", "--rw=randwrite", "--verify=crc32c"];
+
+fn written(dir: &Path) -> Vec<u8> {
+    let (code, j, err) = fio(dir, &JOB);
+    assert_eq!((code, u(&j["error"])), (0, 0), "{err}");
+    assert_eq!(u(&j["write"]["io_bytes"]), 65536);
+    std::fs::read(dir.join("f")).unwrap()
+}
+
+fn only(dir: &Path, more: &[&str]) -> (i32, Value, String) {
+    fio(dir, &[&JOB[..], &["--verify_only=1"], more].concat())
+}
+
+#[test]
+fn verify_only_and_a_read_job_check_what_the_writes_left_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = written(dir.path());
+    let (code, j, err) = only(dir.path(), &[]);
+    assert_eq!((code, u(&j["error"])), (0, 0), "{err}");
+    assert_eq!(u(&j["read"]["io_bytes"]), 65536, "every block read back");
+    // fio walks the writes without issuing them, and counts them in no time.
+    assert_eq!((u(&j["write"]["total_ios"]), u(&j["write"]["runtime"]), u(&j["write"]["bw"])), (16, 0, 0));
+    let read = ["--name=r", "--filename=f", "--size=64k", "--bs=4k", "--rw=randread", "--verify=md5"];
+    let (code, j, err) = fio(dir.path(), &read);
+    assert_eq!(
+        (code, u(&j["error"]), u(&j["read"]["io_bytes"]), u(&j["write"]["io_bytes"])),
+        (0, 0, 65536, 0),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("f")).unwrap(), before, "a checking job wrote");
+}
+
+#[test]
+fn a_damaged_block_is_fios_eilseq_with_fios_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = written(dir.path());
+    // Four bytes inside the block at 12 KiB (a checksum error), the block at 40 KiB wholly
+    // overwritten (no stamp at all).
+    data[12288 + 1000..12288 + 1004].copy_from_slice(&[1, 2, 3, 4]);
+    data[40960..45056].fill(0xd2);
+    std::fs::write(dir.path().join("f"), &data).unwrap();
+    let (code, j, err) = only(dir.path(), &[]);
+    assert_ne!(code, 0, "{err}");
+    assert_eq!(u(&j["error"]), 84, "{err}");
+    assert_eq!(u(&j["read"]["io_bytes"]), 65536, "verify reads count as reads");
+    assert!(
+        err.contains(
+            "crc32c: verify failed at file f offset 12800, length 512 (requested block: offset=12288, length=4096"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("bad checksum"), "{err}");
+    assert!(
+        err.contains("verify: bad magic header d2d2d2d2, wanted 564c4f49 at file f offset 40960, length 512"),
+        "{err}"
+    );
+    let read = ["--name=r", "--filename=f", "--size=64k", "--bs=4k", "--rw=read", "--verify=md5"];
+    let (code, j, err) = fio(dir.path(), &read);
+    assert_eq!((code == 0, u(&j["error"])), (false, 84), "{err}");
+    assert_eq!(std::fs::read(dir.path().join("f")).unwrap(), data, "nothing repaired or rewritten");
+}
+
+#[test]
+fn verify_dump_writes_the_bad_block_as_received_and_as_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = written(dir.path());
+    data[8192 + 600] ^= 0xff;
+    std::fs::write(dir.path().join("f"), &data).unwrap();
+    std::fs::create_dir(dir.path().join("aux")).unwrap();
+    let (code, _, err) = only(dir.path(), &["--verify_dump=1", "--aux-path=aux"]);
+    assert_ne!(code, 0, "{err}");
+    let got = std::fs::read(dir.path().join("aux/f.8704.received")).unwrap();
+    let want = std::fs::read(dir.path().join("aux/f.8704.expected")).unwrap();
+    assert_eq!(got, data[8704..9216], "received: the unit as read");
+    let differ: Vec<usize> = (0..512).filter(|&i| got[i] != want[i]).collect();
+    assert_eq!(differ, [88], "expected: the same unit as written, the flipped byte aside");
+    assert!(err.contains("received data dumped as aux/f.8704.received"), "{err}");
+}
+
+#[test]
+fn the_saved_state_bounds_a_later_verify_only_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, _, err) =
+        fio(d, &["--name=w", "--filename=f", "--size=64k", "--rw=write", "--verify=md5", "--number_ios=5"]);
+    assert_eq!(code, 0, "{err}");
+    let state = std::fs::read(d.join("local-w-0-verify.state")).expect("fio's state file");
+    assert_eq!(u64::from_le_bytes(state[..8].try_into().unwrap()), 3, "fio 3.33's state version");
+    assert_eq!(u64::from_le_bytes(state[40..48].try_into().unwrap()), 5, "writes done");
+    let vo = ["--name=w", "--filename=f", "--size=64k", "--rw=write", "--verify=md5", "--verify_only=1"];
+    let (code, j, err) = fio(d, &[&vo[..], &["--verify_state_load=1"]].concat());
+    assert_eq!((code, u(&j["error"]), u(&j["read"]["total_ios"])), (0, 0, 5), "{err}");
+    // Without the state the whole file is checked (iolens stamped it all before the writes).
+    let (code, j, _) = fio(d, &vo);
+    assert_eq!((code, u(&j["error"]), u(&j["read"]["total_ios"])), (0, 0, 16));
+    std::fs::remove_file(d.join("local-w-0-verify.state")).unwrap();
+    let args = [&vo[..], &["--verify_state_load=1"]].concat();
+    let (code, _, err) = parts(&bin().current_dir(d).arg("fio").args(&args).output().unwrap());
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("verify_state_load") && err.contains("local-w-0-verify.state"), "{err}");
+}
+
+#[test]
+fn the_backlog_is_read_back_in_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--name=w", "--filename=f", "--size=64k", "--rw=write", "--verify=md5", "--verify_backlog=8"];
+    let (code, j, err) = fio(dir.path(), &[&args[..], &["--verify_backlog_batch=2", "--trace=t.csv"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!((u(&j["write"]["total_ios"]), u(&j["read"]["total_ios"])), (16, 16));
+    let trace = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+    let ops: String = trace.lines().skip(1).map(|l| if l.contains(",write,") { 'W' } else { 'R' }).collect();
+    assert_eq!(ops, "WWWWWWWWRRWWRRWWRRWWRRWWRRRRRRRR");
+}
+
+#[test]
+fn verify_options_iolens_cannot_take_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (&["--name=x", "--filename=f", "--size=64k", "--verify_only=1"][..], "verify_only: needs verify="),
+        (
+            &["--name=x", "--filename=f", "--size=64k", "--verify=md5", "--verify_backlog_batch=few"],
+            "verify_backlog_batch",
+        ),
+        (&["--name=x", "--filename=f", "--size=64k", "--verify=crc99"], "'crc99' is not a verify method"),
+    ] {
+        let (code, out, err) = parts(&bin().current_dir(dir.path()).arg("fio").args(args).output().unwrap());
+        assert_eq!((code, err.lines().count(), out.as_str()), (2, 1, ""), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    assert!(entries(dir.path()).is_empty(), "a refused job touched a file");
+}
