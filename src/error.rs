@@ -65,9 +65,9 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub fn exit_code(e: &anyhow::Error) -> i32 {
     if let Some(u) = e.downcast_ref::<UsageError>() {
         if u.worded {
-            eprintln!("{u}");
+            eprintln!("{}", one_line(&u.to_string()));
         } else {
-            eprintln!("error: {u}");
+            eprintln!("error: {}", one_line(&u.to_string()));
         }
         return EXIT_USAGE;
     }
@@ -75,6 +75,21 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
         eprintln!("interrupted");
         return EXIT_INTERRUPTED;
     }
-    eprintln!("error: {e:#}");
+    eprintln!("error: {}", one_line(&format!("{e:#}")));
     EXIT_FAIL
+}
+
+/// An error as one line: control characters a user's text brought in (a newline in a value,
+/// an escape sequence in a file name) are shown escaped, so they can neither split the line
+/// nor drive the terminal.
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -115,3 +115,14 @@ fn a_path_that_is_not_utf8_keeps_the_run() {
     let saved = std::fs::read_to_string(d.join(bad)).unwrap();
     assert!(saved.contains("\"schema_version\""), "the report went to the file named");
 }
+
+#[test]
+fn errors_stay_on_one_line_with_the_users_text_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // clap's message whole: it names what is missing.
+    refused(d, &["compare"], "the following required arguments were not provided: <RESULT> <RESULT>");
+    // A newline in a value is shown escaped, not as a second line.
+    refused(d, &["run", "--engine", "null", "--bs", "4k\nx", "x.dat"], "--bs: '4k\\nx' is not a size");
+    refused(d, &["run", "--bs", "4k\u{1b}[31m", "x.dat"], "'4k\\u{1b}[31m'");
+}

@@ -91,10 +91,16 @@ pub fn main() -> anyhow::Result<i32> {
             return Ok(0);
         }
         Err(e) => {
-            // One line, as for every other bad input; clap's first line names the argument.
+            // One line, as for every other bad input: clap's message whole (the arguments it
+            // names follow on lines of their own), its usage and hints left to --help.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see --help)");
+            let words: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .flat_map(str::split_whitespace)
+                .collect();
+            let msg = if words.is_empty() { "error: invalid arguments".to_string() } else { words.join(" ") };
+            eprintln!("{} (see --help)", crate::error::one_line(&msg));
             return Ok(EXIT_USAGE);
         }
     };
