@@ -126,3 +126,28 @@ fn errors_stay_on_one_line_with_the_users_text_escaped() {
     refused(d, &["run", "--engine", "null", "--bs", "4k\nx", "x.dat"], "--bs: '4k\\nx' is not a size");
     refused(d, &["run", "--bs", "4k\u{1b}[31m", "x.dat"], "'4k\\u{1b}[31m'");
 }
+
+#[test]
+fn fio_json_figures_no_run_can_report_are_refused_at_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = r#"{"jobname":"a","read":{"iops":1,"io_bytes":4096}}"#;
+    std::fs::write(
+        d.join("t.json"),
+        format!(r#"{{"fio version":"x","timestamp":18446744073709551615,"jobs":[{job}]}}"#),
+    )
+    .unwrap();
+    std::fs::write(d.join("i.json"), r#"{"fio version":"x","jobs":[{"jobname":"a","read":{"iops":1e308}}]}"#).unwrap();
+    std::fs::write(d.join("n.json"), r#"{"fio version":"x","jobs":[{"jobname":"a","read":{"bw_mean":-2.5}}]}"#)
+        .unwrap();
+    refused(
+        d,
+        &["import", "t.json"],
+        "t.json: is not fio's JSON output: \"timestamp\" 18446744073709551615 is past the year 9999",
+    );
+    refused(d, &["import", "i.json"], r#"."jobs"[0]."read"."iops" is 1e+308, beyond any figure fio reports"#);
+    refused(d, &["import", "n.json"], "below zero");
+    // numjobs × files is checked before a name is made.
+    std::fs::write(d.join("n.fio"), "[x]\nioengine=null\nsize=1m\nnumjobs=1G\nfilename_format=f.$jobnum\n").unwrap();
+    refused(d, &["fio", "--parse-only", "n.fio"], "numjobs: 1073741824 clones × 1 files");
+}

@@ -48,7 +48,7 @@ pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
         serde_json::from_str(&text[start..]).map_err(|e| UsageError::new(&shown, format!("is not JSON: {e}")))?;
     if v.get("fio version").is_some() {
         let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-        return crate::result::fio::from_fio_json(&v, &name, host).map_err(|e| UsageError::new(&shown, e.to_string()));
+        return crate::result::fio::from_fio_json(&v, &name, host).map_err(|e| UsageError::new(&shown, e.message));
     }
     serde_json::from_value(v).map_err(|e| UsageError::new(&shown, format!("is not an iolens result: {e}")))
 }

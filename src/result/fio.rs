@@ -156,13 +156,15 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
             None => groups.push((key, vec![j])),
         }
     }
-    let started_at = doc
-        .get("timestamp")
-        .and_then(Value::as_u64)
-        .map(|t| {
+    bounds::check(doc, &mut String::new()).map_err(|m| bad(&m))?;
+    let started_at = match doc.get("timestamp").and_then(Value::as_u64) {
+        // Past 9999-12-31 the time has no RFC 3339 form.
+        Some(t) if t > bounds::LAST_SECOND => return Err(bad(&format!("\"timestamp\" {t} is past the year 9999"))),
+        Some(t) => {
             humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(t)).to_string()
-        })
-        .unwrap_or_default();
+        }
+        None => String::new(),
+    };
     let mut tests = Vec::new();
     let mut targets: Vec<TargetInfo> = Vec::new();
     for ((name, group), entries) in groups {
@@ -356,6 +358,8 @@ fn cpu(entries: &[&Value], ios: u64) -> CpuStats {
         per_cpu: Vec::new(),
     }
 }
+
+mod bounds;
 
 #[cfg(test)]
 mod tests;

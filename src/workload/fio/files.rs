@@ -7,6 +7,9 @@ use crate::workload::{FileService, Pattern, ServiceKind};
 
 type R<T> = Result<T, String>;
 
+/// The most files one job may name (numjobs clones × nrfiles); as many workers as iolens runs.
+const MAX_FILES: u64 = 1024;
+
 impl Job {
     /// Sets the spec's targets, workers per target and sizes from the job's file options.
     pub(super) fn targets(&mut self) -> R<()> {
@@ -32,6 +35,12 @@ impl Job {
             // Clones named apart get files of their own (one worker on each); otherwise they share them.
             let clones = if format.contains("$jobnum") { std::mem::replace(&mut s.threads, 1) } else { 1 };
             let n = self.nrfiles.clamp(1, u32::MAX as u64) as u32;
+            // Checked before the names are made: numjobs=1G would otherwise ask for 24 GiB.
+            if u64::from(clones) * u64::from(n) > MAX_FILES {
+                return Err(format!(
+                    "numjobs: {clones} clones × {n} files is more than the {MAX_FILES} files iolens opens for one job"
+                ));
+            }
             s.targets = (0..clones)
                 .flat_map(|c| (0..n).map(move |f| (c, f)))
                 .map(|(c, f)| format!("{prefix}{}", expand(format, &self.name, c, f)))
