@@ -3,13 +3,13 @@ use super::*;
 #[test]
 fn special_files_and_oversized_ones_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    let e = read_text(Path::new("/dev/zero"), "--catalog", TEXT_LIMIT).unwrap_err();
-    assert_eq!(e.option, "--catalog");
-    assert!(e.message.contains("is a character device, not a regular file"), "{}", e.message);
     let e = read_text(dir.path(), "include", TEXT_LIMIT).unwrap_err();
+    assert_eq!(e.option, "include");
     assert!(e.message.contains("is a directory"), "{}", e.message);
     #[cfg(unix)]
     {
+        let e = read_text(Path::new("/dev/zero"), "--catalog", TEXT_LIMIT).unwrap_err();
+        assert!(e.message.contains("is a character device, not a regular file"), "{}", e.message);
         let fifo = dir.path().join("fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
