@@ -143,7 +143,8 @@ fn bad_verify_input_is_one_line_and_exit_2() {
 fn fio_verify(job: &str) -> (i32, Vec<Value>, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("job.fio");
-    let job = job.replacen("[global]\n", "[global]\nunlink=1\n", 1);
+    // Verification state files are fio's (saved by default); these jobs keep none behind.
+    let job = job.replacen("[global]\n", "[global]\nunlink=1\nverify_state_save=0\n", 1);
     std::fs::write(&file, job.replace("DIR", dir.path().to_str().unwrap())).unwrap();
     let out = bin().args(["fio", "--format", "json", "--quiet", "--no-store"]).arg(&file).output().unwrap();
     let (code, stdout, stderr) = parts(&out);
