@@ -125,6 +125,20 @@ mod tests;
 impl IoLogs {
     /// The logs a job asks for, prefixes settled (the job's name where none was given); `None`
     /// when it asks for none.
+    /// What fio refuses among the log options once the job is whole.
+    pub fn check(&self) -> Result<(), String> {
+        if self.issue_time && (self.lat.is_none() || !self.offset) {
+            return Err("log_issue_time: needs write_lat_log and log_offset (in fio too)".into());
+        }
+        if self.store_compressed && (self.issue_time || self.avg_and_max) {
+            return Err(
+                "log_store_compressed: fio 3.33's compressed samples hold neither issue times nor two values; leave out log_issue_time and log_window_value=both"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
     pub fn settle(mut self, name: &str) -> Option<IoLogs> {
         for p in [&mut self.bw, &mut self.iops, &mut self.lat].into_iter().flatten() {
             if p.is_empty() {

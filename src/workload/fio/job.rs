@@ -249,7 +249,7 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
-        super::logs::check(&self.logs)?;
+        self.logs.check()?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;

@@ -45,20 +45,6 @@ pub(super) fn window(j: &mut Job, v: Option<&str>) -> R<()> {
     Ok(())
 }
 
-/// What fio refuses among the log options once the job is whole.
-pub(super) fn check(logs: &crate::workload::iolog::IoLogs) -> R<()> {
-    if logs.issue_time && (logs.lat.is_none() || !logs.offset) {
-        return Err("log_issue_time: needs write_lat_log and log_offset (in fio too)".into());
-    }
-    if logs.store_compressed && (logs.issue_time || logs.avg_and_max) {
-        return Err(
-            "log_store_compressed: fio 3.33's compressed samples hold neither issue times nor two values; leave out log_issue_time and log_window_value=both"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
 /// fio's log_compression: fio compresses the samples it holds in memory and writes the same
 /// text, so the size only has to be one.
 pub(super) fn compression(j: &mut Job, v: &str) -> R<()> {
