@@ -23,12 +23,7 @@ pub struct Sample {
 impl Sample {
     /// fio's data direction number; None for what fio does not log (fsync).
     fn ddir(&self) -> Option<usize> {
-        match self.op {
-            OpKind::Read => Some(0),
-            OpKind::Write => Some(1),
-            OpKind::Trim => Some(2),
-            OpKind::Flush => None,
-        }
+        crate::run::stages::ddir(self.op)
     }
 }
 
