@@ -6,12 +6,17 @@ use crate::result::{CpuPlace, RunResult};
 use crate::workload::diskspd::xml_out::XmlOut;
 use std::collections::BTreeMap;
 
+/// The release date of this version, in DiskSpd's y/m/d without leading zeros; moves with the
+/// version in Cargo.toml.
+const VERSION_DATE: &str = "2026/11/25";
+
 pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
     let h = &r.host;
     x.open("System");
     x.leaf("ComputerName", &h.hostname);
     x.open("Tool");
     x.leaf("Version", format!("iolens {}", r.iolens_version));
+    x.leaf("VersionDate", VERSION_DATE);
     x.close("Tool");
     x.leaf("RunTime", diskspd_time(&r.started_at));
     // Linux's cpufreq governor stands for Windows' power scheme; it has no GUID.
