@@ -8,6 +8,7 @@ use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
 use options::Line;
 use wording::{alone, unsupported};
 
+pub mod fit;
 mod options;
 mod wording;
 mod xml;
