@@ -45,7 +45,12 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         }
     }
     for n in &job.notes {
-        eprintln!("note: {n}");
+        // DiskSpd's own warnings go out as it prints them.
+        if n.starts_with("WARNING: ") {
+            eprintln!("{n}");
+        } else {
+            eprintln!("note: {n}");
+        }
     }
     if job.profile_only {
         print!("{}", profile(&job));

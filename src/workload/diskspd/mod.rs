@@ -216,12 +216,11 @@ fn finish(line: Line) -> R<DiskspdJob> {
         return Err(unsupported(o, &format!("{n} is not a multiple of 512, which unbuffered I/O (-Su, -Sh) needs")));
     }
     let t = spec.threads;
-    if spec.pattern == Pattern::Sequential && t > 1 {
-        notes.push(if line.interlocked {
-            format!("-si: iolens has no shared offset; each of the {t} threads runs its own sequential stream")
-        } else {
-            format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly")
-        });
+    spec.shared_seq = line.interlocked;
+    if line.interlocked && t == 1 {
+        notes.push("WARNING: single-threaded test, -si ignored".into());
+    } else if spec.pattern == Pattern::Sequential && t > 1 && !line.interlocked {
+        notes.push(format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly"));
     }
     if spec.writes() && !zero && !line.zr && zbuf.is_none() {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());

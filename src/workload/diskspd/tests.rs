@@ -52,7 +52,10 @@ fn caching_flags() {
 fn sequential_variants() {
     let j = p("-t4 -si f").unwrap();
     assert_eq!(j.spec.pattern, Pattern::Sequential);
-    assert!(j.notes.iter().any(|n| n.starts_with("-si:") && n.contains("4 threads")), "{:?}", j.notes);
+    assert!(j.spec.shared_seq && j.notes.iter().all(|n| !n.contains("sequential")), "{:?}", j.notes);
+    let one = p("-t1 -si f").unwrap();
+    assert_eq!(one.notes.iter().filter(|n| *n == "WARNING: single-threaded test, -si ignored").count(), 1);
+    assert!(!p("-t4 -s f").unwrap().spec.shared_seq);
     assert!(p("-b8k -s8k f").is_ok() && p("-s1b f").is_ok());
     assert_eq!(opt_of("-r -si f"), "-si");
     assert_eq!(opt_of("-s -r4k f"), "-r4k");
