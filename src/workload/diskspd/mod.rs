@@ -54,7 +54,7 @@ fn count(arg: &str, s: &str) -> R<u32> {
     number(s).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or_else(|| wording::incorrect(arg, &[]))
 }
 
-/// DiskSpd's target forms → a Linux path; Windows files keep only their name, in the current directory.
+/// DiskSpd's target forms → a path: on Linux, Windows files keep only their name, in the current directory.
 pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead";
     let b = raw.as_bytes();
@@ -70,7 +70,9 @@ pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     if raw.is_empty() {
         return Err(unsupported(raw, "an empty argument is not a target"));
     }
-    if !drive && !raw.contains('\\') {
+    // On Windows a path means what it says (F:\dir\IO.dat tests drive F:); elsewhere it has
+    // no such drive, and only its name is kept.
+    if cfg!(windows) || (!drive && !raw.contains('\\')) {
         return Ok(raw.to_string());
     }
     // The first two bytes are ASCII when `drive` holds, so slicing at 2 stays on a char boundary.
