@@ -121,8 +121,8 @@ impl Collector {
                 if pl.len() <= s {
                     pl.resize(s + 1, Default::default());
                 }
-                for k in 0..2 {
-                    pl[s][k].merge(&d.lat[k]);
+                for (all, one) in pl[s].iter_mut().zip(&d.lat) {
+                    all.merge(one);
                 }
             }
             mb.give_back(&mut self.scratch);
