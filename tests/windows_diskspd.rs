@@ -1,4 +1,4 @@
-//! iolens.exe beside the real DiskSpd 2.2 (diskspd.exe, ../shared/tools/diskspd), the same
+//! iolens.exe beside the real DiskSpd 2.2 (tests/data/diskspd-2.2/tool/diskspd.exe), the same
 //! lines on the same drive, under wine here: the same text sections, table columns and
 //! percentile rows, the same `-Rxml` element and attribute paths, and the same share of writes.
 //! Wine proves behaviour, not speed: no figure is compared but that share.
@@ -18,11 +18,11 @@ const ONE_SIDE_ONLY: [(&str, &str); 1] = [(
     "iolens writes fresh random data by default, which DiskSpd spells -Zr and records so",
 )];
 
-/// DiskSpd's executable: IOLENS_DISKSPD_EXE, else the shared tools beside this checkout
+/// DiskSpd's executable: IOLENS_DISKSPD_EXE, else the build checked in under tests/data
 /// (wine's Z: is the Linux root the build ran in).
 fn diskspd_exe() -> Result<PathBuf, String> {
     let p = std::env::var_os("IOLENS_DISKSPD_EXE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(format!("Z:{}/../shared/tools/diskspd/diskspd.exe", env!("CARGO_MANIFEST_DIR")))
+        PathBuf::from(format!("Z:{}/tests/data/diskspd-2.2/tool/diskspd.exe", env!("CARGO_MANIFEST_DIR")))
     });
     if p.is_file() {
         Ok(p)
