@@ -7,7 +7,7 @@ use crate::error::{usage, UsageError};
 use crate::report::Format;
 use crate::session::{execute, Item, Passes};
 use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
-use crate::workload::diskspd::{self, DiskspdJob, ResultsFormat};
+use crate::workload::diskspd::{self, fit, DiskspdJob, ResultsFormat};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -45,7 +45,12 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         }
     }
     for n in &job.notes {
-        eprintln!("note: {n}");
+        // DiskSpd's own warnings go out as it prints them.
+        if n.starts_with("WARNING: ") {
+            eprintln!("{n}");
+        } else {
+            eprintln!("note: {n}");
+        }
     }
     if job.profile_only {
         print!("{}", profile(&job));
@@ -53,7 +58,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
     }
     // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
     let size_given = job.create_size.is_some();
-    let items: Vec<Item> = std::iter::once(job.spec)
+    let mut items: Vec<Item> = std::iter::once(job.spec)
         .chain(job.later)
         .map(|mut spec| {
             own.apply(&mut spec);
@@ -62,6 +67,16 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
             Item { name: spec.short_name(), spec, notes: Vec::new() }
         })
         .collect();
+    // Before anything is created, so a refused line touches no file.
+    for it in &mut items {
+        for t in it.spec.targets.clone() {
+            if let Some(size) = fit::target_size(std::path::Path::new(&t), job.create_size) {
+                for w in fit::fit(&mut it.spec, &t, size)? {
+                    eprintln!("{w}");
+                }
+            }
+        }
+    }
     execute("diskspd", &items, size_given, &output, &Passes::ONCE)
 }
 

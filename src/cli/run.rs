@@ -162,6 +162,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         blocks,
         pattern,
         seq_skip: 0,
+        shared_seq: false,
         write_blocks: None,
         read_pct: match &a.read_pct {
             Some(s) => number("--read-pct", s, "0-100")?,

@@ -341,6 +341,7 @@ fn threads(reads: &[Dir], writes: &[Dir], trims: &[Dir]) -> Vec<ThreadStats> {
             write: thread_op(&[&writes[i]]),
             total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
             seconds: Vec::new(),
+            second_lat: Vec::new(),
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use super::live::{Collector, SecondAgg};
 use super::stages::StageRecs;
 use super::worker::WorkerRec;
 use crate::result::{
-    FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondStats, TestResult, ThreadOp, ThreadStats,
+    FsyncStats, Histograms, IoErrors, OpStats, ResponseLat, SecondLat, SecondStats, TestResult, ThreadOp, ThreadStats,
 };
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::{stddev, LatRec};
@@ -201,6 +201,7 @@ fn threads(
         .enumerate()
         .map(|(w, r)| {
             let series = collector.per_worker.get(w).map_or(&[][..], |s| &s[..]);
+            let lats = collector.per_worker_lat.get(w).map_or(&[][..], |s| &s[..]);
             let secs = measured_ns(r) as f64 / 1e9;
             let op = |rec: &LatRec, bytes: u64, k: Option<usize>| {
                 thread_op(rec, bytes, secs, iops_stddev(series, full_seconds(r, m_start), k))
@@ -213,6 +214,12 @@ fn threads(
                 total: op(&both(&r.read, &r.write), r.read_bytes + r.write_bytes, None),
                 seconds: (0..span.ceil() as usize)
                     .map(|s| series.get(s).map_or([0; 2], |x| [x[0], if trims { 0 } else { x[1] }]))
+                    .collect(),
+                second_lat: (0..span.ceil() as usize)
+                    .map(|s| {
+                        let x = lats.get(s).copied().unwrap_or_default();
+                        [x[0], if trims { SecondLat::default() } else { x[1] }]
+                    })
                     .collect(),
             }
         })

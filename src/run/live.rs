@@ -3,6 +3,7 @@
 //! moment the runner empties it). The runner merges the seconds, drives the progress line and
 //! keeps each worker's per-second I/O counts for DiskSpd's IopsStdDev.
 
+use crate::result::SecondLat;
 use crate::stats::SecondHist;
 use std::sync::Mutex;
 
@@ -12,6 +13,8 @@ pub struct SecondData {
     /// Read, write.
     pub ios: [u64; 2],
     pub bytes: [u64; 2],
+    /// Service latency of reads, writes: fixed-size sums, so recording allocates nothing.
+    pub lat: [SecondLat; 2],
     pub hist: SecondHist,
 }
 
@@ -58,6 +61,7 @@ impl Mailbox {
         for mut d in from.drain(..) {
             d.ios = [0, 0];
             d.bytes = [0, 0];
+            d.lat = Default::default();
             d.hist.clear();
             b.spare.push(d);
         }
@@ -77,12 +81,18 @@ pub struct Collector {
     pub seconds: Vec<SecondAgg>,
     /// Per worker, per second: I/Os [read, write], then bytes [read, write].
     pub per_worker: Vec<Vec<[u64; 4]>>,
+    /// Per worker, per second: service latency of reads, writes.
+    pub per_worker_lat: Vec<Vec<[SecondLat; 2]>>,
     scratch: Vec<SecondData>,
 }
 
 impl Collector {
     pub fn new(workers: usize) -> Collector {
-        Collector { per_worker: vec![Vec::new(); workers], ..Default::default() }
+        Collector {
+            per_worker: vec![Vec::new(); workers],
+            per_worker_lat: vec![Vec::new(); workers],
+            ..Default::default()
+        }
     }
 
     pub fn collect(&mut self, mailboxes: &[Mailbox]) {
@@ -106,6 +116,13 @@ impl Collector {
                 for k in 0..2 {
                     pw[s][k] += d.ios[k];
                     pw[s][2 + k] += d.bytes[k];
+                }
+                let pl = &mut self.per_worker_lat[w];
+                if pl.len() <= s {
+                    pl.resize(s + 1, Default::default());
+                }
+                for (all, one) in pl[s].iter_mut().zip(&d.lat) {
+                    all.merge(one);
                 }
             }
             mb.give_back(&mut self.scratch);

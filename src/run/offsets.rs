@@ -6,6 +6,8 @@ use crate::workload::{Pattern, RandomDist, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Zipf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use taken::Taken;
 
 mod service;
@@ -37,6 +39,9 @@ pub struct OffsetGen {
     scatter: u64,
     seq_pos: u64,
     seq_skip: i64,
+    /// The position the threads of a target share (DiskSpd's -si): each I/O takes the next
+    /// step with one atomic add, no lock.
+    shared: Option<Arc<AtomicU64>>,
     /// Every slot once per pass (fio's random map); None: independent draws.
     map: Option<Visit>,
     /// fio's strided zones: offsets are drawn in `len` (one zone) and moved to the zone.
@@ -168,6 +173,7 @@ impl OffsetGen {
             scatter,
             seq_pos: stride * worker as u64,
             seq_skip: spec.seq_skip,
+            shared: None,
             map,
             zones,
             taken,
@@ -175,6 +181,12 @@ impl OffsetGen {
             pending_write: None,
             pass,
         }
+    }
+
+    /// Walks sequentially from a position shared with the target's other threads.
+    pub fn sharing(mut self, pos: Arc<AtomicU64>) -> OffsetGen {
+        self.shared = Some(pos);
+        self
     }
 
     pub fn pass_bytes(&self) -> u64 {
@@ -220,6 +232,14 @@ impl OffsetGen {
             blocks.iter().find(|b| r < b.1).map_or(blocks[0].0, |b| b.0)
         };
         let off = match self.pattern {
+            Pattern::Sequential if self.shared.is_some() => {
+                // One block size (DiskSpd's -b): the region holds whole steps, and the shared
+                // count wraps within them as DiskSpd's interlocked offset does.
+                let step = (bs as i64 + self.seq_skip).max(bs as i64) as u64;
+                let steps = ((self.len.saturating_sub(bs)) / step + 1).max(1);
+                let n = self.shared.as_ref().map_or(0, |p| p.fetch_add(1, Ordering::Relaxed));
+                (n % steps) * step
+            }
             Pattern::Sequential => {
                 if self.seq_pos + bs > self.len {
                     // fio draws lengths until one fits before the end; with none, it wraps.

@@ -55,6 +55,7 @@ fn worker_args<'a>(
     let mut out = Vec::with_capacity(count);
     for (ti, group) in job.targets.chunks(per).enumerate() {
         let t = &group[0];
+        let shared_seq = spec.shared_seq.then(|| std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)));
         for th in 0..spec.threads {
             let rank = ti * spec.threads as usize + th as usize;
             let w = first + rank;
@@ -73,7 +74,12 @@ fn worker_args<'a>(
                     (offsets::Walk::new(gens, fs, spec.seed ^ w as u64), Files::Many(handles))
                 }
                 _ => {
-                    (offsets::Walk::one(offsets::OffsetGen::new(spec, t.plan.size, th, w as u64)), Files::One(&t.file))
+                    let gen = offsets::OffsetGen::new(spec, t.plan.size, th, w as u64);
+                    let gen = match &shared_seq {
+                        Some(pos) => gen.sharing(pos.clone()),
+                        None => gen,
+                    };
+                    (offsets::Walk::one(gen), Files::One(&t.file))
                 }
             };
             let args = worker::WorkerArgs {

@@ -140,6 +140,10 @@ pub struct Spec {
     /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
     #[serde(default)]
     pub seq_skip: i64,
+    /// The threads of a target share one sequential position, each I/O taking the next
+    /// block (DiskSpd's -si); otherwise each thread walks on its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared_seq: bool,
     /// Percentage of I/Os that read (100 = read only, 0 = write only).
     pub read_pct: u32,
     /// The I/Os free their range instead of writing it (fio's rw=trim, randtrim); `read_pct`
@@ -261,6 +265,7 @@ impl Default for Spec {
             write_blocks: None,
             pattern: Pattern::Random,
             seq_skip: 0,
+            shared_seq: false,
             read_pct: 100,
             trim: false,
             trim_write: false,

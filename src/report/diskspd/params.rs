@@ -58,7 +58,10 @@ fn target(o: &mut String, s: &Spec, path: &str, depth: u32, engine: Option<&str>
     let _ = writeln!(o, "\t\tblock size: {}", file_size(s.blocks[0].size));
     let _ = match s.pattern {
         Pattern::Random => writeln!(o, "\t\tusing random I/O (alignment: {})", file_size(s.effective_align())),
-        Pattern::Sequential => writeln!(o, "\t\tusing sequential I/O (stride: {})", file_size(s.blocks[0].size)),
+        Pattern::Sequential => {
+            let kind = if s.shared_seq { "interlocked sequential" } else { "sequential" };
+            writeln!(o, "\t\tusing {kind} I/O (stride: {})", file_size(s.blocks[0].size))
+        }
     };
     let _ = writeln!(o, "\t\tnumber of outstanding I/O operations per thread: {depth}");
     if s.offset != 0 {

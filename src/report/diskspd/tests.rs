@@ -190,15 +190,23 @@ fn xml_latency_and_iops_follow_l_and_d() {
 
 #[test]
 fn per_thread_buckets_carry_the_threads_own_seconds() {
-    let r = with_topology_and_seconds(FULL);
+    let mut r = with_topology_and_seconds(FULL);
+    let mut read = crate::result::SecondLat::default();
+    read.record(100_000);
+    read.record(300_000);
+    r.tests[0].threads[0].second_lat = vec![[read, Default::default()]];
     let th = &r.tests[0].threads[0];
     let xml = super::xml::render(&r);
     let thread = &xml[xml.find("<Thread>").unwrap()..];
+    // Population deviation of 0.1 and 0.3 ms is 0.1 ms; a direction without I/O reads 0.
     let want = format!(
-        r#"<Bucket SampleMillisecond="1000" Read="{}" Write="{}" Total="{}"/>"#,
+        r#"<Bucket SampleMillisecond="1000" Read="{}" Write="{}" Total="{}" ReadMinLatencyMilliseconds="0.100" ReadMaxLatencyMilliseconds="0.300" ReadAvgLatencyMilliseconds="0.200" ReadLatencyStdDev="0.100" WriteMinLatencyMilliseconds="0.000" WriteMaxLatencyMilliseconds="0.000" WriteAvgLatencyMilliseconds="0.000" WriteLatencyStdDev="0.000"/>"#,
         th.read.ios,
         th.write.ios,
         th.read.ios + th.write.ios
     );
     assert!(thread.contains(&want), "{want} not in\n{thread}");
+    // The time span's buckets merge the threads' seconds: the one thread's figures again.
+    let span = &xml[..xml.find("<Thread>").unwrap()];
+    assert!(span.contains(r#"ReadMinLatencyMilliseconds="0.100" ReadMaxLatencyMilliseconds="0.300""#), "{span}");
 }

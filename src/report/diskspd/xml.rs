@@ -10,7 +10,7 @@ use super::latency::{columns, xml_percentiles};
 use super::xml_system::system;
 use super::Shown;
 use crate::report::cells::ms;
-use crate::result::{RunResult, TestResult, ThreadOp, ThreadStats};
+use crate::result::{RunResult, SecondLat, TestResult, ThreadOp, ThreadStats};
 use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
 use crate::workload::diskspd::ResultsFormat;
 
@@ -55,7 +55,17 @@ fn time_span(x: &mut XmlOut, r: &RunResult, t: &TestResult, show: Shown) {
     if show.iops {
         let seconds: Vec<[u64; 2]> =
             t.seconds.iter().map(|s| [s.read_iops.round() as u64, s.write_iops.round() as u64]).collect();
-        iops(x, &seconds, t.duration_s);
+        let mut lats: Vec<[SecondLat; 2]> = Vec::new();
+        for th in &t.threads {
+            if lats.len() < th.second_lat.len() {
+                lats.resize(th.second_lat.len(), Default::default());
+            }
+            for (all, one) in lats.iter_mut().zip(&th.second_lat) {
+                all[0].merge(&one[0]);
+                all[1].merge(&one[1]);
+            }
+        }
+        iops(x, &seconds, &lats, t.duration_s);
     }
     for th in &t.threads {
         thread(x, r, t, th, show);
@@ -78,10 +88,11 @@ fn thread(x: &mut XmlOut, r: &RunResult, t: &TestResult, th: &ThreadStats, show:
     x.leaf("WriteBytes", th.write.bytes);
     x.leaf("WriteCount", th.write.ios);
     if show.latency {
+        // No total: DiskSpd 2.2 merges it from histograms it has already sealed, which merge
+        // as empty, so its <AverageLatencyMilliseconds> and <LatencyStdev> never appear here.
         for (op, avg, sd) in [
             (&th.read, "AverageReadLatencyMilliseconds", "ReadLatencyStdev"),
             (&th.write, "AverageWriteLatencyMilliseconds", "WriteLatencyStdev"),
-            (&th.total, "AverageLatencyMilliseconds", "LatencyStdev"),
         ] {
             if let (true, Some(m)) = (op.ios > 0, op.lat_mean_us) {
                 x.leaf(avg, ms(m));
@@ -96,7 +107,7 @@ fn thread(x: &mut XmlOut, r: &RunResult, t: &TestResult, th: &ThreadStats, show:
             stddevs(x, [&th.read, &th.write, &th.total].map(|o: &ThreadOp| (o.ios, o.iops_stddev)));
             x.close("Iops");
         } else {
-            iops(x, &th.seconds, t.duration_s);
+            iops(x, &th.seconds, &th.second_lat, t.duration_s);
         }
     }
     x.close("Target");
@@ -173,9 +184,10 @@ fn stddevs(x: &mut XmlOut, v: [(u64, f64); 3]) {
 
 /// `<Iops>` of reads and writes per second: the standard deviations, then one `<Bucket>` per
 /// second, both over the whole measured seconds (a last, partial one is left out, as DiskSpd
-/// leaves out its partial bucket). iolens keeps no per-second latency split by reads
-/// and writes, so the buckets carry the counts alone.
-fn iops(x: &mut XmlOut, seconds: &[[u64; 2]], duration_s: f64) {
+/// leaves out its partial bucket). Each bucket carries the second's read and write latency;
+/// results stored before it was kept, and seconds without I/O, give 0 as DiskSpd does for
+/// an empty bucket.
+fn iops(x: &mut XmlOut, seconds: &[[u64; 2]], lats: &[[SecondLat; 2]], duration_s: f64) {
     let whole = &seconds[..seconds.len().min(duration_s.floor() as usize)];
     let sd = |f: fn(&[u64; 2]) -> u64| crate::stats::stddev(&whole.iter().map(|s| f(s) as f64).collect::<Vec<_>>());
     let ios = |f: fn(&[u64; 2]) -> u64| seconds.iter().map(f).sum::<u64>();
@@ -184,16 +196,25 @@ fn iops(x: &mut XmlOut, seconds: &[[u64; 2]], duration_s: f64) {
         x,
         [(ios(|s| s[0]), sd(|s| s[0])), (ios(|s| s[1]), sd(|s| s[1])), (ios(|s| s[0] + s[1]), sd(|s| s[0] + s[1]))],
     );
+    let none = [SecondLat::default(); 2];
     for (i, s) in whole.iter().enumerate() {
-        x.empty(
-            "Bucket",
-            &[
-                ("SampleMillisecond", ((i + 1) * 1000).to_string()),
-                ("Read", s[0].to_string()),
-                ("Write", s[1].to_string()),
-                ("Total", (s[0] + s[1]).to_string()),
-            ],
-        );
+        let mut attrs = vec![
+            ("SampleMillisecond", ((i + 1) * 1000).to_string()),
+            ("Read", s[0].to_string()),
+            ("Write", s[1].to_string()),
+            ("Total", (s[0] + s[1]).to_string()),
+        ];
+        let lat = lats.get(i).unwrap_or(&none);
+        for (l, names) in lat.iter().zip(BUCKET_LAT) {
+            let v = [l.min_ns as f64, l.max_ns as f64, l.mean_ns(), l.stddev_ns()];
+            attrs.extend(names.iter().zip(v).map(|(n, ns)| (*n, ms(ns / 1000.0))));
+        }
+        x.empty("Bucket", &attrs);
     }
     x.close("Iops");
 }
+
+const BUCKET_LAT: [[&str; 4]; 2] = [
+    ["ReadMinLatencyMilliseconds", "ReadMaxLatencyMilliseconds", "ReadAvgLatencyMilliseconds", "ReadLatencyStdDev"],
+    ["WriteMinLatencyMilliseconds", "WriteMaxLatencyMilliseconds", "WriteAvgLatencyMilliseconds", "WriteLatencyStdDev"],
+];

@@ -6,12 +6,17 @@ use crate::result::{CpuPlace, RunResult};
 use crate::workload::diskspd::xml_out::XmlOut;
 use std::collections::BTreeMap;
 
+/// The release date of this version, in DiskSpd's y/m/d without leading zeros; moves with the
+/// version in Cargo.toml.
+const VERSION_DATE: &str = "2026/11/25";
+
 pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
     let h = &r.host;
     x.open("System");
     x.leaf("ComputerName", &h.hostname);
     x.open("Tool");
     x.leaf("Version", format!("iolens {}", r.iolens_version));
+    x.leaf("VersionDate", VERSION_DATE);
     x.close("Tool");
     x.leaf("RunTime", diskspd_time(&r.started_at));
     // Linux's cpufreq governor stands for Windows' power scheme; it has no GUID.
@@ -30,10 +35,19 @@ pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
             ("ActiveProcessorMask", all),
         ],
     );
-    grouped(x, &h.cpus, "Node", |c| c.node);
-    grouped(x, &h.cpus, "Socket", |c| c.socket);
+    // Where the host's placement of CPUs was not read (Windows, older results), each CPU is a
+    // core of its own on one socket and node: what DiskSpd reports of a VM's flat topology.
+    let flat: Vec<CpuPlace>;
+    let cpus = if h.cpus.is_empty() {
+        flat = (0..h.cores).map(|c| CpuPlace { cpu: c, core: c, socket: 0, node: 0 }).collect();
+        &flat
+    } else {
+        &h.cpus
+    };
+    grouped(x, cpus, "Node", |c| c.node);
+    grouped(x, cpus, "Socket", |c| c.socket);
     let mut cores: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for c in &h.cpus {
+    for c in cpus {
         cores.entry(c.core).or_default().push(c.cpu);
     }
     for (core, cpus) in cores {

@@ -249,3 +249,22 @@ fn a_walk_over_files_skips_the_done_ones_and_starts_again_once_all_are() {
     let mut w = Walk::new(gens, fs, 1);
     assert!((0..6).all(|_| w.next_io().0 == 0));
 }
+
+#[test]
+fn interlocked_threads_take_turns_at_one_position() {
+    let s = Spec {
+        threads: 2,
+        offset: 4096,
+        blocks: vec![BlockShare { size: 16384, pct: 100 }],
+        shared_seq: true,
+        ..spec(Pattern::Sequential)
+    };
+    let pos = Arc::new(AtomicU64::new(0));
+    let mut a = OffsetGen::new(&s, 4096 + (64 << 10), 0, 0).sharing(pos.clone());
+    let mut b = OffsetGen::new(&s, 4096 + (64 << 10), 1, 1).sharing(pos.clone());
+    // Whichever thread asks next gets the next block; past the region's end both wrap to its start.
+    let mut gens = [&mut a, &mut b];
+    let offs: Vec<u64> = [0, 1, 1, 0, 0, 1].into_iter().map(|k| gens[k].next_io().1).collect();
+    assert_eq!(offs, vec![4096, 4096 + 16384, 4096 + 32768, 4096 + 49152, 4096, 4096 + 16384]);
+    assert_eq!(pos.load(Ordering::Relaxed), 6);
+}

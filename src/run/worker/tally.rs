@@ -42,6 +42,7 @@ impl<E: Engine> Worker<'_, E> {
         }
         self.cur.ios[k] += 1;
         self.cur.bytes[k] += s.len as u64;
+        self.cur.lat[k].record(svc);
         self.cur.hist.record(svc);
     }
 

@@ -8,6 +8,7 @@ use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
 use options::Line;
 use wording::{alone, unsupported};
 
+pub mod fit;
 mod options;
 mod wording;
 mod xml;
@@ -53,7 +54,7 @@ fn count(arg: &str, s: &str) -> R<u32> {
     number(s).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or_else(|| wording::incorrect(arg, &[]))
 }
 
-/// DiskSpd's target forms → a Linux path; Windows files keep only their name, in the current directory.
+/// DiskSpd's target forms → a path: on Linux, Windows files keep only their name, in the current directory.
 pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     const DEV: &str = "iolens has no such device mapping on Linux; name the block device instead";
     let b = raw.as_bytes();
@@ -69,7 +70,9 @@ pub(super) fn target(raw: &str, notes: &mut Vec<String>) -> R<String> {
     if raw.is_empty() {
         return Err(unsupported(raw, "an empty argument is not a target"));
     }
-    if !drive && !raw.contains('\\') {
+    // On Windows a path means what it says (F:\dir\IO.dat tests drive F:); elsewhere it has
+    // no such drive, and only its name is kept.
+    if cfg!(windows) || (!drive && !raw.contains('\\')) {
         return Ok(raw.to_string());
     }
     // The first two bytes are ASCII when `drive` holds, so slicing at 2 stays on a char boundary.
@@ -215,12 +218,11 @@ fn finish(line: Line) -> R<DiskspdJob> {
         return Err(unsupported(o, &format!("{n} is not a multiple of 512, which unbuffered I/O (-Su, -Sh) needs")));
     }
     let t = spec.threads;
-    if spec.pattern == Pattern::Sequential && t > 1 {
-        notes.push(if line.interlocked {
-            format!("-si: iolens has no shared offset; each of the {t} threads runs its own sequential stream")
-        } else {
-            format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly")
-        });
+    spec.shared_seq = line.interlocked;
+    if line.interlocked && t == 1 {
+        notes.push("WARNING: single-threaded test, -si ignored".into());
+    } else if spec.pattern == Pattern::Sequential && t > 1 && !line.interlocked {
+        notes.push(format!("DiskSpd starts all {t} sequential threads at the base offset; iolens spreads them evenly"));
     }
     if spec.writes() && !zero && !line.zr && zbuf.is_none() {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());

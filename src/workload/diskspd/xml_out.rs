@@ -135,7 +135,7 @@ fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>) {
         Pattern::Random => x.leaf("Random", s.effective_align()),
         Pattern::Sequential => {
             x.leaf("StrideSize", s.min_block());
-            x.leaf("InterlockedSequential", false);
+            x.leaf("InterlockedSequential", s.shared_seq);
         }
     }
     x.leaf("ThreadStride", 0);

@@ -1,0 +1,95 @@
+//! The shape of DiskSpd's output, to compare iolens' with the real DiskSpd's for the same
+//! line: the text's section headings in order, its table headers and rules, the latency
+//! table's percentile rows; the XML's set of element and attribute paths. Figures, paths and
+//! times are left out: the shape is what a script that reads DiskSpd's output relies on.
+#![allow(dead_code)]
+
+use quick_xml::events::Event;
+use quick_xml::Reader;
+use std::collections::BTreeSet;
+
+/// The text layout's structure, in order.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TextShape {
+    /// Unindented lines without a table bar, up to their first ':' ("Input parameters:",
+    /// "actual test time:", "Total IO").
+    pub headings: Vec<String>,
+    /// Lines with a bar and no digit (a table's column header), and the rules under them as
+    /// their length ("-" × 114).
+    pub tables: Vec<String>,
+    /// The first cell of each row of the latency distribution ("min", "25th", … "max").
+    pub percentiles: Vec<String>,
+}
+
+pub fn text_shape(text: &str) -> TextShape {
+    let (mut headings, mut tables, mut percentiles) = (Vec::new(), Vec::new(), Vec::new());
+    let mut in_latency = false;
+    for line in text.lines().map(str::trim_end) {
+        if line.is_empty() {
+            in_latency = false;
+            continue;
+        }
+        if line.starts_with(|c: char| c.is_ascii_alphabetic()) && !line.contains('|') {
+            headings.push(line.split_inclusive(':').next().unwrap_or(line).to_string());
+        } else if line.contains('|') && !line.contains(|c: char| c.is_ascii_digit()) {
+            in_latency = line.contains("%-ile");
+            tables.push(line.split_whitespace().collect::<Vec<_>>().join(" "));
+        } else if !line.is_empty() && line.chars().all(|c| c == '-') {
+            tables.push(format!("- x {}", line.len()));
+        } else if in_latency {
+            percentiles.push(line.split('|').next().unwrap_or("").trim().to_string());
+        }
+    }
+    TextShape { headings, tables, percentiles }
+}
+
+/// Every element ("Results/System/Tool/Version") and attribute ("…/Bucket/@Read") path.
+pub fn xml_paths(xml: &str) -> BTreeSet<String> {
+    // Wine's stub answer for the power scheme leaves DiskSpd's line with a bare '<'.
+    let xml = xml.replace(r#"Name="<unknown>""#, r#"Name="&lt;unknown&gt;""#);
+    let mut r = Reader::from_str(&xml);
+    let (mut path, mut out) = (Vec::<String>::new(), BTreeSet::new());
+    loop {
+        let (e, open) = match r.read_event().unwrap_or_else(|e| panic!("XML does not parse: {e}\n{xml}")) {
+            Event::Start(e) => (e, true),
+            Event::Empty(e) => (e, false),
+            Event::End(_) => {
+                path.pop();
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let name = e.name().into_inner().to_string();
+        let here = if path.is_empty() { name.clone() } else { format!("{}/{name}", path.join("/")) };
+        for a in e.attributes() {
+            let a = a.expect("well-formed attribute");
+            out.insert(format!("{here}/@{}", a.key.into_inner()));
+        }
+        out.insert(here);
+        if open {
+            path.push(name);
+        }
+    }
+    out
+}
+
+/// Writes' share of all I/Os in a `-Rxml` result, %, from its threads' counts.
+pub fn write_share(xml: &str) -> f64 {
+    let count = |tag: &str| -> u64 {
+        xml.match_indices(&format!("<{tag}>"))
+            .map(|(i, m)| {
+                let rest = &xml[i + m.len()..];
+                rest[..rest.find('<').unwrap_or(0)].trim().parse::<u64>().unwrap_or(0)
+            })
+            .sum()
+    };
+    let (w, all) = (count("WriteCount"), count("IOCount"));
+    assert!(all > 0, "no I/O in\n{xml}");
+    w as f64 * 100.0 / all as f64
+}
+
+/// What `have` and `want` do not share, each side's extras listed.
+pub fn path_diff(have: &BTreeSet<String>, want: &BTreeSet<String>) -> (Vec<String>, Vec<String>) {
+    (have.difference(want).cloned().collect(), want.difference(have).cloned().collect())
+}
