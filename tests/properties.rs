@@ -6,6 +6,8 @@
 
 mod props;
 
+use iolens::analyze::matching::matches;
+use iolens::analyze::plan::{plan, Target};
 use iolens::error::UsageError;
 use iolens::result::RunResult;
 use iolens::store::Store;
@@ -140,6 +142,11 @@ proptest! {
                         prop_assert!(figures.into_iter().all(|x| x >= 0.0), "{caps:?} at {gib} GiB of {d:?}");
                     }
                 }
+                let need = Target { iops: 5000.0, mbps: 200.0, clouds: Vec::new(), max_disks: 4, size_gib: Some(100.0) };
+                for p in plan(&c, &need) {
+                    prop_assert!(p.iops >= need.iops && p.mbps >= need.mbps && p.disk_gib >= 0.0, "{p:?}");
+                }
+                let _ = matches(&c, Some(5000.0), Some(200.0), 0.1);
             }
             Err(e) => says_what(&e)?,
         }

@@ -1,7 +1,10 @@
 //! A `--catalog` TOML file of disk and VM limits → a catalog or a one-line error; every disk
-//! and VM of an accepted one answers the questions `plan` and `explain` ask of it.
+//! and VM of an accepted one answers the questions `plan` and `explain` ask of it, and plans
+//! and matches are made from it.
 #![no_main]
 
+use iolens::analyze::matching::matches;
+use iolens::analyze::plan::{plan, Target};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,5 +21,11 @@ fuzz_target!(|data: &[u8]| {
     for v in &c.vms {
         let _ = (v.caps(true), v.caps(false));
         let _ = c.vm(&v.name, v.disk.as_deref());
+    }
+    // What `plan` and `explain` do with the rows: configurations for a need, matches for caps.
+    for (iops, mbps, size_gib) in [(5000.0, 200.0, None), (1e6, 1e4, Some(1e5)), (0.0, 0.0, Some(0.0))] {
+        let t = Target { iops, mbps, clouds: Vec::new(), max_disks: 4, size_gib };
+        let _ = plan(&c, &t);
+        let _ = matches(&c, Some(iops), Some(mbps), 0.1);
     }
 });
