@@ -91,6 +91,28 @@ pub struct Caps {
 }
 
 impl Disk {
+    fn figures(&self) -> [(&'static str, Option<f64>); 17] {
+        [
+            ("size_gib", self.size_gib),
+            ("iops", self.iops),
+            ("mbps", self.mbps),
+            ("burst_iops", self.burst_iops),
+            ("burst_mbps", self.burst_mbps),
+            ("min_gib", self.min_gib),
+            ("max_gib", self.max_gib),
+            ("base_iops", self.base_iops),
+            ("min_iops", self.min_iops),
+            ("iops_per_gib", self.iops_per_gib),
+            ("max_iops", self.max_iops),
+            ("base_mbps", self.base_mbps),
+            ("mbps_per_gib", self.mbps_per_gib),
+            ("mbps_per_iops", self.mbps_per_iops),
+            ("max_mbps", self.max_mbps),
+            ("step_gib", self.step_gib),
+            ("step_mbps", self.step_mbps),
+        ]
+    }
+
     pub fn is_formula(&self) -> bool {
         self.iops.is_none()
     }
@@ -136,6 +158,18 @@ impl Disk {
 }
 
 impl Vm {
+    fn figures(&self) -> [(&'static str, Option<f64>); 7] {
+        [
+            ("cached_iops", self.cached_iops),
+            ("cached_mbps", self.cached_mbps),
+            ("cache_gib", self.cache_gib),
+            ("uncached_iops", self.uncached_iops),
+            ("uncached_mbps", self.uncached_mbps),
+            ("burst_iops", self.burst_iops),
+            ("burst_mbps", self.burst_mbps),
+        ]
+    }
+
     /// The caps disks of this VM share: uncached, or the host cache's when `cached`.
     pub fn caps(&self, cached: bool) -> Option<Caps> {
         let (i, m) =
@@ -169,7 +203,8 @@ fn convert(c: &mut Catalog) {
     }
 }
 
-fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
+/// A catalog's TOML text (`what` names it in errors), its throughput converted to MB/s.
+pub fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
     let mut c: Catalog = toml::from_str(text).map_err(|e| {
         let first = e.to_string().lines().next().unwrap_or("").to_string();
         UsageError::new(what, format!("is not a catalog: {first}"))
@@ -179,8 +214,23 @@ fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
             return Err(UsageError::new(what, format!("unit '{u}' is not MB/s or MiB/s")));
         }
     }
+    for d in &c.disks {
+        figures_ok(&d.name, &d.figures()).map_err(|m| UsageError::new(what, m))?;
+    }
+    for v in &c.vms {
+        figures_ok(&v.name, &v.figures()).map_err(|m| UsageError::new(what, m))?;
+    }
     convert(&mut c);
     Ok(c)
+}
+
+/// A limit that is NaN, infinite or negative would make every plan and match built on it
+/// meaningless (NaN compares false both ways), so the row is refused by name.
+fn figures_ok(row: &str, figures: &[(&str, Option<f64>)]) -> Result<(), String> {
+    match figures.iter().find_map(|&(k, v)| v.filter(|x| !x.is_finite() || *x < 0.0).map(|x| (k, x))) {
+        Some((k, x)) => Err(format!("row '{row}': {k} = {x} is not a limit (a finite figure, 0 or more)")),
+        None => Ok(()),
+    }
 }
 
 impl Catalog {

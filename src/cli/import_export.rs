@@ -42,15 +42,8 @@ pub struct ExportArgs {
 pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
     let shown = path.display().to_string();
     let text = crate::input::read_text(path, "import", crate::input::TEXT_LIMIT)?;
-    // fio prints notes before its JSON when it has something to say: the JSON starts at '{'.
-    let start = if text.trim_start().starts_with('{') { 0 } else { text.find("\n{").map_or(0, |i| i + 1) };
-    let v: serde_json::Value =
-        serde_json::from_str(&text[start..]).map_err(|e| UsageError::new(&shown, format!("is not JSON: {e}")))?;
-    if v.get("fio version").is_some() {
-        let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-        return crate::result::fio::from_fio_json(&v, &name, host).map_err(|e| UsageError::new(&shown, e.message));
-    }
-    serde_json::from_value(v).map_err(|e| UsageError::new(&shown, format!("is not an iolens result: {e}")))
+    let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+    crate::result::import::from_text(&text, &shown, &name, host)
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<i32> {

@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod fio;
 pub mod host;
+pub mod import;
 pub mod ranks;
 pub mod simdb;
 pub mod verify;

@@ -112,8 +112,14 @@ pub fn shown(args: &[String]) -> (bool, bool) {
 
 /// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
 pub fn parse(args: &[String]) -> R<DiskspdJob> {
+    parse_reading(args, &|file| crate::input::read_text(std::path::Path::new(file), "-X", crate::input::TEXT_LIMIT))
+}
+
+/// As [`parse`], with the text of the `-X` profile from `profile` (given the name after -X)
+/// rather than from the file system, so a profile can be checked without a file.
+pub fn parse_reading(args: &[String], profile: &dyn Fn(&str) -> R<String>) -> R<DiskspdJob> {
     match args.iter().find(|a| a.starts_with("-X")) {
-        Some(x) => xml::parse_with_profile(args, x),
+        Some(x) => xml::parse_with_profile(args, x, profile),
         None => parse_line(args),
     }
 }

@@ -275,7 +275,7 @@ const FROM: [(&str, &str); 17] = [
 ];
 
 /// `-X<file>` and what may go with it → the job, its later time spans in `later`.
-pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
+pub(super) fn parse_with_profile(args: &[String], x: &str, read: &dyn Fn(&str) -> R<String>) -> R<DiskspdJob> {
     let file = &x[2..];
     if file.is_empty() {
         return usage("-X", "needs the profile's file attached, e.g. -Xprofile.xml");
@@ -299,7 +299,7 @@ pub(super) fn parse_with_profile(args: &[String], x: &str) -> R<DiskspdJob> {
     }
     // The added options are checked first, so their errors name them and not the profile.
     parse_line(&[overrides.clone(), vec!["x".into()]].concat())?;
-    let text = crate::input::read_text(std::path::Path::new(file), "-X", crate::input::TEXT_LIMIT)?;
+    let text = read(file)?;
     let bad = |m: String| UsageError::new("-X", format!("{file}: {m}"));
     let root = dom(&text).map_err(|e| bad(format!("not well-formed XML: {e}")))?;
     let profile = match root.name.as_str() {

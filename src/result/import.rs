@@ -1,0 +1,18 @@
+//! A result from the JSON a user hands `import` or `compare`: iolens' own, or fio's output
+//! (`--output-format=json` or `json+`), told apart by fio's "fio version" key.
+
+use super::RunResult;
+use crate::error::UsageError;
+
+/// The result in `text`: `shown` names the input in errors, `name` (its file name) goes into
+/// an imported fio result's source; `host` is where fio ran, as fio does not say.
+pub fn from_text(text: &str, shown: &str, name: &str, host: Option<&str>) -> Result<RunResult, UsageError> {
+    // fio prints notes before its JSON when it has something to say: the JSON starts at '{'.
+    let start = if text.trim_start().starts_with('{') { 0 } else { text.find("\n{").map_or(0, |i| i + 1) };
+    let v: serde_json::Value =
+        serde_json::from_str(&text[start..]).map_err(|e| UsageError::new(shown, format!("is not JSON: {e}")))?;
+    if v.get("fio version").is_some() {
+        return super::fio::from_fio_json(&v, name, host).map_err(|e| UsageError::new(shown, e.message));
+    }
+    serde_json::from_value(v).map_err(|e| UsageError::new(shown, format!("is not an iolens result: {e}")))
+}
