@@ -6,7 +6,7 @@
 mod fz;
 mod lines;
 
-pub use fz::inflate;
+pub use fz::{inflate, inflate_to};
 
 use crate::engine::trace::FioLog;
 use crate::targets::Prepared;

@@ -27,7 +27,7 @@ use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
 pub use agglog::AggBw;
 pub use assemble::keep_mergeable;
-pub use iolog::inflate as inflate_log;
+pub use iolog::{inflate as inflate_log, inflate_to as inflate_log_to};
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use start::start_worker;
 use std::io::Write;

@@ -31,15 +31,34 @@ pub fn deflate(raw: Vec<u8>) -> Vec<u8> {
 
 /// The text of a `.log.fz` file: every zlib stream in it inflated, its samples printed.
 pub fn inflate(packed: &[u8]) -> Result<String, String> {
-    let mut raw = Vec::new();
+    let mut t = Vec::new();
+    inflate_to(packed, &mut t)?;
+    Ok(String::from_utf8(t).expect("printed samples are ASCII"))
+}
+
+/// `inflate` printed to `out` as the streams inflate, so memory stays at one buffer however far
+/// the file inflates (a few MiB of zlib can stand for many GiB of samples).
+pub fn inflate_to(packed: &[u8], out: &mut dyn std::io::Write) -> Result<(), String> {
     let mut rest = packed;
-    let mut out = vec![0u8; 1 << 16];
+    let mut buf = vec![0u8; 1 << 16];
+    // Inflated bytes not yet printed: at most one partial sample between reads.
+    let mut raw = Vec::with_capacity(1 << 16);
+    let mut layout = None;
+    let mut text = String::new();
+    let wrote = |text: &mut String, out: &mut dyn std::io::Write| {
+        let r = out.write_all(text.as_bytes()).map_err(|e| format!("cannot write the text: {e}"));
+        text.clear();
+        r
+    };
     while !rest.is_empty() {
         let mut st = InflateState::new_boxed(DataFormat::Zlib);
         loop {
-            let r = inflate_stream(&mut st, rest, &mut out, MZFlush::None);
-            raw.extend_from_slice(&out[..r.bytes_written]);
+            let r = inflate_stream(&mut st, rest, &mut buf, MZFlush::None);
+            raw.extend_from_slice(&buf[..r.bytes_written]);
             rest = &rest[r.bytes_consumed..];
+            let used = print(&raw, &mut layout, &mut text);
+            raw.drain(..used);
+            wrote(&mut text, out)?;
             match r.status {
                 Ok(MZStatus::StreamEnd) => break,
                 Ok(_) if r.bytes_consumed == 0 && r.bytes_written == 0 => {
@@ -50,25 +69,30 @@ pub fn inflate(packed: &[u8]) -> Result<String, String> {
             }
         }
     }
-    Ok(print(&raw))
+    Ok(())
 }
 
-/// fio's flush_samples over inflated samples: the first one's flags give every one's layout.
-fn print(raw: &[u8]) -> String {
+/// fio's flush_samples over inflated samples, as many whole ones as `raw` holds; the first
+/// sample's flags give every one's layout. Returns the bytes printed.
+fn print(raw: &[u8], layout: &mut Option<(bool, bool)>, t: &mut String) -> usize {
     let word = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().expect("8 bytes"));
-    let Some(first) = raw.get(16..20) else { return String::new() };
-    let flags = u32::from_le_bytes(first.try_into().expect("4 bytes"));
-    let (with_offset, prio) = (flags & OFFSET_BIT != 0, flags & PRIO_BIT != 0);
+    let (with_offset, prio) = match *layout {
+        Some(l) => l,
+        None => {
+            let Some(first) = raw.get(16..20) else { return 0 };
+            let flags = u32::from_le_bytes(first.try_into().expect("4 bytes"));
+            *layout.insert((flags & OFFSET_BIT != 0, flags & PRIO_BIT != 0))
+        }
+    };
     let size = if with_offset { 40 } else { 32 };
-    let mut t = String::with_capacity(raw.len());
     for at in (0..raw.len() / size).map(|i| i * size) {
         let ddir = u32::from_le_bytes(raw[at + 16..at + 20].try_into().expect("4 bytes")) & !(OFFSET_BIT | PRIO_BIT);
         let offset = with_offset.then(|| word(at + 32));
         let ioprio = u16::from_le_bytes(raw[at + 20..at + 22].try_into().expect("2 bytes"));
         let (ms, v, bs) = (word(at), word(at + 8), word(at + 24));
-        format_line(&mut t, &Row { ms, v, v1: None, ddir, bs, offset, prio: (prio, ioprio), issue: None });
+        format_line(t, &Row { ms, v, v1: None, ddir, bs, offset, prio: (prio, ioprio), issue: None });
     }
-    t
+    raw.len() / size * size
 }
 
 /// One line of a log: time (ms), value, the window's largest value (log_window_value=both),

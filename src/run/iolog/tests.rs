@@ -100,6 +100,30 @@ fn stored_compressed_samples_inflate_to_the_same_text() {
 }
 
 #[test]
+fn a_stream_larger_than_the_inflate_buffer_prints_every_sample_once_and_in_order() {
+    // 40-byte samples (with offsets) across 64 KiB reads: some straddle two reads.
+    let mut raw = Vec::new();
+    for i in 0..5000u64 {
+        super::fz::encode(&mut raw, i, i * 3, 1, 4096, Some(i * 4096), (false, 0));
+    }
+    let mut out = Vec::new();
+    super::inflate_to(&super::fz::deflate(raw), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5000);
+    assert_eq!(lines[1638], "1638, 4914, 1, 4096, 6709248, 0");
+    assert_eq!(lines[4999], "4999, 14997, 1, 4096, 20475904, 0");
+    // A writer that fails is reported, not passed over.
+    let mut small = [0u8; 16];
+    let packed = super::fz::deflate({
+        let mut r = Vec::new();
+        super::fz::encode(&mut r, 1, 2, 0, 4096, None, (false, 0));
+        r
+    });
+    assert!(super::inflate_to(&packed, &mut &mut small[..]).unwrap_err().contains("cannot write"));
+}
+
+#[test]
 fn log_window_value_both_gives_mean_then_max_and_issue_times_end_clat_and_slat_lines() {
     let logs = IoLogs { avg_msec: 100, avg_and_max: true, ..IoLogs::default() };
     let mut l = Lines::new(LogKind::Lat, &logs);
