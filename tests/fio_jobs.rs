@@ -104,7 +104,7 @@ fn random_file_service_and_filename_lists_share_a_clones_io_over_its_files() {
     assert_eq!(std::fs::metadata(dir.path().join("a")).unwrap().len(), 1 << 20);
     // What cannot be done is said in one line naming the option.
     let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfilename_format=f.$jobnum\n");
-    assert_eq!((code, err.trim()), (2, "error: [j]: nrfiles: 2 files need $filenum in filename_format"));
+    assert_eq!((code, err.trim()), (2, "error: job.fio:2: [j] nrfiles: 2 files need $filenum in filename_format"));
     let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfile_service_type=next\n");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("file_service_type: 'next' is not roundrobin, sequential, random"), "{err}");
@@ -133,7 +133,10 @@ fn buffer_pattern_in_fios_syntax_fills_each_block_as_fio_does() {
     }
     // fio's buffer_pattern has no %o (verify_pattern has): one line, exit 2, no file.
     let (code, err) = fio(dir.path(), "[w]\nfilename=tf\nsize=16k\nrw=write\nbuffer_pattern=%o\n");
-    assert_eq!((code, err.trim()), (2, "error: [w]: buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'"));
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: job.fio:5: [w] buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'")
+    );
     assert!(!dir.path().join("tf").exists());
 }
 
@@ -162,4 +165,54 @@ fn bandwidth_log_writes_fios_aggregate_logs() {
             assert_eq!(l[1] > 0, d == 0, "{log}");
         }
     }
+}
+
+#[test]
+fn job_file_errors_name_the_file_and_line_of_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bad_bs = "error: job.fio:6: [j] bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)";
+    // A global option is placed at its own line; a job's at its line; comments and blank lines
+    // count as fio counts them.
+    let cases = [
+        ("[global]\nsize=1m\n; a comment\n\n[j]\nbs=4x\nfilename=f\n", bad_bs.to_string()),
+        ("[global]\nkb_base=999\n[j]\nfilename=f\n", "error: job.fio:2: [j] kb_base: '999' is not 1000 or 1024".into()),
+        (
+            "[j]\nfilename=f\nsize=1m\nfoo=1\n",
+            "error: job.fio:4: [j]: fio option 'foo' is not supported by iolens".into(),
+        ),
+        (
+            "[a]\nfilename=f\nsize=1m\n[b]\nfilename=g\nsize=1m\nwait_for=c\n",
+            "error: job.fio:7: [b] wait_for: no job named 'c' comes before this one".into(),
+        ),
+        // An error of the job as a whole that no option of it names: the [section] line.
+        (
+            "# size is missing\n[j]\nrw=read\n",
+            "error: job.fio:2: [j]: size: fio needs size= (or filesize=) when it creates the files".into(),
+        ),
+        ("rw=read\n[j]\n", "error: job.fio:1: job file: 'rw=read' is outside any [section]".into()),
+    ];
+    for (job, want) in cases {
+        let (code, err) = fio(d, job);
+        assert_eq!((code, err.trim()), (2, want.as_str()), "{job}");
+    }
+    // An include is named with its own line; the include line itself when it cannot be read.
+    std::fs::write(d.join("inc.fio"), "rw=read\n\nbs=4x\n").unwrap();
+    let (code, err) = fio(d, "[j]\nfilename=f\nsize=1m\ninclude inc.fio\n");
+    let want = "error: inc.fio:3: [j] bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)";
+    assert_eq!((code, err.trim()), (2, want));
+    let (code, err) = fio(d, "[j]\nfilename=f\nsize=1m\ninclude nope.fio\n");
+    assert_eq!(code, 2);
+    assert!(err.trim().starts_with("error: job.fio:4: include: nope.fio: cannot be read:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // The command line has no lines: the job and the option as before.
+    let (code, _, err) = parts(
+        &bin().current_dir(d).args(["fio", "--no-store", "--name=j", "--filename=f", "--bs=4x"]).output().unwrap(),
+    );
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: [j]: bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)")
+    );
+    // No error touched a file.
+    assert!(!d.join("f").exists() && !d.join("g").exists());
 }
