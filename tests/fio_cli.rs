@@ -125,7 +125,7 @@ fn a_read_job_with_verify_checks_the_medium_and_writes_nothing() {
     zeroed[..64 << 10].fill(0);
     std::fs::write(d.join("v.dat"), &zeroed).unwrap();
     let (code, out, err) = fio(d, &[&read[..], &["--verify_fatal=1"]].concat());
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 1, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["tests"][0]["verify"]["findings"][0]["class"], "corrupt");
     assert_eq!(std::fs::read(d.join("v.dat")).unwrap(), zeroed, "the data to check is still there");

@@ -306,5 +306,21 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);
-    session::run_groups(&jobs, &output, keep)
+    let code = session::run_groups(&jobs, &output, keep)?;
+    Ok(if code == crate::error::EXIT_FINDINGS { verify_exit(&jobs) } else { code })
+}
+
+/// fio's exit status after bad blocks: a verify error is the job's error, so fio exits 1,
+/// unless continue_on_error lets every verifying job go on past them (fio then exits 0, the
+/// error still in each job's report).
+fn verify_exit(jobs: &[FioJob]) -> i32 {
+    let goes_on = |j: &FioJob| {
+        j.options.iter().any(|(k, v)| k == "continue_on_error" && matches!(v.as_str(), "verify" | "all" | "1"))
+    };
+    let verifying: Vec<&FioJob> = jobs.iter().filter(|j| j.spec.verify.is_some()).collect();
+    if !verifying.is_empty() && verifying.iter().all(|j| goes_on(j)) {
+        0
+    } else {
+        crate::error::EXIT_FAIL
+    }
 }
