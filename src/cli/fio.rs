@@ -18,7 +18,7 @@ mod verify;
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|terse|json|json+ (or several, comma-separated), --minimal,
-    /// --terse-version=3, --output=FILE (the report there only),
+    /// --append-terse, --terse-version=3, --output=FILE (the report there only),
     /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE,
     /// --bandwidth-log (agg-*_bw.log, sampled as --eta=always|never|auto shows fio's ETA),
     /// --aux-path=DIR and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
@@ -61,13 +61,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
     let mut mpi = MpiArgs::default();
     let (own, rest) = common::split(args, |name, value| {
         match name {
-            "--output-format" => {
-                p.format = Some(match FioOut::parse(&value()?)? {
-                    // fio's normal output alone is iolens' text report.
-                    o if o == (FioOut { normal: true, ..FioOut::default() }) => Format::Text,
-                    o => Format::Fio(o),
-                })
-            }
+            "--output-format" => p.format = Some(format_of(FioOut::parse(&value()?)?)),
             "--minimal" => p.format = Some(Format::Fio(FioOut { terse: true, ..FioOut::default() })),
             "--terse-version" => {
                 let v = value()?;
@@ -104,10 +98,15 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
                     "fio's client/server mode is not iolens'; run one workload on many hosts with --mpi (mpirun)",
                 )
             }
-            "--append-terse" => return usage(
-                name,
-                "fio's terse lines after the normal output are not written by iolens; use --output-format=terse,normal",
-            ),
+            // fio adds terse to the formats chosen so far (normal when none was).
+            "--append-terse" => {
+                let mut o = match p.format {
+                    Some(Format::Fio(o)) => o,
+                    _ => FioOut { normal: true, ..FioOut::default() },
+                };
+                o.terse = true;
+                p.format = Some(format_of(o));
+            }
             // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => mpi.mpi = true,
             "--mpi-stonewall" => mpi.stonewall = Some(value()?),
@@ -116,6 +115,15 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
         Ok(true)
     })?;
     Ok((own, p, mpi, rest))
+}
+
+/// The report fio's output formats ask for: normal alone is iolens' text report.
+fn format_of(o: FioOut) -> Format {
+    if o == (FioOut { normal: true, ..FioOut::default() }) {
+        Format::Text
+    } else {
+        Format::Fio(o)
+    }
 }
 
 /// fio's --debug categories (debug.h); iolens has something to say for `parse` (and `all`)
