@@ -216,3 +216,64 @@ fn job_file_errors_name_the_file_and_line_of_the_option() {
     // No error touched a file.
     assert!(!d.join("f").exists() && !d.join("g").exists());
 }
+
+/// The lines of a fio log in `dir`, split at its commas.
+fn log_rows(dir: &Path, name: &str) -> Vec<Vec<u64>> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    text.lines().map(|l| l.split(',').map(|v| v.trim().parse().unwrap()).collect()).collect()
+}
+
+#[test]
+fn write_hist_log_bins_each_windows_completions_in_fios_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = "[h]\nfilename=f\nsize=4m\nrw=randread\nrate_iops=1000\nruntime=1\ntime_based\n\
+               write_hist_log=h\nlog_hist_msec=100\nlog_hist_coarseness=2\n";
+    // With a lat log of its own the histogram is binned from the same samples, and it stays.
+    let (code, err) = fio(d, &format!("{job}write_lat_log=l\n"));
+    assert_eq!(code, 0, "{err}");
+    let (hist, clat) = (log_rows(d, "h_clat_hist.1.log"), log_rows(d, "l_clat.1.log"));
+    assert!(hist.len() >= 5, "a line per 100 ms of a 1 s run: {}", hist.len());
+    // time, direction (read), block size, then fio's 1856 bins summed in fours.
+    assert!(hist.iter().all(|r| r.len() == 3 + 464 && r[1] == 0 && r[2] == 4096));
+    let times: Vec<u64> = hist.iter().map(|r| r[0]).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    // Every completion up to the last line's is in exactly one line; the ones after it are
+    // in none (fio writes no partial window).
+    let binned: u64 = hist.iter().map(|r| r[3..].iter().sum::<u64>()).sum();
+    let last = *times.last().unwrap();
+    let before = clat.iter().filter(|r| r[0] < last).count() as u64;
+    let upto = clat.iter().filter(|r| r[0] <= last).count() as u64;
+    assert!(before < binned && binned <= upto, "{binned} binned, {before} before and {upto} up to {last} ms");
+    // Without one, the lat log made for the bins is gone after the run.
+    let (code, err) = fio(d, job);
+    assert_eq!(code, 0, "{err}");
+    assert!(log_rows(d, "h_clat_hist.1.log").len() >= 5);
+    let left: Vec<String> = entries(d).into_iter().filter(|n| n.contains("iolens-hist")).collect();
+    assert_eq!(left, Vec::<String>::new());
+    // Averaged samples cannot be binned: one line, exit 2.
+    let (code, err) = fio(d, &format!("{job}write_lat_log=l\nlog_avg_msec=50\n"));
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "error: job.fio:8: [h] write_hist_log: iolens bins the per-I/O clat samples of the job's lat log; leave out log_avg_msec and log_store_compressed"
+    );
+    // fio's own reader of these logs takes them, and counts every binned completion.
+    let p = Privileged::new();
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fio-src/tools/hist/fio-histo-log-pctiles.py");
+    let have = if tool.exists() { Ok(()) } else { Err("run scripts/fio-suite once to fetch fio's source") };
+    if p.need("fio's tools/hist/fio-histo-log-pctiles.py", have).is_none() {
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .arg(&tool)
+        .args(["--bucket-bits=4", "h_clat_hist.1.log"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+    let binned: u64 = log_rows(d, "h_clat_hist.1.log").iter().map(|r| r[3..].iter().sum::<u64>()).sum();
+    let counted: u64 = stdout.lines().filter_map(|l| l.split(',').nth(1)?.trim().parse::<u64>().ok()).sum();
+    assert_eq!(counted, binned, "{stdout}");
+}

@@ -315,6 +315,12 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);
     let code = session::run_groups(&jobs, &output, keep)?;
+    for j in &jobs {
+        if let (Some(h), Some(logs)) = (&j.hist, &j.spec.logs) {
+            fio::write_hist_log(h, logs, Path::new("."))
+                .map_err(|e| anyhow::anyhow!("write_hist_log: {}_clat_hist: {e}", h.prefix))?;
+        }
+    }
     Ok(if code == crate::error::EXIT_FINDINGS { verify_exit(&jobs) } else { code })
 }
 

@@ -23,6 +23,7 @@ pub(super) struct Built {
     /// not time_based, no io_size or number_ios): the count is set once the files are known.
     pub size_passes: Option<u64>,
     pub unlink: bool,
+    pub hist: Option<super::hist::HistLog>,
 }
 
 /// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.
@@ -82,6 +83,7 @@ pub(super) struct Job {
     pub(super) repeat: (bool, bool, bool),
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
+    pub(super) hist: super::hist::HistOpts,
 }
 
 impl Job {
@@ -251,6 +253,7 @@ impl Job {
         s.flow = (self.flow.weight > 0).then_some(self.flow);
         self.logs.check()?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
+        let hist = self.hist.settle(&self.name, s.threads, &mut s.logs)?;
         self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
         // Verification and the random map first: how the files are served depends on both.
@@ -283,6 +286,7 @@ impl Job {
             size_pct: self.size_pct,
             size_passes,
             unlink: self.unlink,
+            hist,
         })
     }
 }

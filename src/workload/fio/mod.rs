@@ -11,6 +11,7 @@
 
 mod engines;
 mod files;
+mod hist;
 mod job;
 mod logs;
 mod options;
@@ -24,6 +25,7 @@ mod verify;
 use super::Spec;
 use crate::error::UsageError;
 use engines::{engine, refused};
+pub use hist::{write as write_hist_log, HistLog};
 use options::{build, canonical, is_flag};
 use place::{at, Located, Place};
 use std::path::Path;
@@ -57,6 +59,8 @@ pub struct FioJob {
     pub size_passes: Option<u64>,
     /// fio's `unlink`: the files made for the job are removed at the end (else they stay).
     pub unlink: bool,
+    /// fio's write_hist_log, written from the job's clat samples after the run.
+    pub hist: Option<HistLog>,
 }
 
 impl FioJob {
@@ -300,6 +304,7 @@ impl Builder {
             size_pct: job.size_pct,
             size_passes: job.size_passes,
             unlink: job.unlink,
+            hist: job.hist,
         });
         Ok(())
     }

@@ -171,6 +171,9 @@ const OPTIONS: &[Def] = &[
     flag("per_job_logs", &[], |j, on| j.logs.per_job = on),
     flag("log_store_compressed", &[], |j, on| j.logs.store_compressed = on),
     value("log_compression", &[], logs::compression),
+    either("write_hist_log", |j, v| put(&mut j.hist.prefix, Some(v.unwrap_or("").into()))),
+    value("log_hist_msec", &[], |j, v| set(&mut j.hist.msec, int(v, j.kb))),
+    value("log_hist_coarseness", &[], |j, v| set(&mut j.hist.coarseness, super::hist::coarseness(v))),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
