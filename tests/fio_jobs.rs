@@ -40,13 +40,46 @@ fn randrepeat_0_draws_a_new_sequence_each_run_unless_a_seed_pins_it() {
             })
             .collect()
     };
-    let a = runs("randrepeat=0");
-    assert_eq!((a[0].len(), a[1].len()), (64, 64));
-    assert_ne!(a[0], a[1], "randrepeat=0 repeated its offsets");
+    // allrandrepeat is randrepeat's alias (fio's options.c): the last one written counts.
+    for free in ["randrepeat=0", "allrandrepeat=0", "randrepeat=1\nallrandrepeat=0"] {
+        let a = runs(free);
+        assert_eq!((a[0].len(), a[1].len()), (64, 64));
+        assert_ne!(a[0], a[1], "{free:?} repeated its offsets");
+    }
     for pinned in ["", "randrepeat=1", "randrepeat=0\nrandseed=1234", "randrepeat=0\nallrandrepeat=1"] {
         let b = runs(pinned);
         assert_eq!(b[0], b[1], "{pinned:?} did not repeat");
     }
+}
+
+#[test]
+fn debug_random_names_each_threads_seed_ahead_of_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The seeds fio's t/random_seed.py collects: the same for the same randseed, run after run,
+    // others for another randseed or none, fresh each run under randrepeat=0.
+    let seeds = |opts: &[&str]| -> Vec<u64> {
+        let args = ["fio", "--no-store", "--debug=random", "--name=r", "--ioengine=null", "--filesize=32k"];
+        let mut cmd = bin();
+        cmd.current_dir(d).args(args).args(["--rw=randread", "--numjobs=2", "--output=o"]).args(opts);
+        let (code, _, err) = parts(&cmd.output().unwrap());
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(d.join("o")).unwrap();
+        assert!(text.contains("== r =="), "the report follows the debug lines: {text}");
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("random ")).collect();
+        assert_eq!(lines.iter().filter(|l| l.ends_with("FIO_RAND_NR_OFFS=1")).count(), 2, "{lines:?}");
+        lines
+            .iter()
+            .filter(|l| l.contains("rand_seeds[0]="))
+            .map(|l| l.rsplit('=').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    assert_eq!(seeds(&["--randseed=12345"]), [12345, 12345]);
+    assert_eq!(seeds(&["--randseed=67890"]), [67890, 67890]);
+    let default = seeds(&[]);
+    assert_eq!(seeds(&[]), default);
+    assert!(!default.contains(&12345) && !default.contains(&67890));
+    assert_ne!(seeds(&["--randrepeat=0"]), seeds(&["--randrepeat=0"]));
 }
 
 /// The file and offset of each read or write in an iolog.

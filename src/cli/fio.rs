@@ -43,6 +43,8 @@ struct Program {
     warnings_fatal: bool,
     /// fio's --debug=parse: what the option parser read, on stdout before the run.
     debug_parse: bool,
+    /// fio's --debug=random: each job thread's random seed, ahead of the report.
+    debug_random: bool,
     /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
     inflate: Option<PathBuf>,
     /// fio's --bandwidth-log, and --eta (always, never; None: auto).
@@ -80,7 +82,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--parse-only" => p.parse_only = true,
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
-            "--debug" => p.debug_parse = debug_mask(&value()?)?,
+            "--debug" => (p.debug_parse, p.debug_random) = debug_mask(&value()?)?,
             "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
             "--bandwidth-log" => p.bandwidth_log = true,
             "--eta" => {
@@ -126,9 +128,9 @@ fn format_of(o: FioOut) -> Format {
     }
 }
 
-/// fio's --debug categories (debug.h); iolens has something to say for `parse` (and `all`)
-/// only, and takes the others as asked-for silence.
-fn debug_mask(v: &str) -> Result<bool, UsageError> {
+/// fio's --debug categories (debug.h); iolens has something to say for `parse` and `random`
+/// (and `all`) only, and takes the others as asked-for silence.
+fn debug_mask(v: &str) -> Result<(bool, bool), UsageError> {
     const FIO: &[&str] = &[
         "process",
         "file",
@@ -151,14 +153,30 @@ fn debug_mask(v: &str) -> Result<bool, UsageError> {
         "zbd",
         "all",
     ];
-    let mut parse = false;
+    let (mut parse, mut random) = (false, false);
     for m in v.split(',').map(str::trim) {
         if !FIO.contains(&m) {
             return usage("--debug", format!("'{m}' is not one of fio's debug masks ({})", FIO.join(", ")));
         }
         parse |= m == "parse" || m == "all";
+        random |= m == "random" || m == "all";
     }
-    Ok(parse)
+    Ok((parse, random))
+}
+
+/// fio's --debug=random lines (setup_random_seeds): per job thread the number of seeds and
+/// each seed. An iolens worker draws every random stream from its job's one seed (randseed,
+/// the fixed default of randrepeat, or a fresh one for randrepeat=0), so that is the one.
+fn debug_random(jobs: &[FioJob]) -> String {
+    let pid = std::process::id();
+    let mut o = String::new();
+    for j in jobs {
+        for _ in 0..j.spec.threads {
+            o.push_str(&format!("random   {pid:<5} FIO_RAND_NR_OFFS=1\n"));
+            o.push_str(&format!("random   {pid:<5} rand_seeds[0]={}\n", j.spec.seed));
+        }
+    }
+    o
 }
 
 /// fio's --debug=parse lines for the options on the command line, as fio's parser prints them
@@ -314,7 +332,17 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);
+    // fio's debug lines go where its output goes, ahead of the report: --output's file, once
+    // the report is in it, else stdout before the run.
+    let seeds = if p.debug_random { debug_random(&jobs) } else { String::new() };
+    if p.output.is_none() {
+        print!("{seeds}");
+    }
     let code = session::run_groups(&jobs, &output, keep)?;
+    if let Some(f) = p.output.as_ref().filter(|_| !seeds.is_empty()) {
+        let report = std::fs::read_to_string(f).unwrap_or_default();
+        std::fs::write(f, seeds + &report).map_err(|e| anyhow::anyhow!("--output: {}: {e}", f.display()))?;
+    }
     for j in &jobs {
         if let (Some(h), Some(logs)) = (&j.hist, &j.spec.logs) {
             fio::write_hist_log(h, logs, Path::new("."))

@@ -78,9 +78,9 @@ pub(super) struct Job {
     pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
     pub(super) stages: super::stages::FioStages,
-    /// fio's randrepeat, allrandrepeat and whether randseed was given: any of them makes the
-    /// random sequences repeat from run to run.
-    pub(super) repeat: (bool, bool, bool),
+    /// fio's randrepeat (allrandrepeat its alias, as in fio's current options.c) and whether randseed
+    /// was given: either makes the random sequences repeat from run to run.
+    pub(super) repeat: (bool, bool),
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
     pub(super) hist: super::hist::HistOpts,
@@ -106,17 +106,17 @@ impl Job {
             nrfiles: 1,
             allow_file_create: true,
             rate_cycle: 1000,
-            repeat: (true, false, false),
+            repeat: (true, false),
             service: (crate::workload::ServiceKind::RoundRobin, 1),
             ..Job::default()
         }
     }
 
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
-    /// does for uniform offsets; and with randrepeat=0 (unless allrandrepeat or randseed pin
+    /// does for uniform offsets; and with randrepeat=0 (unless randseed pins
     /// it) a seed of the run's own.
     fn randomness(&mut self) {
-        if self.repeat == (false, false, false) {
+        if self.repeat == (false, false) {
             self.spec.seed = fresh_seed();
         }
         let s = &mut self.spec;

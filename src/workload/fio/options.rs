@@ -108,11 +108,10 @@ const OPTIONS: &[Def] = &[
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
     value("end_fsync", &[], |j, v| note_if(j, boolean(v)?, "end_fsync: iolens does not fsync at the end")),
-    value("randrepeat", &[], |j, v| set(&mut j.repeat.0, boolean(v))),
-    value("allrandrepeat", &[], |j, v| set(&mut j.repeat.1, boolean(v))),
+    value("randrepeat", &["allrandrepeat"], |j, v| set(&mut j.repeat.0, boolean(v))),
     value("random_generator", &[], random_generator),
     value("randseed", &[], |j, v| {
-        j.repeat.2 = true;
+        j.repeat.1 = true;
         set(&mut j.spec.seed, int(v, j.kb))
     }),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
