@@ -151,10 +151,13 @@ fn verify_options_iolens_cannot_take_are_refused_by_name() {
     assert!(entries(dir.path()).is_empty(), "a refused job touched a file");
 }
 
+/// A verify_only run's exit code, job error, bytes read and verify failures on stderr.
+type Outcome = (i32, u64, u64, usize);
+
 /// Writes 1 MiB of verified 4 KiB blocks with `tool` (`fio`, or iolens through its fio
 /// front end), damages the blocks at 8 KiB, 64 KiB and 196 KiB, and verifies them with
 /// verify_only and `more`: (exit code, job error, bytes read, verify failures on stderr).
-fn damaged_run(tool: &[&str], dir: &Path, more: &[&str]) -> (i32, u64, u64, usize) {
+fn damaged_run(tool: &[&str], dir: &Path, more: &[&str]) -> Outcome {
     let base = ["--name=w", "--filename=vf", "--size=1m", "--bs=4k", "--rw=write", "--verify=crc32c"];
     let base = [&base[..], &["--verify_state_save=0", "--output-format=json"]].concat();
     let cmd = |args: &[&str]| {
@@ -182,7 +185,7 @@ fn a_bad_block_ends_the_job_with_exit_1_unless_continue_on_error_covers_verify()
     let dir = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_iolens");
     let iolens = [exe, "fio", "--no-store"];
-    let cases: [(&[&str], (i32, u64, u64, usize)); 3] = [
+    let cases: [(&[&str], Outcome); 3] = [
         // The first bad block (the third read) is the job's error: it ends there, as fio's
         // verify_fatal would, and fio exits 1.
         (&[], (1, 84, 12288, 1)),
