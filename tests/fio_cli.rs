@@ -94,6 +94,49 @@ fn fios_program_options() {
     assert!(err.contains("--mpi"), "{err}");
 }
 
+/// The terse lines (fio's version 3: `3;`) in `out`, and whether the normal report (fio's, or
+/// iolens' text report standing in for it) and the JSON document are there.
+fn formats(out: &str) -> (Vec<Vec<String>>, bool, bool) {
+    let terse: Vec<Vec<String>> =
+        out.lines().filter(|l| l.starts_with("3;")).map(|l| l.split(';').map(String::from).collect()).collect();
+    let normal = out.contains("x: (groupid=0") || out.contains("== x ==");
+    (terse, normal, out.contains("\"jobs\""))
+}
+
+#[test]
+fn append_terse_adds_fios_terse_lines_to_the_formats_chosen_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let read = ["--name=x", "--rw=read", "--size=1M", "--filename=f"];
+    // (extra options, terse lines, normal report, JSON): an --output-format after
+    // --append-terse chooses afresh, as in fio.
+    let cases: [(&[&str], usize, bool, bool); 3] = [
+        (&["--append-terse"], 1, true, false),
+        (&["--output-format=json", "--append-terse"], 1, false, true),
+        (&["--append-terse", "--output-format=json"], 0, false, true),
+    ];
+    let exe = env!("CARGO_BIN_EXE_iolens");
+    let p = Privileged::new();
+    let with_fio = p.need("fio (the side-by-side check)", program("fio")).is_some();
+    for (more, lines, normal, json) in cases {
+        let mut tools: Vec<Vec<&str>> = vec![vec![exe, "fio", "--no-store"]];
+        if with_fio {
+            tools.push(vec!["fio"]);
+        }
+        for tool in tools {
+            let mut cmd = std::process::Command::new(tool[0]);
+            let (code, out, err) = parts(&cmd.args(&tool[1..]).args(read).args(more).current_dir(d).output().unwrap());
+            assert_eq!(code, 0, "{tool:?} {more:?}: {err}");
+            let (terse, has_normal, has_json) = formats(&out);
+            assert_eq!((terse.len(), has_normal, has_json), (lines, normal, json), "{tool:?} {more:?}: {out}");
+            for f in terse {
+                // Job name and the KiB read, fields 3 and 6 of fio's terse version 3.
+                assert_eq!((f[2].as_str(), f[5].as_str()), ("x", "1024"), "{tool:?} {more:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_null_engine_touches_no_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -125,7 +168,7 @@ fn a_read_job_with_verify_checks_the_medium_and_writes_nothing() {
     zeroed[..64 << 10].fill(0);
     std::fs::write(d.join("v.dat"), &zeroed).unwrap();
     let (code, out, err) = fio(d, &[&read[..], &["--verify_fatal=1"]].concat());
-    assert_eq!(code, 3, "{err}");
+    assert_eq!(code, 1, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["tests"][0]["verify"]["findings"][0]["class"], "corrupt");
     assert_eq!(std::fs::read(d.join("v.dat")).unwrap(), zeroed, "the data to check is still there");

@@ -40,13 +40,46 @@ fn randrepeat_0_draws_a_new_sequence_each_run_unless_a_seed_pins_it() {
             })
             .collect()
     };
-    let a = runs("randrepeat=0");
-    assert_eq!((a[0].len(), a[1].len()), (64, 64));
-    assert_ne!(a[0], a[1], "randrepeat=0 repeated its offsets");
+    // allrandrepeat is randrepeat's alias (fio's options.c): the last one written counts.
+    for free in ["randrepeat=0", "allrandrepeat=0", "randrepeat=1\nallrandrepeat=0"] {
+        let a = runs(free);
+        assert_eq!((a[0].len(), a[1].len()), (64, 64));
+        assert_ne!(a[0], a[1], "{free:?} repeated its offsets");
+    }
     for pinned in ["", "randrepeat=1", "randrepeat=0\nrandseed=1234", "randrepeat=0\nallrandrepeat=1"] {
         let b = runs(pinned);
         assert_eq!(b[0], b[1], "{pinned:?} did not repeat");
     }
+}
+
+#[test]
+fn debug_random_names_each_threads_seed_ahead_of_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The seeds fio's t/random_seed.py collects: the same for the same randseed, run after run,
+    // others for another randseed or none, fresh each run under randrepeat=0.
+    let seeds = |opts: &[&str]| -> Vec<u64> {
+        let args = ["fio", "--no-store", "--debug=random", "--name=r", "--ioengine=null", "--filesize=32k"];
+        let mut cmd = bin();
+        cmd.current_dir(d).args(args).args(["--rw=randread", "--numjobs=2", "--output=o"]).args(opts);
+        let (code, _, err) = parts(&cmd.output().unwrap());
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(d.join("o")).unwrap();
+        assert!(text.contains("== r =="), "the report follows the debug lines: {text}");
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("random ")).collect();
+        assert_eq!(lines.iter().filter(|l| l.ends_with("FIO_RAND_NR_OFFS=1")).count(), 2, "{lines:?}");
+        lines
+            .iter()
+            .filter(|l| l.contains("rand_seeds[0]="))
+            .map(|l| l.rsplit('=').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    assert_eq!(seeds(&["--randseed=12345"]), [12345, 12345]);
+    assert_eq!(seeds(&["--randseed=67890"]), [67890, 67890]);
+    let default = seeds(&[]);
+    assert_eq!(seeds(&[]), default);
+    assert!(!default.contains(&12345) && !default.contains(&67890));
+    assert_ne!(seeds(&["--randrepeat=0"]), seeds(&["--randrepeat=0"]));
 }
 
 /// The file and offset of each read or write in an iolog.
@@ -104,7 +137,7 @@ fn random_file_service_and_filename_lists_share_a_clones_io_over_its_files() {
     assert_eq!(std::fs::metadata(dir.path().join("a")).unwrap().len(), 1 << 20);
     // What cannot be done is said in one line naming the option.
     let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfilename_format=f.$jobnum\n");
-    assert_eq!((code, err.trim()), (2, "error: [j]: nrfiles: 2 files need $filenum in filename_format"));
+    assert_eq!((code, err.trim()), (2, "error: job.fio:2: [j] nrfiles: 2 files need $filenum in filename_format"));
     let (code, err) = fio(dir.path(), "[j]\nnrfiles=2\nsize=2m\nfile_service_type=next\n");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("file_service_type: 'next' is not roundrobin, sequential, random"), "{err}");
@@ -133,7 +166,10 @@ fn buffer_pattern_in_fios_syntax_fills_each_block_as_fio_does() {
     }
     // fio's buffer_pattern has no %o (verify_pattern has): one line, exit 2, no file.
     let (code, err) = fio(dir.path(), "[w]\nfilename=tf\nsize=16k\nrw=write\nbuffer_pattern=%o\n");
-    assert_eq!((code, err.trim()), (2, "error: [w]: buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'"));
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: job.fio:5: [w] buffer_pattern: '%o' is not \"text\", 0xHEX, a number or 'file'")
+    );
     assert!(!dir.path().join("tf").exists());
 }
 
@@ -162,4 +198,115 @@ fn bandwidth_log_writes_fios_aggregate_logs() {
             assert_eq!(l[1] > 0, d == 0, "{log}");
         }
     }
+}
+
+#[test]
+fn job_file_errors_name_the_file_and_line_of_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bad_bs = "error: job.fio:6: [j] bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)";
+    // A global option is placed at its own line; a job's at its line; comments and blank lines
+    // count as fio counts them.
+    let cases = [
+        ("[global]\nsize=1m\n; a comment\n\n[j]\nbs=4x\nfilename=f\n", bad_bs.to_string()),
+        ("[global]\nkb_base=999\n[j]\nfilename=f\n", "error: job.fio:2: [j] kb_base: '999' is not 1000 or 1024".into()),
+        (
+            "[j]\nfilename=f\nsize=1m\nfoo=1\n",
+            "error: job.fio:4: [j]: fio option 'foo' is not supported by iolens".into(),
+        ),
+        (
+            "[a]\nfilename=f\nsize=1m\n[b]\nfilename=g\nsize=1m\nwait_for=c\n",
+            "error: job.fio:7: [b] wait_for: no job named 'c' comes before this one".into(),
+        ),
+        // An error of the job as a whole that no option of it names: the [section] line.
+        (
+            "# size is missing\n[j]\nrw=read\n",
+            "error: job.fio:2: [j]: size: fio needs size= (or filesize=) when it creates the files".into(),
+        ),
+        ("rw=read\n[j]\n", "error: job.fio:1: job file: 'rw=read' is outside any [section]".into()),
+    ];
+    for (job, want) in cases {
+        let (code, err) = fio(d, job);
+        assert_eq!((code, err.trim()), (2, want.as_str()), "{job}");
+    }
+    // An include is named with its own line; the include line itself when it cannot be read.
+    std::fs::write(d.join("inc.fio"), "rw=read\n\nbs=4x\n").unwrap();
+    let (code, err) = fio(d, "[j]\nfilename=f\nsize=1m\ninclude inc.fio\n");
+    let want = "error: inc.fio:3: [j] bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)";
+    assert_eq!((code, err.trim()), (2, want));
+    let (code, err) = fio(d, "[j]\nfilename=f\nsize=1m\ninclude nope.fio\n");
+    assert_eq!(code, 2);
+    assert!(err.trim().starts_with("error: job.fio:4: include: nope.fio: cannot be read:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    // The command line has no lines: the job and the option as before.
+    let (code, _, err) = parts(
+        &bin().current_dir(d).args(["fio", "--no-store", "--name=j", "--filename=f", "--bs=4x"]).output().unwrap(),
+    );
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: [j]: bs: '4x' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)")
+    );
+    // No error touched a file.
+    assert!(!d.join("f").exists() && !d.join("g").exists());
+}
+
+/// The lines of a fio log in `dir`, split at its commas.
+fn log_rows(dir: &Path, name: &str) -> Vec<Vec<u64>> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    text.lines().map(|l| l.split(',').map(|v| v.trim().parse().unwrap()).collect()).collect()
+}
+
+#[test]
+fn write_hist_log_bins_each_windows_completions_in_fios_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = "[h]\nfilename=f\nsize=4m\nrw=randread\nrate_iops=1000\nruntime=1\ntime_based\n\
+               write_hist_log=h\nlog_hist_msec=100\nlog_hist_coarseness=2\n";
+    // With a lat log of its own the histogram is binned from the same samples, and it stays.
+    let (code, err) = fio(d, &format!("{job}write_lat_log=l\n"));
+    assert_eq!(code, 0, "{err}");
+    let (hist, clat) = (log_rows(d, "h_clat_hist.1.log"), log_rows(d, "l_clat.1.log"));
+    assert!(hist.len() >= 5, "a line per 100 ms of a 1 s run: {}", hist.len());
+    // time, direction (read), block size, then fio's 1856 bins summed in fours.
+    assert!(hist.iter().all(|r| r.len() == 3 + 464 && r[1] == 0 && r[2] == 4096));
+    let times: Vec<u64> = hist.iter().map(|r| r[0]).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    // Every completion up to the last line's is in exactly one line; the ones after it are
+    // in none (fio writes no partial window).
+    let binned: u64 = hist.iter().map(|r| r[3..].iter().sum::<u64>()).sum();
+    let last = *times.last().unwrap();
+    let before = clat.iter().filter(|r| r[0] < last).count() as u64;
+    let upto = clat.iter().filter(|r| r[0] <= last).count() as u64;
+    assert!(before < binned && binned <= upto, "{binned} binned, {before} before and {upto} up to {last} ms");
+    // Without one, the lat log made for the bins is gone after the run.
+    let (code, err) = fio(d, job);
+    assert_eq!(code, 0, "{err}");
+    assert!(log_rows(d, "h_clat_hist.1.log").len() >= 5);
+    let left: Vec<String> = entries(d).into_iter().filter(|n| n.contains("iolens-hist")).collect();
+    assert_eq!(left, Vec::<String>::new());
+    // Averaged samples cannot be binned: one line, exit 2.
+    let (code, err) = fio(d, &format!("{job}write_lat_log=l\nlog_avg_msec=50\n"));
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "error: job.fio:8: [h] write_hist_log: iolens bins the per-I/O clat samples of the job's lat log; leave out log_avg_msec and log_store_compressed"
+    );
+    // fio's own reader of these logs takes them, and counts every binned completion.
+    let p = Privileged::new();
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fio-src/tools/hist/fio-histo-log-pctiles.py");
+    let have = if tool.exists() { Ok(()) } else { Err("run scripts/fio-suite once to fetch fio's source") };
+    if p.need("fio's tools/hist/fio-histo-log-pctiles.py", have).is_none() {
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .arg(&tool)
+        .args(["--bucket-bits=4", "h_clat_hist.1.log"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+    let binned: u64 = log_rows(d, "h_clat_hist.1.log").iter().map(|r| r[3..].iter().sum::<u64>()).sum();
+    let counted: u64 = stdout.lines().filter_map(|l| l.split(',').nth(1)?.trim().parse::<u64>().ok()).sum();
+    assert_eq!(counted, binned, "{stdout}");
 }

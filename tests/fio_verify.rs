@@ -59,8 +59,9 @@ fn a_damaged_block_is_fios_eilseq_with_fios_words() {
     data[12288 + 1000..12288 + 1004].copy_from_slice(&[1, 2, 3, 4]);
     data[40960..45056].fill(0xd2);
     std::fs::write(dir.path().join("f"), &data).unwrap();
-    let (code, j, err) = only(dir.path(), &[]);
-    assert_ne!(code, 0, "{err}");
+    // continue_on_error=verify: past the first bad block to the end, both reported.
+    let (code, j, err) = only(dir.path(), &["--continue_on_error=verify"]);
+    assert_eq!(code, 0, "{err}");
     assert_eq!(u(&j["error"]), 84, "{err}");
     assert_eq!(u(&j["read"]["io_bytes"]), 65536, "verify reads count as reads");
     assert!(
@@ -76,7 +77,7 @@ fn a_damaged_block_is_fios_eilseq_with_fios_words() {
     );
     let read = ["--name=r", "--filename=f", "--size=64k", "--bs=4k", "--rw=read", "--verify=md5"];
     let (code, j, err) = fio(dir.path(), &read);
-    assert_eq!((code == 0, u(&j["error"])), (false, 84), "{err}");
+    assert_eq!((code, u(&j["error"]), u(&j["read"]["io_bytes"])), (1, 84, 16384), "{err}");
     assert_eq!(std::fs::read(dir.path().join("f")).unwrap(), data, "nothing repaired or rewritten");
 }
 
@@ -148,4 +149,58 @@ fn verify_options_iolens_cannot_take_are_refused_by_name() {
         assert!(err.contains(says), "{err}");
     }
     assert!(entries(dir.path()).is_empty(), "a refused job touched a file");
+}
+
+/// A verify_only run's exit code, job error, bytes read and verify failures on stderr.
+type Outcome = (i32, u64, u64, usize);
+
+/// Writes 1 MiB of verified 4 KiB blocks with `tool` (`fio`, or iolens through its fio
+/// front end), damages the blocks at 8 KiB, 64 KiB and 196 KiB, and verifies them with
+/// verify_only and `more`: (exit code, job error, bytes read, verify failures on stderr).
+fn damaged_run(tool: &[&str], dir: &Path, more: &[&str]) -> Outcome {
+    let base = ["--name=w", "--filename=vf", "--size=1m", "--bs=4k", "--rw=write", "--verify=crc32c"];
+    let base = [&base[..], &["--verify_state_save=0", "--output-format=json"]].concat();
+    let cmd = |args: &[&str]| {
+        let out = std::process::Command::new(tool[0]).args(&tool[1..]).args(args).current_dir(dir).output().unwrap();
+        parts(&out)
+    };
+    let _ = std::fs::remove_file(dir.join("vf"));
+    let (code, _, err) = cmd(&[&base[..], &["--do_verify=0"]].concat());
+    assert_eq!(code, 0, "{tool:?}: {err}");
+    let mut data = std::fs::read(dir.join("vf")).unwrap();
+    for off in [8192, 65536, 200704] {
+        data[off + 100..off + 104].copy_from_slice(b"XXXX");
+    }
+    std::fs::write(dir.join("vf"), &data).unwrap();
+    let (code, out, err) = cmd(&[&base[..], &["--verify_only=1"], more].concat());
+    // fio prints the job's error line ("fio: pid=…, err=84/…") on stdout, ahead of the JSON.
+    let json = &out[out.find('{').unwrap_or(0)..];
+    let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{tool:?}: not JSON ({e}): {out} {err}"));
+    let j = &v["jobs"][0];
+    (code, u(&j["error"]), u(&j["read"]["io_bytes"]), err.matches("crc32c: verify failed").count())
+}
+
+#[test]
+fn a_bad_block_ends_the_job_with_exit_1_unless_continue_on_error_covers_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_iolens");
+    let iolens = [exe, "fio", "--no-store"];
+    let cases: [(&[&str], Outcome); 3] = [
+        // The first bad block (the third read) is the job's error: it ends there, as fio's
+        // verify_fatal would, and fio exits 1.
+        (&[], (1, 84, 12288, 1)),
+        (&["--verify_fatal=1"], (1, 84, 12288, 1)),
+        // Going on past bad blocks: all three found, the error still the job's, exit 0.
+        (&["--continue_on_error=verify"], (0, 84, 1 << 20, 3)),
+    ];
+    for (more, want) in cases {
+        assert_eq!(damaged_run(&iolens, dir.path(), more), want, "iolens {more:?}");
+    }
+    let p = Privileged::new();
+    if p.need("fio (the side-by-side check)", program("fio")).is_none() {
+        return;
+    }
+    for (more, want) in cases {
+        assert_eq!(damaged_run(&["fio"], dir.path(), more), want, "fio {more:?}");
+    }
 }

@@ -18,7 +18,7 @@ mod verify;
 pub struct FioArgs {
     /// Job files and/or fio's options (--name=j --rw=randread --bs=4k …), plus fio's program
     /// options --output-format=normal|terse|json|json+ (or several, comma-separated), --minimal,
-    /// --terse-version=3, --output=FILE (the report there only),
+    /// --append-terse, --terse-version=3, --output=FILE (the report there only),
     /// --max-jobs N, --readonly, --parse-only, --showcmd, --warnings-fatal, --inflate-log=FILE,
     /// --bandwidth-log (agg-*_bw.log, sampled as --eta=always|never|auto shows fio's ETA),
     /// --aux-path=DIR and --version, and iolens' --format text|json, --keep, --allow-write, --force-device,
@@ -43,6 +43,8 @@ struct Program {
     warnings_fatal: bool,
     /// fio's --debug=parse: what the option parser read, on stdout before the run.
     debug_parse: bool,
+    /// fio's --debug=random: each job thread's random seed, ahead of the report.
+    debug_random: bool,
     /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
     inflate: Option<PathBuf>,
     /// fio's --bandwidth-log, and --eta (always, never; None: auto).
@@ -61,13 +63,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
     let mut mpi = MpiArgs::default();
     let (own, rest) = common::split(args, |name, value| {
         match name {
-            "--output-format" => {
-                p.format = Some(match FioOut::parse(&value()?)? {
-                    // fio's normal output alone is iolens' text report.
-                    o if o == (FioOut { normal: true, ..FioOut::default() }) => Format::Text,
-                    o => Format::Fio(o),
-                })
-            }
+            "--output-format" => p.format = Some(format_of(FioOut::parse(&value()?)?)),
             "--minimal" => p.format = Some(Format::Fio(FioOut { terse: true, ..FioOut::default() })),
             "--terse-version" => {
                 let v = value()?;
@@ -86,7 +82,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--parse-only" => p.parse_only = true,
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
-            "--debug" => p.debug_parse = debug_mask(&value()?)?,
+            "--debug" => (p.debug_parse, p.debug_random) = debug_mask(&value()?)?,
             "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
             "--bandwidth-log" => p.bandwidth_log = true,
             "--eta" => {
@@ -104,10 +100,15 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
                     "fio's client/server mode is not iolens'; run one workload on many hosts with --mpi (mpirun)",
                 )
             }
-            "--append-terse" => return usage(
-                name,
-                "fio's terse lines after the normal output are not written by iolens; use --output-format=terse,normal",
-            ),
+            // fio adds terse to the formats chosen so far (normal when none was).
+            "--append-terse" => {
+                let mut o = match p.format {
+                    Some(Format::Fio(o)) => o,
+                    _ => FioOut { normal: true, ..FioOut::default() },
+                };
+                o.terse = true;
+                p.format = Some(format_of(o));
+            }
             // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => mpi.mpi = true,
             "--mpi-stonewall" => mpi.stonewall = Some(value()?),
@@ -118,9 +119,18 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
     Ok((own, p, mpi, rest))
 }
 
-/// fio's --debug categories (debug.h); iolens has something to say for `parse` (and `all`)
-/// only, and takes the others as asked-for silence.
-fn debug_mask(v: &str) -> Result<bool, UsageError> {
+/// The report fio's output formats ask for: normal alone is iolens' text report.
+fn format_of(o: FioOut) -> Format {
+    if o == (FioOut { normal: true, ..FioOut::default() }) {
+        Format::Text
+    } else {
+        Format::Fio(o)
+    }
+}
+
+/// fio's --debug categories (debug.h); iolens has something to say for `parse` and `random`
+/// (and `all`) only, and takes the others as asked-for silence.
+fn debug_mask(v: &str) -> Result<(bool, bool), UsageError> {
     const FIO: &[&str] = &[
         "process",
         "file",
@@ -143,14 +153,30 @@ fn debug_mask(v: &str) -> Result<bool, UsageError> {
         "zbd",
         "all",
     ];
-    let mut parse = false;
+    let (mut parse, mut random) = (false, false);
     for m in v.split(',').map(str::trim) {
         if !FIO.contains(&m) {
             return usage("--debug", format!("'{m}' is not one of fio's debug masks ({})", FIO.join(", ")));
         }
         parse |= m == "parse" || m == "all";
+        random |= m == "random" || m == "all";
     }
-    Ok(parse)
+    Ok((parse, random))
+}
+
+/// fio's --debug=random lines (setup_random_seeds): per job thread the number of seeds and
+/// each seed. An iolens worker draws every random stream from its job's one seed (randseed,
+/// the fixed default of randrepeat, or a fresh one for randrepeat=0), so that is the one.
+fn debug_random(jobs: &[FioJob]) -> String {
+    let pid = std::process::id();
+    let mut o = String::new();
+    for j in jobs {
+        for _ in 0..j.spec.threads {
+            o.push_str(&format!("random   {pid:<5} FIO_RAND_NR_OFFS=1\n"));
+            o.push_str(&format!("random   {pid:<5} rand_seeds[0]={}\n", j.spec.seed));
+        }
+    }
+    o
 }
 
 /// fio's --debug=parse lines for the options on the command line, as fio's parser prints them
@@ -306,5 +332,37 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);
-    session::run_groups(&jobs, &output, keep)
+    // fio's debug lines go where its output goes, ahead of the report: --output's file, once
+    // the report is in it, else stdout before the run.
+    let seeds = if p.debug_random { debug_random(&jobs) } else { String::new() };
+    if p.output.is_none() {
+        print!("{seeds}");
+    }
+    let code = session::run_groups(&jobs, &output, keep)?;
+    if let Some(f) = p.output.as_ref().filter(|_| !seeds.is_empty()) {
+        let report = std::fs::read_to_string(f).unwrap_or_default();
+        std::fs::write(f, seeds + &report).map_err(|e| anyhow::anyhow!("--output: {}: {e}", f.display()))?;
+    }
+    for j in &jobs {
+        if let (Some(h), Some(logs)) = (&j.hist, &j.spec.logs) {
+            fio::write_hist_log(h, logs, Path::new("."))
+                .map_err(|e| anyhow::anyhow!("write_hist_log: {}_clat_hist: {e}", h.prefix))?;
+        }
+    }
+    Ok(if code == crate::error::EXIT_FINDINGS { verify_exit(&jobs) } else { code })
+}
+
+/// fio's exit status after bad blocks: a verify error is the job's error, so fio exits 1,
+/// unless continue_on_error lets every verifying job go on past them (fio then exits 0, the
+/// error still in each job's report).
+fn verify_exit(jobs: &[FioJob]) -> i32 {
+    let goes_on = |j: &FioJob| {
+        j.options.iter().any(|(k, v)| k == "continue_on_error" && matches!(v.as_str(), "verify" | "all" | "1"))
+    };
+    let verifying: Vec<&FioJob> = jobs.iter().filter(|j| j.spec.verify.is_some()).collect();
+    if !verifying.is_empty() && verifying.iter().all(|j| goes_on(j)) {
+        0
+    } else {
+        crate::error::EXIT_FAIL
+    }
 }

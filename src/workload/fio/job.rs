@@ -23,6 +23,7 @@ pub(super) struct Built {
     /// not time_based, no io_size or number_ios): the count is set once the files are known.
     pub size_passes: Option<u64>,
     pub unlink: bool,
+    pub hist: Option<super::hist::HistLog>,
 }
 
 /// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.
@@ -77,11 +78,12 @@ pub(super) struct Job {
     pub(super) zones: (bool, u64, u64, u64),
     pub(super) logs: crate::workload::iolog::IoLogs,
     pub(super) stages: super::stages::FioStages,
-    /// fio's randrepeat, allrandrepeat and whether randseed was given: any of them makes the
-    /// random sequences repeat from run to run.
-    pub(super) repeat: (bool, bool, bool),
+    /// fio's randrepeat (allrandrepeat its alias, as in fio's current options.c) and whether randseed
+    /// was given: either makes the random sequences repeat from run to run.
+    pub(super) repeat: (bool, bool),
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
+    pub(super) hist: super::hist::HistOpts,
 }
 
 impl Job {
@@ -104,17 +106,17 @@ impl Job {
             nrfiles: 1,
             allow_file_create: true,
             rate_cycle: 1000,
-            repeat: (true, false, false),
+            repeat: (true, false),
             service: (crate::workload::ServiceKind::RoundRobin, 1),
             ..Job::default()
         }
     }
 
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
-    /// does for uniform offsets; and with randrepeat=0 (unless allrandrepeat or randseed pin
+    /// does for uniform offsets; and with randrepeat=0 (unless randseed pins
     /// it) a seed of the run's own.
     fn randomness(&mut self) {
-        if self.repeat == (false, false, false) {
+        if self.repeat == (false, false) {
             self.spec.seed = fresh_seed();
         }
         let s = &mut self.spec;
@@ -251,6 +253,7 @@ impl Job {
         s.flow = (self.flow.weight > 0).then_some(self.flow);
         self.logs.check()?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
+        let hist = self.hist.settle(&self.name, s.threads, &mut s.logs)?;
         self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
         // Verification and the random map first: how the files are served depends on both.
@@ -283,6 +286,7 @@ impl Job {
             size_pct: self.size_pct,
             size_passes,
             unlink: self.unlink,
+            hist,
         })
     }
 }

@@ -11,10 +11,13 @@
 
 mod engines;
 mod files;
+mod hist;
 mod job;
 mod logs;
 mod options;
 pub mod pattern;
+mod place;
+mod read;
 mod stages;
 mod unapplied;
 mod values;
@@ -23,9 +26,12 @@ mod verify;
 use super::Spec;
 use crate::error::UsageError;
 use engines::{engine, refused};
+pub use hist::{write as write_hist_log, HistLog};
 use options::{build, canonical, is_flag};
+use place::{at, Located, Place};
+use read::{read, Includes};
 use std::path::Path;
-use values::substitute;
+use std::rc::Rc;
 
 type R<T> = Result<T, UsageError>;
 
@@ -54,6 +60,8 @@ pub struct FioJob {
     pub size_passes: Option<u64>,
     /// fio's `unlink`: the files made for the job are removed at the end (else they stay).
     pub unlink: bool,
+    /// fio's write_hist_log, written from the job's clat samples after the run.
+    pub hist: Option<HistLog>,
 }
 
 impl FioJob {
@@ -67,16 +75,33 @@ impl FioJob {
 /// An option line: the key as written and its value (`None` for a bare flag).
 pub(super) type Opt = (String, Option<String>);
 
+#[derive(Default)]
 struct Section {
     name: String,
     opts: Vec<Opt>,
+    /// Where each option was written (none, or fewer than the options, from the command line).
+    places: Vec<Option<Place>>,
+    header: Option<Place>,
+}
+
+impl Section {
+    fn new(name: impl Into<String>, opts: Vec<Opt>) -> Section {
+        Section { name: name.into(), opts, ..Section::default() }
+    }
+
+    /// The options and their places, one place (or none) for each option.
+    fn located(self) -> (Vec<Opt>, Vec<Option<Place>>) {
+        let mut places = self.places;
+        places.resize(self.opts.len(), None);
+        (self.opts, places)
+    }
 }
 
 /// Parses the text of a job file; `include` paths that do not exist as given are taken
 /// relative to `base_dir`; `${VAR}` is looked up with `env`.
 pub fn parse_job_text(text: &str, base_dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> R<Vec<FioJob>> {
     let mut b = Builder::default();
-    b.text(text, base_dir, env, false)?;
+    b.text(text, None, base_dir, env, false)?;
     Ok(b.done())
 }
 
@@ -91,7 +116,7 @@ pub fn parse_job_file(path: &Path) -> R<Vec<FioJob>> {
 /// first `--name` (or under `--name=global`) are global; `--opt=value` and `--opt value` both
 /// work, flags stand alone; other arguments are job files, run after the command-line jobs.
 pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
-    let mut sections = vec![Section { name: "global".into(), opts: Vec::new() }];
+    let mut sections = vec![Section::new("global", Vec::new())];
     let mut files = Vec::new();
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
@@ -116,7 +141,7 @@ pub fn parse_args(args: &[String]) -> R<Vec<FioJob>> {
         if key == "name" {
             let name = val.clone().unwrap_or_default();
             let opts = if name.starts_with("global") { Vec::new() } else { vec![(key.to_string(), val)] };
-            sections.push(Section { name, opts });
+            sections.push(Section::new(name, opts));
         } else {
             sections.last_mut().expect("starts with a global").opts.push((key.to_string(), val));
         }
@@ -149,8 +174,7 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
             .map(|(k, v)| (k.clone(), (!(v.is_empty() && is_flag(k))).then(|| v.clone())))
             .collect()
     };
-    let sections =
-        [Section { name: "global".into(), opts: keep(globals) }, Section { name: job.into(), opts: keep(opts) }];
+    let sections = [Section::new("global", keep(globals)), Section::new(job, keep(opts))];
     let mut b = Builder::default();
     for s in sections {
         b.section(s, false)?;
@@ -165,6 +189,7 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
 #[derive(Default)]
 struct Builder {
     globals: Vec<Opt>,
+    global_places: Vec<Option<Place>>,
     group: u32,
     prev_group_jobs: u32,
     jobs: Vec<FioJob>,
@@ -178,12 +203,21 @@ impl Builder {
     fn file(&mut self, path: &Path, stonewall: bool) -> R<()> {
         let text = crate::input::read_text(path, "job file", crate::input::TEXT_LIMIT)?;
         let dir = path.parent().unwrap_or(Path::new("."));
-        self.text(&text, dir, &|v| std::env::var(v).ok(), stonewall)
+        let name: Rc<str> = path.display().to_string().into();
+        self.text(&text, Some(name), dir, &|v| std::env::var(v).ok(), stonewall)
     }
 
-    fn text(&mut self, text: &str, dir: &Path, env: &dyn Fn(&str) -> Option<String>, stonewall: bool) -> R<()> {
+    /// Job-file text; `file` names it in errors (with the line), none for text of no file.
+    fn text(
+        &mut self,
+        text: &str,
+        file: Option<Rc<str>>,
+        dir: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+        stonewall: bool,
+    ) -> R<()> {
         let mut sections = Vec::new();
-        read(text, dir, env, 0, &mut Includes::default(), &mut sections)?;
+        read(text, file, dir, env, 0, &mut Includes::default(), &mut sections)?;
         let mut stonewall = stonewall;
         for s in sections {
             let global = s.name.starts_with("global");
@@ -197,26 +231,41 @@ impl Builder {
     /// engine is checked first, so a job for an engine iolens lacks is refused by the engine's
     /// name rather than by the first of that engine's own options.
     fn section(&mut self, s: Section, stonewall: bool) -> R<()> {
-        let here = || format!("[{}]", s.name);
-        if s.name.starts_with("global") {
-            self.globals.extend(s.opts);
+        let (name, header) = (s.name.clone(), s.header.clone());
+        let (section_opts, section_places) = s.located();
+        if name.starts_with("global") {
+            self.globals.extend(section_opts);
+            self.global_places.extend(section_places);
             return Ok(());
         }
         let mut opts = self.globals.clone();
-        opts.extend(s.opts);
-        let ioengine = opts.iter().rev().find(|(k, _)| k == "ioengine").and_then(|(_, v)| v.as_deref());
-        if let Some(e) = ioengine.filter(|e| engine(e.trim()).is_err()) {
-            return Err(UsageError::new(here(), refused(e.trim())));
+        opts.extend(section_opts);
+        let mut places = self.global_places.clone();
+        places.extend(section_places);
+        let loc = Located { job: &name, opts: &opts, places: &places, header: header.as_ref() };
+        let ioengine = opts.iter().rposition(|(k, _)| k == "ioengine");
+        if let Some(i) = ioengine.filter(|&i| engine(opts[i].1.as_deref().unwrap_or("").trim()).is_err()) {
+            let e = opts[i].1.as_deref().unwrap_or("").trim();
+            return Err(match &places[i] {
+                Some(p) => UsageError::new(format!("{p}: [{name}]"), refused(e)),
+                None => UsageError::new(format!("[{name}]"), refused(e)),
+            });
         }
-        if let Some((k, _)) = opts.iter().find(|(k, _)| canonical(k).is_none()) {
-            return Err(UsageError::new(here(), format!("fio option '{k}' is not supported by iolens")));
+        if let Some(i) = opts.iter().position(|(k, _)| canonical(k).is_none()) {
+            let why = format!("fio option '{}' is not supported by iolens", opts[i].0);
+            return Err(UsageError::new(at(places[i].as_ref(), &format!("[{name}]")), why));
         }
-        let mut job = build(&s.name, &opts, stonewall).map_err(|msg| UsageError::new(here(), msg))?;
+        let mut job = build(&name, &opts, stonewall).map_err(|(i, m)| match i {
+            Some(i) => loc.option(i, &m),
+            None => loc.job(&m),
+        })?;
         // wait_for a job of the running group: start after it, that is, in the next group.
         if let Some(w) = &job.wait_for {
-            let pos = self.jobs.iter().rposition(|j| &j.name == w).ok_or_else(|| {
-                UsageError::new(here(), format!("wait_for: no job named '{w}' comes before this one"))
-            })?;
+            let pos = self
+                .jobs
+                .iter()
+                .rposition(|j| &j.name == w)
+                .ok_or_else(|| loc.named("wait_for", &format!("no job named '{w}' comes before this one")))?;
             if self.jobs[pos].group == self.group && !job.stonewall {
                 job.stonewall = true;
                 job.new_group = false;
@@ -256,6 +305,7 @@ impl Builder {
             size_pct: job.size_pct,
             size_passes: job.size_passes,
             unlink: job.unlink,
+            hist: job.hist,
         });
         Ok(())
     }
@@ -273,71 +323,6 @@ impl Builder {
         }
         self.jobs
     }
-}
-
-/// What the includes of one job file have taken so far: however they nest, together they read
-/// at most `MAX_INCLUDES` files and `input::TEXT_LIMIT` bytes.
-#[derive(Default)]
-struct Includes {
-    files: u32,
-    bytes: u64,
-}
-
-const MAX_INCLUDES: u32 = 1000;
-
-/// Splits job-file text into sections, following includes (which may not open sections).
-fn read(
-    text: &str,
-    dir: &Path,
-    env: &dyn Fn(&str) -> Option<String>,
-    depth: u32,
-    inc: &mut Includes,
-    out: &mut Vec<Section>,
-) -> R<()> {
-    for raw in text.lines() {
-        // fio's strip_blank_end: everything from the first ';' or '#' on is a comment.
-        let line = raw.split([';', '#']).next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(header) = line.strip_prefix('[') {
-            if depth > 0 {
-                return Err(UsageError::new("include", format!("'{line}': included files may not open sections")));
-            }
-            let name = header.strip_suffix(']').unwrap_or(header).trim();
-            out.push(Section { name: name.to_string(), opts: Vec::new() });
-            continue;
-        }
-        let Some(sec) = out.last_mut() else {
-            return Err(UsageError::new("job file", format!("'{line}' is outside any [section]")));
-        };
-        if let Some(file) = line.strip_prefix("include").filter(|f| f.starts_with(char::is_whitespace)) {
-            let file = file.trim();
-            let path = if Path::new(file).exists() { Path::new(file).to_path_buf() } else { dir.join(file) };
-            if depth >= 16 {
-                return Err(UsageError::new("include", format!("{file}: includes nest more than 16 deep")));
-            }
-            inc.files += 1;
-            if inc.files > MAX_INCLUDES {
-                return Err(UsageError::new(
-                    "include",
-                    format!("{file}: more than {MAX_INCLUDES} includes in one job file"),
-                ));
-            }
-            let left = crate::input::TEXT_LIMIT.saturating_sub(inc.bytes);
-            let text = crate::input::read_text(&path, "include", left)?;
-            inc.bytes += text.len() as u64;
-            read(&text, path.parent().unwrap_or(Path::new(".")), env, depth + 1, inc, out)?;
-            continue;
-        }
-        let line = substitute(line, env).map_err(|m| UsageError::new(format!("[{}]", sec.name), m))?;
-        let opt = match line.split_once('=') {
-            Some((k, v)) => (k.trim().to_string(), Some(v.trim().to_string())),
-            None => (line.trim().to_string(), None),
-        };
-        sec.opts.push(opt);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -108,11 +108,10 @@ const OPTIONS: &[Def] = &[
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
     value("end_fsync", &[], |j, v| note_if(j, boolean(v)?, "end_fsync: iolens does not fsync at the end")),
-    value("randrepeat", &[], |j, v| set(&mut j.repeat.0, boolean(v))),
-    value("allrandrepeat", &[], |j, v| set(&mut j.repeat.1, boolean(v))),
+    value("randrepeat", &["allrandrepeat"], |j, v| set(&mut j.repeat.0, boolean(v))),
     value("random_generator", &[], random_generator),
     value("randseed", &[], |j, v| {
-        j.repeat.2 = true;
+        j.repeat.1 = true;
         set(&mut j.spec.seed, int(v, j.kb))
     }),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
@@ -171,6 +170,9 @@ const OPTIONS: &[Def] = &[
     flag("per_job_logs", &[], |j, on| j.logs.per_job = on),
     flag("log_store_compressed", &[], |j, on| j.logs.store_compressed = on),
     value("log_compression", &[], logs::compression),
+    either("write_hist_log", |j, v| put(&mut j.hist.prefix, Some(v.unwrap_or("").into()))),
+    value("log_hist_msec", &[], |j, v| set(&mut j.hist.msec, int(v, j.kb))),
+    value("log_hist_coarseness", &[], |j, v| set(&mut j.hist.coarseness, super::hist::coarseness(v))),
     // Errors, groups and verification.
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
@@ -215,18 +217,21 @@ pub(super) fn is_flag(key: &str) -> bool {
     canonical(key).and_then(def).is_some_and(|d| matches!(d.kind, Kind::Flag(_) | Kind::Either(_)))
 }
 
-/// Applies `opts` (globals first) in order, later values winning, as fio does.
-pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
-    let kb = match opts.iter().rev().find(|(k, _)| k == "kb_base").and_then(|(_, v)| v.as_deref()) {
+/// Applies `opts` (globals first) in order, later values winning, as fio does. An error names
+/// the option at fault by its index in `opts` (its text then not naming it), or none when the
+/// options clash as a whole (its text "option: why" where one option is at the heart of it).
+pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> Result<Built, (Option<usize>, String)> {
+    let kb_at = opts.iter().rposition(|(k, _)| k == "kb_base");
+    let kb = match kb_at.and_then(|i| opts[i].1.as_deref()) {
         None | Some("1024") => 1024,
         Some("1000") => 1000,
-        Some(v) => return Err(format!("kb_base: '{v}' is not 1000 or 1024")),
+        Some(v) => return Err((kb_at, format!("'{v}' is not 1000 or 1024"))),
     };
     let mut j = Job::new(section, kb, stonewall);
-    for (k, v) in opts {
-        apply(&mut j, canonical(k).unwrap_or(""), v.as_deref()).map_err(|m| format!("{k}: {m}"))?;
+    for (i, (k, v)) in opts.iter().enumerate() {
+        apply(&mut j, canonical(k).unwrap_or(""), v.as_deref()).map_err(|m| (Some(i), m))?;
     }
-    j.finish()
+    j.finish().map_err(|m| (None, m))
 }
 
 /// Applies one option, `key` being its fio name.

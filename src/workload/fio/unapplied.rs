@@ -7,7 +7,6 @@
 const UNAPPLIED: &[(&str, &str)] = &[
     // fio's own bookkeeping, output and logs: nothing about the I/O changes.
     ("description", ""),
-    ("write_hist_log", "fio's latency histogram logs are not written; its bw, iops and lat logs are"),
     ("percentile_list", "iolens reports its own fixed percentiles"),
     ("block_error_percentiles", ""),
     ("disable_lat", "iolens still times every I/O"),

@@ -46,6 +46,9 @@ pub(super) struct FioVerify {
     state_load: bool,
     interval: Option<u64>,
     fsynced: bool,
+    /// fio's continue_on_error covers verify (verify, all, 1): the job goes on past a bad
+    /// block; otherwise the first one ends the job as verify_fatal does.
+    pub(super) go_on: bool,
 }
 
 impl Default for FioVerify {
@@ -64,6 +67,7 @@ impl Default for FioVerify {
             state_load: false,
             interval: None,
             fsynced: false,
+            go_on: false,
         }
     }
 }
@@ -168,7 +172,9 @@ impl FioVerify {
         let interval = if interval % MIN_UNIT as u64 == 0 { interval as u32 } else { 0 };
         Ok(Some(VerifySpec {
             backlog: if self.only { 0 } else { self.backlog },
-            fatal: self.fatal,
+            // fio's verify error is the job's error (EILSEQ), which ends it unless
+            // continue_on_error lets it go on: verify_fatal only matters when it does.
+            fatal: self.fatal || !self.go_on,
             read_back: self.do_verify || self.only,
             count_read_backs: true,
             fio: Some(AsFio {

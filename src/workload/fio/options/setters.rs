@@ -125,9 +125,7 @@ pub(super) fn flow(j: &mut Job, v: &str) -> R<()> {
 
 pub(super) fn continue_on_error(j: &mut Job, v: &str) -> R<()> {
     j.spec.on_error.go_on = OnError::parse_policy("", v).map_err(|e| e.message)?;
-    if v == "verify" {
-        j.note("continue_on_error=verify: iolens does not check data, so it stops at any I/O error");
-    }
+    j.verify.go_on = matches!(v, "verify" | "all" | "1");
     Ok(())
 }
 

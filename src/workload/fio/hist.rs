@@ -1,0 +1,156 @@
+//! fio's completion-latency histogram logs (write_hist_log, log_hist_msec, log_hist_coarseness):
+//! `PREFIX_clat_hist.N.log`, a line per direction each time log_hist_msec has passed since the
+//! direction's last line, holding the I/Os completed since then in fio's 1856 latency bins
+//! (stat.c plat_val_to_idx), summed in groups of 2^coarseness. The bins are filled after the
+//! run from the job's per-I/O clat samples, which the job's lat log records (one of its own,
+//! removed afterwards, when the job asked for none).
+
+use crate::workload::iolog::{IoLogs, LogKind};
+use std::path::Path;
+
+type R<T> = Result<T, String>;
+
+/// fio's FIO_IO_U_PLAT_BITS and FIO_IO_U_PLAT_NR (29 groups of 64 bins).
+const PLAT_BITS: u32 = 6;
+const PLAT_NR: usize = 29 << PLAT_BITS;
+
+/// What a job's histogram options said.
+#[derive(Debug, Clone, Default)]
+pub(super) struct HistOpts {
+    /// write_hist_log's prefix ("" alone: the job's name).
+    pub prefix: Option<String>,
+    pub msec: u64,
+    pub coarseness: u32,
+}
+
+/// A job's histogram log, to be written from its clat samples once it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistLog {
+    pub prefix: String,
+    pub msec: u64,
+    pub coarseness: u32,
+    /// The job's lat log (its spec's logs) was made for the histogram alone: its files go once
+    /// they are read. was made for the histogram alone: its files go once it is read.
+    pub made: bool,
+    pub threads: u32,
+}
+
+/// fio's log_hist_coarseness: 0 to 6.
+pub(super) fn coarseness(v: &str) -> R<u32> {
+    v.parse().ok().filter(|c| *c <= 6).ok_or_else(|| format!("'{v}' is not a whole number from 0 to 6"))
+}
+
+impl HistOpts {
+    /// The job's histogram log, `logs` gaining a per-I/O lat log when it has none. Its samples
+    /// must be per I/O: an averaging log_avg_msec leaves none to bin.
+    pub(super) fn settle(&self, name: &str, threads: u32, logs: &mut Option<IoLogs>) -> R<Option<HistLog>> {
+        let Some(prefix) = &self.prefix else { return Ok(None) };
+        let prefix = if prefix.is_empty() { name.to_string() } else { prefix.clone() };
+        let made = logs.as_ref().is_none_or(|l| l.lat.is_none());
+        let l = logs.get_or_insert_with(IoLogs::default);
+        if l.avg_msec > 0 || l.store_compressed {
+            return Err("write_hist_log: iolens bins the per-I/O clat samples of the job's lat log; leave out \
+                        log_avg_msec and log_store_compressed"
+                .into());
+        }
+        if made {
+            l.lat = Some(format!("{prefix}.iolens-hist"));
+        }
+        Ok(Some(HistLog { prefix, msec: self.msec, coarseness: self.coarseness, made, threads }))
+    }
+}
+
+/// fio's plat_val_to_idx: the bin of a latency in ns.
+fn bin(ns: u64) -> usize {
+    let msb = 63 - ns.max(1).leading_zeros();
+    if msb <= PLAT_BITS {
+        return ns as usize;
+    }
+    let error_bits = msb - PLAT_BITS;
+    let base = ((error_bits + 1) << PLAT_BITS) as usize;
+    let offset = ((1u64 << PLAT_BITS) - 1) & (ns >> error_bits);
+    (base + offset as usize).min(PLAT_NR - 1)
+}
+
+/// The histogram lines of one thread's clat samples (`ms, ns, ddir, bs, …` lines), as fio's
+/// add_clat_sample and flush_hist_samples make them: a direction's window opens at its first
+/// sample, and a line is written at the sample that ends it (its time, direction and size),
+/// the window then moved on by log_hist_msec; samples after the last line are not written.
+pub fn lines(clat: &str, msec: u64, coarseness: u32) -> String {
+    let mut out = String::new();
+    if msec == 0 {
+        return out;
+    }
+    let stride = 1usize << coarseness;
+    // Per direction: the bins since the last line, and the window's start (ms).
+    let mut dirs: [(Vec<u64>, Option<u64>); 3] = std::array::from_fn(|_| (vec![0; PLAT_NR], None));
+    for l in clat.lines() {
+        let f: Vec<u64> = l.split(',').take(4).filter_map(|v| v.trim().parse().ok()).collect();
+        let [t, ns, d, bs] = f[..] else { continue };
+        let Some((bins, last)) = dirs.get_mut(d as usize) else { continue };
+        bins[bin(ns)] += 1;
+        let start = *last.get_or_insert(t);
+        let window = t - start.min(t);
+        if window >= msec {
+            out.push_str(&format!("{t}, {d}, {bs}"));
+            for g in bins.chunks(stride) {
+                out.push_str(&format!(", {}", g.iter().sum::<u64>()));
+            }
+            out.push('\n');
+            bins.fill(0);
+            *last = Some(t - (window - msec));
+        }
+    }
+    out
+}
+
+/// Writes the job's histogram logs in `dir` from the clat files of `logs` (the job's), and
+/// removes the lat log made for them.
+pub fn write(h: &HistLog, logs: &IoLogs, dir: &Path) -> std::io::Result<()> {
+    let lat = logs.lat.as_deref().unwrap_or_default();
+    let threads = if logs.per_job { h.threads } else { 1 };
+    for t in 0..threads {
+        let text = std::fs::read_to_string(dir.join(logs.file_name(LogKind::Clat, lat, t))).unwrap_or_default();
+        let name = if logs.per_job {
+            format!("{}_clat_hist.{}.log", h.prefix, logs.first_thread + t)
+        } else {
+            format!("{}_clat_hist.log", h.prefix)
+        };
+        std::fs::write(dir.join(name), lines(&text, h.msec, h.coarseness))?;
+        if h.made {
+            for k in [LogKind::Lat, LogKind::Slat, LogKind::Clat] {
+                let _ = std::fs::remove_file(dir.join(logs.file_name(k, lat, t)));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_are_fios() {
+        // fio's plat_val_to_idx: exact below 128 ns, then 64 bins per power of two.
+        assert_eq!([0, 1, 64, 127, 128, 130, 255, 256, 5177].map(bin), [0, 1, 64, 127, 128, 129, 191, 192, 464]);
+        assert_eq!(bin(u64::MAX), PLAT_NR - 1);
+    }
+
+    #[test]
+    fn a_line_per_window_per_direction_of_the_ios_since_the_last() {
+        let clat = "0, 100, 0, 4096, 0\n3, 100, 1, 4096, 0\n5, 200, 0, 4096, 0\n9, 300, 0, 4096, 0\n\
+                    12, 100, 0, 8192, 0\n14, 100, 0, 4096, 0\n";
+        let out = lines(clat, 5, 6);
+        let rows: Vec<Vec<u64>> = out.lines().map(|l| l.split(", ").map(|v| v.parse().unwrap()).collect()).collect();
+        // Reads: the window 0..5 ends at the sample at 5 ms (two I/Os), the next at 12 ms
+        // (two more); the write's window never ends, nor the last read's.
+        assert_eq!(rows.iter().map(|r| r[..3].to_vec()).collect::<Vec<_>>(), [[5, 0, 4096], [12, 0, 8192]]);
+        assert_eq!(rows.iter().map(|r| r.len() - 3).collect::<Vec<_>>(), [29, 29], "1856 bins in groups of 64");
+        // 100 ns falls in the second group of 64 bins (bin 100), 200 ns in the third (164),
+        // 300 ns in the fourth (203).
+        assert_eq!((rows[0][4], rows[0][5], rows[1][4], rows[1][6]), (1, 1, 1, 1));
+        assert_eq!(rows.iter().map(|r| r[3..].iter().sum::<u64>()).collect::<Vec<_>>(), [2, 2]);
+        assert_eq!(lines(clat, 0, 0), "", "log_hist_msec=0: fio's file stays empty");
+    }
+}
