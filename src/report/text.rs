@@ -375,15 +375,8 @@ fn seconds_table(o: &mut String, t: &TestResult) {
     let _ = writeln!(o, "\nPer second\nsecond |       IOPS |     MB/s |  p50 µs |  p99 µs");
     let _ = writeln!(o, "{}", &RULE[..52]);
     for s in &t.seconds {
-        let _ = writeln!(
-            o,
-            "{:>6} | {:>10.1} | {:>8.2} | {:>7} | {:>7}",
-            s.second,
-            s.iops,
-            s.mbps,
-            TEXT.us(s.p50_us),
-            TEXT.us(s.p99_us)
-        );
+        let (p50, p99) = (TEXT.us(s.p50_us), TEXT.us(s.p99_us));
+        let _ = writeln!(o, "{:>6} | {:>10.1} | {:>8.2} | {p50:>7} | {p99:>7}", s.second, s.iops, s.mbps);
     }
 }
 

@@ -367,3 +367,6 @@ pub(super) fn bssplit(s: &str, kb: u64) -> R<(Option<Vec<BlockShare>>, Option<St
         .then(|| format!("bssplit: shares add up to {total}%; as in fio, the largest share makes up the rest"));
     Ok(((!shares.is_empty()).then_some(shares), note))
 }
+
+#[cfg(test)]
+mod tests;

@@ -196,3 +196,6 @@ impl FioVerify {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests;
