@@ -54,12 +54,40 @@ impl fmt::Display for Interrupted {
 impl std::error::Error for Interrupted {}
 
 /// Exit codes: 0 success, 1 failure, 2 bad input, 3 data verification found bad pages or log
-/// records, 130 interrupted (as shells report Ctrl-C).
+/// records, 4 measured but not all written, 130 interrupted (as shells report Ctrl-C).
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// Data verification found bad pages (lost, torn, misdirected, corrupt or never read).
 pub const EXIT_FINDINGS: i32 = 3;
+/// The measurement stands, but a file or the store it was to be written to could not be
+/// written (disk full, read-only, locked): what could be written was.
+pub const EXIT_WRITE: i32 = 4;
 pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The first write that failed while a run went on; `after_writes` reports it at the end.
+static WRITE_FAILURE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Keeps `line` (the file and why) to fail the command once it is done, so a log or trace
+/// that cannot be written costs neither the measurement nor the other outputs. The first
+/// failure is kept: the rest usually follow from it.
+pub fn defer_write_failure(line: String) {
+    let mut f = WRITE_FAILURE.lock().unwrap_or_else(|e| e.into_inner());
+    f.get_or_insert(line);
+}
+
+/// The exit code once the command is done: a write that failed on the way is printed as one
+/// line and turns success into `EXIT_WRITE`; a failure, findings or an interruption keep
+/// their own code.
+pub fn after_writes(code: i32) -> i32 {
+    let failed = WRITE_FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let Some(line) = failed else { return code };
+    eprintln!("error: {}", one_line(&line));
+    if code == 0 {
+        EXIT_WRITE
+    } else {
+        code
+    }
+}
 
 /// Prints an error the iolens way (one line) and returns its exit code.
 pub fn exit_code(e: &anyhow::Error) -> i32 {

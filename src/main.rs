@@ -6,5 +6,6 @@ fn main() {
     }
     // Every error becomes its exit code here, once.
     let code = iolens::cli::main().unwrap_or_else(|e| iolens::error::exit_code(&e));
+    let code = iolens::error::after_writes(code);
     std::process::exit(code);
 }
