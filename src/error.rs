@@ -64,24 +64,28 @@ pub const EXIT_FINDINGS: i32 = 3;
 pub const EXIT_WRITE: i32 = 4;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-/// The first write that failed while a run went on; `after_writes` reports it at the end.
-static WRITE_FAILURE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+/// The writes that failed while a command went on; `after_writes` reports them at the end.
+static WRITE_FAILURES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// Keeps `line` (the file and why) to fail the command once it is done, so a log or trace
-/// that cannot be written costs neither the measurement nor the other outputs. The first
-/// failure is kept: the rest usually follow from it.
+/// that cannot be written costs neither the measurement nor the other outputs.
 pub fn defer_write_failure(line: String) {
-    let mut f = WRITE_FAILURE.lock().unwrap_or_else(|e| e.into_inner());
-    f.get_or_insert(line);
+    let mut f = WRITE_FAILURES.lock().unwrap_or_else(|e| e.into_inner());
+    // A series of tests meets the same full disk once per test: said once.
+    if !f.contains(&line) {
+        f.push(line);
+    }
 }
 
-/// The exit code once the command is done: a write that failed on the way is printed as one
-/// line and turns success into `EXIT_WRITE`; a failure, findings or an interruption keep
+/// The exit code once the command is done: writes that failed on the way are printed as one
+/// line and turn success into `EXIT_WRITE`; a failure, findings or an interruption keep
 /// their own code.
 pub fn after_writes(code: i32) -> i32 {
-    let failed = WRITE_FAILURE.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let Some(line) = failed else { return code };
-    eprintln!("error: {}", one_line(&line));
+    let failed = std::mem::take(&mut *WRITE_FAILURES.lock().unwrap_or_else(|e| e.into_inner()));
+    if failed.is_empty() {
+        return code;
+    }
+    eprintln!("error: {}", one_line(&failed.join("; ")));
     if code == 0 {
         EXIT_WRITE
     } else {

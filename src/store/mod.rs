@@ -127,6 +127,10 @@ fn wal(conn: &Connection) -> anyhow::Result<()> {
 
 impl Store {
     pub fn open(path: &Path) -> anyhow::Result<Store> {
+        // SQLite would put its journal beside a device (/dev/full-journal) before failing.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            anyhow::bail!("the store {} is not a regular file", path.display());
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
