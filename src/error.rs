@@ -1,6 +1,7 @@
 //! Errors and the exit codes they map to, once, in `main`. A `UsageError` is what a user can fix
 //! by changing what they typed: one line naming the option and what it accepts, exit code 2;
-//! everything else is an `anyhow` error (exit 1), or `Interrupted` (130).
+//! everything else is an `anyhow` error (exit 1), or `Interrupted` (130). A write that fails
+//! while a measurement goes on is kept for the end instead (`defer_write_failure`, exit 4).
 
 use std::fmt;
 

@@ -78,9 +78,6 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
 /// Arguments → Config, checked against the directory; nothing is created.
 pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
     let dir = a.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    if dir.as_os_str().is_empty() {
-        return usage("DIR", "'' is empty; name a directory ('.' for this one)");
-    }
     if !dir.is_dir() {
         return usage(&dir.display().to_string(), "is not a directory; simdb needs a directory for its files");
     }
