@@ -81,7 +81,7 @@ impl Header {
             && (unit..=64 << 10).contains(&page)
             && page.is_multiple_of(unit)
             && (1..=64).contains(&h.data_files)
-            && h.data_size >= 16 * page
+            && h.data_size >= page
             && h.data_size.is_multiple_of(page);
         sane.then_some(h)
     }
