@@ -156,3 +156,22 @@ impl Drop for Umount {
         let _ = std::process::Command::new("umount").arg(&self.0).status();
     }
 }
+
+#[test]
+fn a_stdout_that_cannot_be_written_is_one_line_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, store) = (dir.path(), dir.path().join("s.db"));
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let run = |args: &[&str]| {
+        let out = bin().current_dir(d).env("IOLENS_STORE", &store).args(args).stdout(full()).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run(&[&RUN[..], &["x.dat"]].concat());
+    let line = format!("error: writing to stdout: {FULL}\n");
+    assert_eq!(code, Some(4), "{err}");
+    assert!(err.ends_with(&line) && err.starts_with("saved as result 1 in "), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+    let (code, err) = run(&["show", "1"]);
+    assert_eq!((code, err), (Some(4), line));
+    dev_full_is_a_device();
+}
