@@ -220,6 +220,17 @@ impl Shared {
     }
 }
 
+impl Shared {
+    /// The workers are done: fio's logs closed, everything in its file. What was measured
+    /// stands; a file it could not be written to fails the command at its end.
+    fn close_outputs(&mut self, agg: Option<&AggBw>) {
+        let wrote = self.logs.close().and(self.trace.as_ref().map_or(Ok(()), |t| t.check()));
+        if let Err(e) = wrote.and(agg.map_or(Ok(()), AggBw::check)) {
+            crate::error::defer_write_failure(e);
+        }
+    }
+}
+
 /// The engine of each job, its depth, and what the user should know about them (printed now,
 /// kept in the results).
 fn engines(jobs: &[Job], hush: bool) -> (Vec<(EngineKind, u32)>, Vec<Vec<String>>) {
@@ -312,11 +323,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    // What was measured stands; a file it could not be written to fails the command at its end.
-    let wrote = shared.logs.close().and(shared.trace.as_ref().map_or(Ok(()), |t| t.check()));
-    if let Err(e) = wrote.and(opts.agg_bw.as_deref().map_or(Ok(()), AggBw::check)) {
-        crate::error::defer_write_failure(e);
-    }
+    shared.close_outputs(opts.agg_bw.as_deref());
     let recs = m.recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
     Ok(jobs
         .iter()
