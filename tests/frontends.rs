@@ -78,7 +78,7 @@ fn cdm_bad_input_names_the_option() {
     for (args, want) in [
         (vec!["--profile", "fast"], "error: --profile: 'fast' is not a profile"),
         (vec!["--tests", "SEQ1M Q0T1"], "error: --tests: 'SEQ1M Q0T1' is not a CrystalDiskMark test"),
-        (vec!["--passes", "0"], "error: --passes: '0' is not allowed; use 1-100"),
+        (vec!["--passes", "0"], "error: --passes: '0' is not a test count; use 1-100 passes"),
         (vec!["--time", "soon"], "error: --time: 'soon' is not a time"),
     ] {
         let dir = tempfile::tempdir().unwrap();

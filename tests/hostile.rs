@@ -151,3 +151,82 @@ fn fio_json_figures_no_run_can_report_are_refused_at_import() {
     std::fs::write(d.join("n.fio"), "[x]\nioengine=null\nsize=1m\nnumjobs=1G\nfilename_format=f.$jobnum\n").unwrap();
     refused(d, &["fio", "--parse-only", "n.fio"], "numjobs: 1073741824 clones × 1 files");
 }
+
+#[test]
+fn an_empty_target_is_refused_by_every_command_that_takes_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let empty = "TARGET: '' is empty; name a file, a directory or a device ('.' for this directory)";
+    for cmd in
+        [&["run", "--engine", "null", "-d", "0.1", "--size", "1m"][..], &["cdm"], &["check"], &["explain"], &["sqlio"]]
+    {
+        refused(d, &[cmd, &[""]].concat(), empty);
+    }
+    refused(d, &["sweep", "--qd", "1,2", ""], empty);
+    refused(d, &["pattern", "oltp", ""], empty);
+    refused(d, &["simdb", ""], "a value is required for '[DIR]' but none was supplied");
+    refused(d, &["diskspd", "-d1", ""], "ERROR: an empty argument is not a target: ''");
+    assert_eq!(left(d, &[]), Vec::<String>::new());
+}
+
+#[test]
+fn cdm_refuses_in_its_own_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    refused(
+        d,
+        &["cdm", "--tests", "RND4K Q5000T1", "x.dat"],
+        "--tests: 'RND4K Q5000T1': Q5000 is more queues than 4096",
+    );
+    refused(
+        d,
+        &["cdm", "--tests", "SEQ1M Q1T2000", "x.dat"],
+        "--tests: 'SEQ1M Q1T2000': T2000 is more threads than 1024",
+    );
+    refused(d, &["cdm", "--time", "0", "x.dat"], "--time: must be more than 0 seconds");
+    refused(d, &["cdm", "--passes", "0", "x.dat"], "--passes: '0' is not a test count; use 1-100 passes");
+    // clap's tip stays, after its message.
+    refused(d, &["cdm", "--interval", "-1", "x.dat"], "unexpected argument '-1' found; tip: to pass '-1' as a value");
+    assert_eq!(left(d, &[]), Vec::<String>::new());
+}
+
+#[test]
+fn a_sweep_is_counted_before_its_points_are_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 500^4 points: made one by one before they were counted, they did not fit in memory.
+    let list = (1..=500).map(|n| n.to_string()).collect::<Vec<_>>().join(",");
+    let pcts = (0..500).map(|n| (n % 101).to_string()).collect::<Vec<_>>().join(",");
+    let args =
+        ["sweep", "--qd", &list, "--threads", &list, "--bs", &vec!["4k"; 500].join(","), "--read-pct", &pcts, "x"];
+    refused(d, &args, "62500000000 points is too many for one sweep (at most 1000)");
+}
+
+/// The most virtual memory `simdb -d SECS` had after 3 s, in kB.
+fn simdb_peak(dir: &Path, secs: &str) -> u64 {
+    let mut child = bin()
+        .current_dir(dir)
+        .args(["simdb", "-d", secs, "--users", "1", "--data-size", "1m", "--log-size", "1m", "--no-store", "."])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak = status.lines().find_map(|l| l.strip_prefix("VmPeak:")).unwrap();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    peak.trim().trim_end_matches(" kB").parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn simdb_memory_follows_the_time_run_not_the_time_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let short = simdb_peak(d, "10");
+    // 30 days: per-second counts sized up front took 100 MB per user.
+    let long = simdb_peak(d, "2592000");
+    assert!(long < short + 32 * 1024, "{long} kB asked for 30 days, {short} kB for 10 s");
+    assert_eq!(left(d, &[]), Vec::<String>::new());
+}

@@ -59,23 +59,32 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     for t in &tests {
         for &op in ops {
             let spec = t.spec(&base, op);
-            spec.validate()?;
+            spec.validate().map_err(|e| in_cdm_terms(e, t))?;
             items.push(Item { name: format!("{} {}", t.label(), op.name()), spec, notes: Vec::new() });
         }
     }
     Ok(items)
 }
 
+/// A spec's refusal in the words of the cdm command line: the queues and threads of a test
+/// are its "Q32T16", the measured seconds its --time.
+fn in_cdm_terms(e: UsageError, t: &CdmTest) -> UsageError {
+    let test = t.label();
+    match e.option.as_str() {
+        "--qd" => UsageError::new("--tests", format!("'{test}': Q{} is more queues than 4096", t.qd)),
+        "--threads" => UsageError::new("--tests", format!("'{test}': T{} is more threads than 1024", t.threads)),
+        "--duration" => UsageError::new("--time", e.message),
+        _ => e,
+    }
+}
+
 pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
     let passes = Passes {
         prepare: !a.no_prepare,
-        count: a
-            .passes
-            .parse()
-            .ok()
-            .filter(|n| (1..=100).contains(n))
-            .ok_or_else(|| UsageError::new("--passes", format!("'{}' is not allowed; use 1-100", a.passes)))?,
+        count: a.passes.parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
+            UsageError::new("--passes", format!("'{}' is not a test count; use 1-100 passes", a.passes))
+        })?,
         interval: parse::seconds("--interval", &a.interval)?,
     };
     let output = a.common.output(None)?;

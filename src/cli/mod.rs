@@ -94,12 +94,16 @@ pub fn main() -> anyhow::Result<i32> {
             // One line, as for every other bad input: clap's message whole (the arguments it
             // names follow on lines of their own), its usage and hints left to --help.
             let text = e.render().to_string();
-            let words: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-                .flat_map(str::split_whitespace)
+            let kept = text.lines().take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"));
+            // clap's paragraphs (the error, a tip) stay apart: "found; tip: …".
+            let paragraphs: Vec<String> = kept
+                .collect::<Vec<_>>()
+                .split(|l| l.trim().is_empty())
+                .map(|p| p.iter().flat_map(|l| l.split_whitespace()).collect::<Vec<_>>().join(" "))
+                .filter(|p| !p.is_empty())
                 .collect();
-            let msg = if words.is_empty() { "error: invalid arguments".to_string() } else { words.join(" ") };
+            let msg =
+                if paragraphs.is_empty() { "error: invalid arguments".to_string() } else { paragraphs.join("; ") };
             eprintln!("{} (see --help)", crate::error::one_line(&msg));
             return Ok(EXIT_USAGE);
         }

@@ -34,6 +34,13 @@ impl StoreArgs {
             })
             .collect::<Result<_, _>>()?;
         let path = if self.no_store { None } else { Some(self.store.clone().unwrap_or_else(store::default_path)) };
+        // Checked before anything is measured: a device or a directory can never hold results.
+        if let Some(p) = path.as_ref().filter(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file())) {
+            return usage(
+                "--store",
+                format!("{}: is not a regular file; name a store file, or a new one", p.display()),
+            );
+        }
         Ok(StoreOpts { label: self.label.clone(), tags, path })
     }
 

@@ -45,6 +45,12 @@ pub fn items(a: &RunArgs) -> Result<Vec<Item>, UsageError> {
             return usage(n, "a list has an empty entry; write e.g. 1,2,4,8");
         }
     }
+    // Counted before any point is made: four lists of a thousand values would ask for 10^12.
+    let count: u128 = lists.iter().map(|(_, l)| l.len().max(1) as u128).product();
+    if count > 1000 {
+        let first = lists.iter().find(|(_, l)| l.len() > 1).map_or("--bs", |(n, _)| n);
+        return usage(first, format!("{count} points is too many for one sweep (at most 1000)"));
+    }
     let mut points: Vec<RunArgs> = vec![a.clone()];
     let mut varying = Vec::new();
     for (n, l) in &lists {
@@ -67,9 +73,6 @@ pub fn items(a: &RunArgs) -> Result<Vec<Item>, UsageError> {
             "--bs",
             "nothing to sweep; give a list to --bs, --qd, --threads or --read-pct (e.g. --qd 1,4,16)",
         );
-    }
-    if points.len() > 1000 {
-        return usage(varying[0], format!("{} points is too many for one sweep (at most 1000)", points.len()));
     }
     points
         .iter()

@@ -8,7 +8,52 @@ use std::io::{self, Write};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-pub type Sink = Mutex<Box<dyn Write + Send>>;
+/// A file that workers write to in turn. A write that fails (disk full, a file system gone
+/// read-only) must not cut the measurement short, so the first error is kept, later writes are
+/// dropped, and the run reports it once it is over (`check`).
+pub struct Sink {
+    out: Mutex<Out>,
+    /// The file as an error names it: "--trace x.csv", "write_bw_log: a_bw.1.log".
+    what: String,
+}
+
+struct Out {
+    w: Box<dyn Write + Send>,
+    failed: Option<io::Error>,
+}
+
+impl Sink {
+    pub fn new(what: impl Into<String>, w: Box<dyn Write + Send>) -> Sink {
+        Sink { out: Mutex::new(Out { w, failed: None }), what: what.into() }
+    }
+
+    /// Writes `parts` and hands them to the file; after a failure, writes nothing more.
+    pub fn write(&self, parts: &[&[u8]]) {
+        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        if o.failed.is_some() {
+            return;
+        }
+        let Out { w, failed } = &mut *o;
+        let wrote = parts.iter().try_for_each(|p| w.write_all(p)).and_then(|_| w.flush());
+        if let Err(e) = wrote {
+            *failed = Some(e);
+        }
+    }
+
+    /// Everything written so far is in the file, or the first error, as one line naming it.
+    pub fn check(&self) -> Result<(), String> {
+        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        if o.failed.is_none() {
+            if let Err(e) = o.w.flush() {
+                o.failed = Some(e);
+            }
+        }
+        match &o.failed {
+            Some(e) => Err(format!("{}: not fully written: {e}", self.what)),
+            None => Ok(()),
+        }
+    }
+}
 
 /// Where fio's iolog of one worker goes: the file, and the names of the job's files by index.
 pub struct FioLog<'a> {
@@ -82,7 +127,7 @@ impl<E> Traced<'_, E> {
                 let op = if r.op == OpKind::Flush { "fsync" } else { fio_name(r.op) };
                 let _ = writeln!(text, "{},{},{op},{},{}", self.worker, r.file, r.offset, r.len);
             }
-            write_all(sink, &text);
+            sink.write(&[text.as_bytes()]);
         }
         if let Some(f) = &self.fio {
             let mut text = String::with_capacity(self.log.len() * 40);
@@ -92,16 +137,10 @@ impl<E> Traced<'_, E> {
                 let (off, len) = if r.op == OpKind::Flush { (0, 0) } else { (r.offset, r.len) };
                 let _ = writeln!(text, "{us} {name} {} {off} {len}", fio_name(r.op));
             }
-            write_all(f.sink, &text);
+            f.sink.write(&[text.as_bytes()]);
         }
         self.log.clear();
     }
-}
-
-fn write_all(sink: &Sink, text: &str) {
-    let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = sink.write_all(text.as_bytes());
-    let _ = sink.flush();
 }
 
 impl<E> Drop for Traced<'_, E> {

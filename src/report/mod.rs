@@ -150,13 +150,33 @@ pub fn write_file(r: &RunResult, f: Format, path: &Path) -> anyhow::Result<()> {
     write_text(&render(r, f), path)
 }
 
-/// Writes `text` to `path` whole or not at all.
+/// Writes `text` to `path` whole or not at all: a regular file through a temporary one
+/// renamed over it (a symbolic link keeps pointing at it); anything else (`/dev/stdout`, a
+/// FIFO, a terminal) is written in place, since renaming over a device would replace the
+/// device with a file.
 pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let tmp = path.with_extension(format!("{}.iolens.tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("out")));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    use std::io::Write;
+    let fail = |e: std::io::Error| anyhow::anyhow!("writing {}: {e}", path.display());
+    let meta = std::fs::metadata(path);
+    if meta.as_ref().is_ok_and(|m| !m.is_file()) {
+        let mut f = std::fs::OpenOptions::new().write(true).open(path).map_err(fail)?;
+        return f.write_all(text.as_bytes()).and_then(|_| f.flush()).map_err(fail);
+    }
+    let target = match meta {
+        Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let ext = target.extension().and_then(|e| e.to_str()).unwrap_or("out");
+    let tmp = target.with_extension(format!("{ext}.iolens.tmp"));
+    let wrote = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()));
+    if let Err(e) = wrote {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
+    }
+    std::fs::rename(&tmp, &target).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
 }
 
 /// DiskSpd's `-Rp` text: the input parameters of specs that are not run.

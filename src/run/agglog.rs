@@ -3,13 +3,13 @@
 //! line, so they stay empty when that is not shown (stdout no terminal, --eta=never); iolens
 //! adds a line per direction for each second the workers have finished, in KiB/s as fio's.
 
+use crate::engine::trace::Sink;
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::sync::Mutex;
+use std::io::BufWriter;
 use std::time::Instant;
 
 pub struct AggBw {
-    files: Mutex<[BufWriter<File>; 3]>,
+    files: [Sink; 3],
     /// Lines are written (fio's ETA is shown).
     sample: bool,
     genesis: Instant,
@@ -18,11 +18,12 @@ pub struct AggBw {
 impl AggBw {
     /// Creates (or empties) the three files, as fio does before its jobs start.
     pub fn create(sample: bool) -> anyhow::Result<AggBw> {
-        let open = |name: &str| {
-            File::create(name).map(BufWriter::new).map_err(|e| anyhow::anyhow!("--bandwidth-log: creating {name}: {e}"))
+        let open = |name: &str| match File::create(name) {
+            Ok(f) => Ok(Sink::new(format!("--bandwidth-log {name}"), Box::new(BufWriter::new(f)))),
+            Err(e) => Err(anyhow::anyhow!("--bandwidth-log: creating {name}: {e}")),
         };
         let files = [open("agg-read_bw.log")?, open("agg-write_bw.log")?, open("agg-trim_bw.log")?];
-        Ok(AggBw { files: Mutex::new(files), sample, genesis: Instant::now() })
+        Ok(AggBw { files, sample, genesis: Instant::now() })
     }
 
     /// One finished second: bytes read and written (trims count as writes in the per-second
@@ -32,20 +33,15 @@ impl AggBw {
             return;
         }
         let ms = self.genesis.elapsed().as_millis();
-        let mut f = self.files.lock().unwrap_or_else(|e| e.into_inner());
-        for (d, file) in f.iter_mut().enumerate() {
+        for (d, file) in self.files.iter().enumerate() {
             let kib = bytes.get(d).map_or(0, |b| b / 1024);
             // A log that cannot be written loses lines; the run and its result go on.
-            let _ = writeln!(file, "{ms}, {kib}, {d}, 0, 0");
+            file.write(&[format!("{ms}, {kib}, {d}, 0, 0\n").as_bytes()]);
         }
     }
-}
 
-impl Drop for AggBw {
-    fn drop(&mut self) {
-        let f = self.files.get_mut().unwrap_or_else(|e| e.into_inner());
-        for file in f.iter_mut() {
-            let _ = file.flush();
-        }
+    /// Every line so far is in its file, or the first that is not says why.
+    pub fn check(&self) -> Result<(), String> {
+        self.files.iter().try_for_each(Sink::check)
     }
 }

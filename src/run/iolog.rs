@@ -16,7 +16,7 @@ use lines::Lines;
 pub use lines::Sample;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::engine::trace::Sink;
@@ -75,7 +75,8 @@ impl Sinks {
             .truncate(!append)
             .open(&name)
             .map_err(|e| anyhow::anyhow!("write_*_log: creating {name}: {e}"))?;
-        self.files.push((name, Mutex::new(Box::new(io::BufWriter::new(f)))));
+        let sink = Sink::new(format!("write_*_log {name}"), Box::new(io::BufWriter::new(f)));
+        self.files.push((name, sink));
         Ok(self.files.len() - 1)
     }
 
@@ -93,7 +94,7 @@ impl Sinks {
             names.iter().for_each(|n| head.push_str(&format!("0 {n} {act}\n")));
         }
         w.write_all(head.as_bytes()).map_err(|e| anyhow::anyhow!("write_iolog: writing {path}: {e}"))?;
-        self.iologs.push((Mutex::new(Box::new(w)), names));
+        self.iologs.push((Sink::new(format!("write_iolog {path}"), Box::new(w)), names));
         Ok(self.iologs.len() - 1)
     }
 
@@ -147,25 +148,27 @@ fn write_out(l: &mut Lines, sink: &Sink) {
     // Each chunk is a zlib stream of its own, as fio stores them: its --inflate-log reads
     // one after another.
     let packed = l.bin.as_mut().filter(|b| !b.is_empty()).map(|b| fz::deflate(std::mem::take(b)));
-    let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = f.write_all(l.text.as_bytes());
-    if let Some(p) = packed {
-        let _ = f.write_all(&p);
-    }
-    let _ = f.flush();
+    sink.write(&[l.text.as_bytes(), packed.as_deref().unwrap_or_default()]);
     l.text.clear();
 }
 
-impl Drop for Sinks {
-    /// The workers are done: fio's iologs end with each file closed.
-    fn drop(&mut self) {
-        for (sink, names) in &self.iologs {
-            let mut f = sink.lock().unwrap_or_else(|e| e.into_inner());
-            for n in names {
-                let _ = writeln!(f, "0 {n} close");
-            }
-            let _ = f.flush();
+impl Sinks {
+    /// The workers are done: fio's iologs end with each file closed, and every log is in its
+    /// file, or the first that is not says why, as one line.
+    pub fn close(&mut self) -> Result<(), String> {
+        for (sink, names) in std::mem::take(&mut self.iologs) {
+            let tail: String = names.iter().map(|n| format!("0 {n} close\n")).collect();
+            sink.write(&[tail.as_bytes()]);
+            sink.check()?;
         }
+        self.files.iter().try_for_each(|(_, s)| s.check())
+    }
+}
+
+impl Drop for Sinks {
+    /// A run that ended in an error still closes fio's iologs as fio does.
+    fn drop(&mut self) {
+        let _ = self.close();
     }
 }
 

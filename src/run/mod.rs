@@ -32,7 +32,7 @@ use live::{progress_bar, progress_line, Collector, Mailbox};
 use start::start_worker;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Barrier, Mutex, OnceLock};
+use std::sync::{Arc, Barrier, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
 
@@ -210,12 +210,24 @@ impl Shared {
                     let f =
                         std::fs::File::create(p).map_err(|e| anyhow::anyhow!("creating trace {}: {e}", p.display()))?;
                     let mut w: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(f));
-                    writeln!(w, "worker,file,op,offset,length")?;
-                    Some(Mutex::new(w))
+                    writeln!(w, "worker,file,op,offset,length")
+                        .map_err(|e| anyhow::anyhow!("--trace {}: {e}", p.display()))?;
+                    Some(crate::engine::trace::Sink::new(format!("--trace {}", p.display()), w))
                 }
                 None => None,
             },
         })
+    }
+}
+
+impl Shared {
+    /// The workers are done: fio's logs closed, everything in its file. What was measured
+    /// stands; a file it could not be written to fails the command at its end.
+    fn close_outputs(&mut self, agg: Option<&AggBw>) {
+        let wrote = self.logs.close().and(self.trace.as_ref().map_or(Ok(()), |t| t.check()));
+        if let Err(e) = wrote.and(agg.map_or(Ok(()), AggBw::check)) {
+            crate::error::defer_write_failure(e);
+        }
     }
 }
 
@@ -242,7 +254,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
     let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets)))?;
-    let shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
+    let mut shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let mut steady: Vec<Option<steady::SteadyCheck>> =
@@ -311,6 +323,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    shared.close_outputs(opts.agg_bw.as_deref());
     let recs = m.recs.into_iter().collect::<Result<Vec<_>, String>>().map_err(|e| anyhow::anyhow!("I/O error: {e}"))?;
     Ok(jobs
         .iter()

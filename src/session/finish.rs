@@ -2,7 +2,7 @@
 //! printed; the exit code says whether pages were bad or the run was cut short.
 
 use super::{Annotate, Output};
-use crate::error::{EXIT_FINDINGS, EXIT_INTERRUPTED};
+use crate::error::{defer_write_failure, EXIT_FINDINGS, EXIT_INTERRUPTED};
 use crate::report;
 use crate::result::{RunResult, TargetInfo, TestResult, SCHEMA_VERSION};
 use crate::store::Store;
@@ -18,14 +18,15 @@ pub struct StoreOpts {
     pub path: Option<PathBuf>,
 }
 
-/// Saves the result; a store that cannot be written costs a warning, not the measurement.
-/// `receipt`: say where it went.
+/// Saves the result, once the store has read it back; `receipt`: say where it went. A store
+/// that cannot be written fails the command once the rest is done (`EXIT_WRITE`), not the
+/// measurement: the other outputs are still written.
 pub fn save(r: &RunResult, opts: &StoreOpts, receipt: bool) {
     let Some(path) = &opts.path else { return };
     match Store::open(path).and_then(|mut s| s.save(r)) {
         Ok(id) if receipt => eprintln!("saved as result {id} in {}", path.display()),
         Ok(_) => {}
-        Err(e) => eprintln!("warning: the result was not saved in {}: {e:#}", path.display()),
+        Err(e) => defer_write_failure(format!("the result was not saved in {}: {e:#}", path.display())),
     }
 }
 
@@ -63,7 +64,9 @@ pub fn finish(
     if output.terminal {
         print!("{}", report::render(&result, output.format));
     }
-    wrote?;
+    if let Err(e) = wrote {
+        defer_write_failure(format!("{e:#}"));
+    }
     // Bad pages outrank an interruption: what was found stays found.
     let found = result.tests.iter().any(|t| t.verify.as_ref().is_some_and(|v| !v.clean()));
     Ok(if found {

@@ -231,8 +231,14 @@ fn threads(mine: &[&Meter], secs: f64) -> Vec<ThreadStats> {
                 iops: per(rec.count()),
                 lat_mean_us: rec.mean_ns().map(|v| v / 1000.0),
                 lat_stddev_us: rec.stddev_ns().map(|v| v / 1000.0),
+                // A second the user did no I/O in counts, even past its last I/O.
                 iops_stddev: crate::stats::stddev(
-                    &m.seconds.iter().take(secs.floor() as usize).map(|s| (s[0] + s[1]) as f64).collect::<Vec<_>>(),
+                    &m.seconds
+                        .iter()
+                        .map(|s| (s[0] + s[1]) as f64)
+                        .chain(std::iter::repeat(0.0))
+                        .take(secs.floor() as usize)
+                        .collect::<Vec<_>>(),
                 ),
             };
             let mut both = m.read.clone();

@@ -159,8 +159,10 @@ pub struct Meter {
     /// Index: data files, then the log.
     pub files: Vec<FileCount>,
     /// Per second since the start: read I/Os, write I/Os, bytes read, bytes written, and the
-    /// slowest read or write (ns).
+    /// slowest read or write (ns). Grown as seconds pass, up to `max_secs`, so memory follows
+    /// the time run, not the time asked for.
     pub seconds: Vec<[u64; 5]>,
+    max_secs: usize,
     /// Latency of this second's reads and writes, until handed over to `Ctx::per_second`.
     sec_hist: SecondHist,
     sec_now: usize,
@@ -182,7 +184,8 @@ impl Meter {
             read_bytes: 0,
             write_bytes: 0,
             files: vec![FileCount::default(); files],
-            seconds: vec![[0; 5]; secs.max(1)],
+            seconds: vec![[0; 5]; 1],
+            max_secs: secs.max(1),
             sec_hist: SecondHist::default(),
             sec_now: 0,
             slot: None,
@@ -217,7 +220,12 @@ impl Meter {
         busy.store(0, Ordering::Relaxed);
         g.exit(ns);
         self.io_ns += ns;
-        let sec = ((t0 - ctx.start).as_secs() as usize).min(self.seconds.len() - 1);
+        let sec = ((t0 - ctx.start).as_secs() as usize).min(self.max_secs - 1);
+        if sec >= self.seconds.len() {
+            // Once a second at most, and the Vec doubles: a new second costs no allocation
+            // most of the time.
+            self.seconds.resize(sec + 1, [0; 5]);
+        }
         if op != Op::Flush {
             if sec != self.sec_now {
                 self.hand_over(ctx);

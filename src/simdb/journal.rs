@@ -64,7 +64,7 @@ impl Header {
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
-        Some(Header {
+        let h = Header {
             run_id: u64_at(8),
             page: u32_at(16),
             unit: u32_at(20),
@@ -72,7 +72,18 @@ impl Header {
             data_files: u32_at(32),
             log_size: u64_at(36),
             write_through: b[44] != 0,
-        })
+        };
+        // Only what `simdb` itself accepts: a page of 0 would divide by zero, 2^32 files
+        // would be named before any is looked at.
+        let (page, unit) = (h.page as u64, h.unit as u64);
+        let sane = unit >= 512
+            && unit.is_power_of_two()
+            && (unit..=64 << 10).contains(&page)
+            && page.is_multiple_of(unit)
+            && (1..=64).contains(&h.data_files)
+            && h.data_size >= page
+            && h.data_size.is_multiple_of(page);
+        sane.then_some(h)
     }
 }
 
@@ -175,6 +186,10 @@ pub struct Replayed {
 
 /// Reads a journal back. None when it has no valid header (not a journal of this tool).
 pub fn replay(path: &Path) -> io::Result<Option<Replayed>> {
+    // A FIFO or a device named as the journal would block or never end.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
     let bytes = std::fs::read(path)?;
     let Some(header) = Header::decode(&bytes) else { return Ok(None) };
     let pages = (header.data_size / header.page as u64) as usize;

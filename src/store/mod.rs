@@ -7,6 +7,8 @@ use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 
+mod figures;
+
 /// Each entry moves the schema one version up; never edit one that has shipped.
 const MIGRATIONS: &[&str] = &[
     // 1: results with their indexed columns, and tags.
@@ -125,6 +127,10 @@ fn wal(conn: &Connection) -> anyhow::Result<()> {
 
 impl Store {
     pub fn open(path: &Path) -> anyhow::Result<Store> {
+        // SQLite would put its journal beside a device (/dev/full-journal) before failing.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            anyhow::bail!("the store {} is not a regular file", path.display());
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
@@ -161,8 +167,10 @@ impl Store {
         Ok(())
     }
 
-    /// Saves a result whole, in one transaction; returns its id.
+    /// Saves a result whole, in one transaction, and reads it back before committing: what
+    /// cannot be read back as it was given is not kept. Returns its id.
     pub fn save(&mut self, r: &RunResult) -> anyhow::Result<i64> {
+        figures::check(r).map_err(|e| anyhow::anyhow!("not saved: {e}"))?;
         let json = serde_json::to_string(r)?;
         let vm = match (&r.host.vm_vendor, &r.host.vm_product) {
             (Some(v), Some(p)) => Some(format!("{v} {p}")),
@@ -205,6 +213,8 @@ impl Store {
                 )?;
             }
         }
+        let back: String = tx.query_row("SELECT json FROM results WHERE id = ?1", [id], |r| r.get(0))?;
+        read_back(&json, &back).map_err(|e| anyhow::anyhow!("not saved: result {id} did not read back: {e}"))?;
         tx.commit()?;
         Ok(id)
     }
@@ -263,6 +273,17 @@ impl Store {
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// `back`, as the store returned it, is a result, and the same as `json`, what was written.
+fn read_back(json: &str, back: &str) -> Result<(), String> {
+    let r: RunResult = serde_json::from_str(back).map_err(|e| e.to_string())?;
+    let again = serde_json::to_value(&r).map_err(|e| e.to_string())?;
+    let wrote: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if again != wrote {
+        return Err("it differs from what was written".into());
+    }
+    Ok(())
 }
 
 /// The figures a history line shows: the first test's total IOPS, MB/s and p99, and how many

@@ -97,3 +97,23 @@ fn findings_get_rows_of_their_own_and_go_with_their_result() {
     s.delete(id).unwrap();
     assert!(s.finding_counts(id).unwrap().is_empty());
 }
+
+#[test]
+fn a_result_with_a_figure_json_cannot_hold_is_not_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("n.db")).unwrap();
+    let mut r = fixture();
+    r.tests[0].read.lat_us.mean = Some(f64::INFINITY);
+    let e = s.save(&r).unwrap_err().to_string();
+    assert!(e.starts_with("not saved: test 1 ("), "{e}");
+    assert!(s.list(&Filter::default()).unwrap().is_empty());
+}
+
+#[test]
+fn what_reads_back_differently_is_refused() {
+    let json = serde_json::to_string(&fixture()).unwrap();
+    assert_eq!(read_back(&json, &json), Ok(()));
+    let changed = json.replacen("\"command\":\"", "\"command\":\"x", 1);
+    assert_eq!(read_back(&json, &changed), Err("it differs from what was written".into()));
+    assert!(read_back(&json, "{}").unwrap_err().contains("missing field"));
+}

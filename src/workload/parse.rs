@@ -181,6 +181,10 @@ impl Spec {
         if self.targets.is_empty() {
             return usage("TARGET", "no target given");
         }
+        // An empty name would open as the current directory: a test there was not asked for.
+        if self.targets.iter().any(|t| t.is_empty()) {
+            return usage("TARGET", "'' is empty; name a file, a directory or a device ('.' for this directory)");
+        }
         if self.read_pct > 100 {
             return usage("--read-pct", format!("{} is out of range; use 0-100", self.read_pct));
         }

@@ -51,3 +51,21 @@ fn a_file_without_the_header_is_not_a_journal() {
     std::fs::write(&p, vec![7u8; 8192]).unwrap();
     assert_eq!(replay(&p).unwrap(), None);
 }
+
+#[test]
+fn a_header_simdb_would_not_write_is_not_a_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("j");
+    let zero_page = Header { page: 0, ..header() };
+    let many_files = Header { data_files: u32::MAX, ..header() };
+    let odd_page = Header { page: 8192 + 512 + 1, ..header() };
+    for h in [zero_page, many_files, odd_page] {
+        std::fs::write(&p, h.encode()).unwrap();
+        assert_eq!(replay(&p).unwrap(), None, "{h:?}");
+    }
+    std::fs::write(&p, header().encode()).unwrap();
+    assert_eq!(replay(&p).unwrap().unwrap().generations.len(), 2);
+    // A FIFO would block the read; a device would never end it.
+    #[cfg(unix)]
+    assert_eq!(replay(Path::new("/dev/zero")).unwrap_err().to_string(), "not a regular file");
+}
