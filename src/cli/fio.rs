@@ -279,9 +279,12 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     let (mut own, p, mpi, rest) = split(&a.args)?;
     if let Some(f) = &p.inflate {
         let packed = crate::input::read_bytes(f, "--inflate-log", crate::input::TEXT_LIMIT)?;
-        let text = crate::run::inflate_log(&packed)
-            .map_err(|e| UsageError::new("--inflate-log", format!("{}: {e}", f.display())))?;
-        print!("{text}");
+        use std::io::Write as _;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        match crate::run::inflate_log_to(&packed, &mut out).and_then(|r| out.flush().map(|_| r)) {
+            Ok(r) => r.map_err(|e| UsageError::new("--inflate-log", format!("{}: {e}", f.display())))?,
+            Err(e) => crate::error::defer_write_failure(format!("writing to stdout: {e}")),
+        }
         return Ok(0);
     }
     if p.output.is_some() {

@@ -32,24 +32,20 @@ pub fn deflate(raw: Vec<u8>) -> Vec<u8> {
 /// The text of a `.log.fz` file: every zlib stream in it inflated, its samples printed.
 pub fn inflate(packed: &[u8]) -> Result<String, String> {
     let mut t = Vec::new();
-    inflate_to(packed, &mut t)?;
+    inflate_to(packed, &mut t).expect("a Vec takes every write")?;
     Ok(String::from_utf8(t).expect("printed samples are ASCII"))
 }
 
 /// `inflate` printed to `out` as the streams inflate, so memory stays at one buffer however far
-/// the file inflates (a few MiB of zlib can stand for many GiB of samples).
-pub fn inflate_to(packed: &[u8], out: &mut dyn std::io::Write) -> Result<(), String> {
+/// the file inflates (a few MiB of zlib can stand for many GiB of samples). The outer error is
+/// `out` failing, the inner one the file not being fio's.
+pub fn inflate_to(packed: &[u8], out: &mut dyn std::io::Write) -> std::io::Result<Result<(), String>> {
     let mut rest = packed;
     let mut buf = vec![0u8; 1 << 16];
     // Inflated bytes not yet printed: at most one partial sample between reads.
     let mut raw = Vec::with_capacity(1 << 16);
     let mut layout = None;
     let mut text = String::new();
-    let wrote = |text: &mut String, out: &mut dyn std::io::Write| {
-        let r = out.write_all(text.as_bytes()).map_err(|e| format!("cannot write the text: {e}"));
-        text.clear();
-        r
-    };
     while !rest.is_empty() {
         let mut st = InflateState::new_boxed(DataFormat::Zlib);
         loop {
@@ -58,18 +54,19 @@ pub fn inflate_to(packed: &[u8], out: &mut dyn std::io::Write) -> Result<(), Str
             rest = &rest[r.bytes_consumed..];
             let used = print(&raw, &mut layout, &mut text);
             raw.drain(..used);
-            wrote(&mut text, out)?;
+            out.write_all(text.as_bytes())?;
+            text.clear();
             match r.status {
                 Ok(MZStatus::StreamEnd) => break,
                 Ok(_) if r.bytes_consumed == 0 && r.bytes_written == 0 => {
-                    return Err("the file ends inside a stream".into())
+                    return Ok(Err("the file ends inside a stream".into()))
                 }
                 Ok(_) => {}
-                Err(e) => return Err(format!("not a zlib stream at byte {} ({e:?})", packed.len() - rest.len())),
+                Err(e) => return Ok(Err(format!("not a zlib stream at byte {} ({e:?})", packed.len() - rest.len()))),
             }
         }
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
 /// fio's flush_samples over inflated samples, as many whole ones as `raw` holds; the first
