@@ -293,9 +293,18 @@ fn write_hist_log_bins_each_windows_completions_in_fios_layout() {
     );
     // fio's own reader of these logs takes them, and counts every binned completion.
     let p = Privileged::new();
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fio-src/tools/hist/fio-histo-log-pctiles.py");
-    let have = if tool.exists() { Ok(()) } else { Err("run scripts/fio-suite once to fetch fio's source") };
-    if p.need("fio's tools/hist/fio-histo-log-pctiles.py", have).is_none() {
+    // Debian's fio package ships it gzipped among its docs.
+    let gz = Path::new("/usr/share/doc/fio/fio-histo-log-pctiles.py.gz");
+    let tool = d.join("fio-histo-log-pctiles.py");
+    let have = std::process::Command::new("gzip")
+        .arg("-dc")
+        .arg(gz)
+        .output()
+        .ok()
+        .filter(|o| o.status.success() && std::fs::write(&tool, &o.stdout).is_ok())
+        .map(|_| ())
+        .ok_or("install Debian's fio, which ships /usr/share/doc/fio/fio-histo-log-pctiles.py.gz");
+    if p.need("fio's fio-histo-log-pctiles.py", have).is_none() {
         return;
     }
     let out = std::process::Command::new("python3")
