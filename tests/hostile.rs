@@ -147,6 +147,14 @@ fn fio_json_figures_no_run_can_report_are_refused_at_import() {
     );
     refused(d, &["import", "i.json"], r#"."jobs"[0]."read"."iops" is 1e+308, beyond any figure fio reports"#);
     refused(d, &["import", "n.json"], "below zero");
+    // A latency below zero, even a whole number: the store could not take it back.
+    let pct = r#"{"fio version":"x","jobs":[{"jobname":"a","read":{"iops":1,"clat_ns":{"percentile":{"1.000000":-9223372036854775808}}}}]}"#;
+    std::fs::write(d.join("p.json"), pct).unwrap();
+    refused(
+        d,
+        &["import", "p.json"],
+        r#"."jobs"[0]."read"."clat_ns"."percentile"."1.000000" is -9223372036854775808, below zero"#,
+    );
     // numjobs × files is checked before a name is made.
     std::fs::write(d.join("n.fio"), "[x]\nioengine=null\nsize=1m\nnumjobs=1G\nfilename_format=f.$jobnum\n").unwrap();
     refused(d, &["fio", "--parse-only", "n.fio"], "numjobs: 1073741824 clones × 1 files");
@@ -207,6 +215,9 @@ fn simdb_peak(dir: &Path, secs: &str) -> u64 {
     let mut child = bin()
         .current_dir(dir)
         .args(["simdb", "-d", secs, "--users", "1", "--data-size", "1m", "--log-size", "1m", "--no-store", "."])
+        // One malloc arena: each thread's own 64 MiB reservation would otherwise come and go
+        // with how far the threads got, which a loaded machine changes from run to run.
+        .env("MALLOC_ARENA_MAX", "1")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

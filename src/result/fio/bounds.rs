@@ -12,7 +12,8 @@ pub const LAST_SECOND: u64 = 253_402_300_799;
 const MAX: f64 = 9.0e15;
 
 /// Every number in `v` (at `path`, as `"jobs"[0]."read"."iops"`), checked: no figure beyond
-/// `MAX` and no negative fraction; integers may be negative (fio's -1 means "none").
+/// `MAX`, no negative fraction and no latency below zero; other integers may be -1 (fio's
+/// "none").
 pub fn check(v: &Value, path: &mut String) -> Result<(), String> {
     match v {
         Value::Number(n) => {
@@ -22,6 +23,9 @@ pub fn check(v: &Value, path: &mut String) -> Result<(), String> {
                 // The times are checked where they are read (LAST_SECOND).
                 (Some(_), _, _) if path.ends_with("\"timestamp\"") || path.ends_with("\"timestamp_ms\"") => Ok(()),
                 (Some(u), _, _) if u as f64 > MAX => bad("beyond any figure fio reports"),
+                // fio's -1 says "none" for a count; no latency (`clat_ns`, its percentiles …) is
+                // ever below zero, and would be a negative figure in the store.
+                (None, Some(i), _) if i < -1 || path.contains("_ns\"") => bad("below zero"),
                 (None, Some(_), _) => Ok(()),
                 (None, None, Some(f)) if f.abs() > MAX => bad("beyond any figure fio reports"),
                 (None, None, Some(f)) if f < 0.0 => bad("below zero"),
