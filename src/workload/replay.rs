@@ -5,6 +5,7 @@
 //! allocating.
 
 mod parse;
+mod setup;
 
 use crate::engine::OpKind;
 use crate::error::UsageError;
@@ -13,6 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use parse::{parse, Format};
+pub use setup::{apply, check_direct, load, Shaping};
 
 /// One I/O of a trace: when the trace issued it (ns after its first I/O), its file (index
 /// into `Replay::files`), what and where.

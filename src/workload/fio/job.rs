@@ -82,6 +82,7 @@ pub(super) struct Job {
     pub(super) repeat: (bool, bool, bool),
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
+    pub(super) replay: super::replay::FioReplay,
 }
 
 impl Job {
@@ -257,7 +258,12 @@ impl Job {
         self.settle_verify()?;
         self.settle_stages()?;
         self.randomness();
-        self.targets()?;
+        if self.settle_replay()? {
+            // The log's I/Os end the job, not its files' size.
+            size_passes = None;
+        } else {
+            self.targets()?;
+        }
         let s = &mut self.spec;
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());

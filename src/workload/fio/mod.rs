@@ -15,6 +15,7 @@ mod job;
 mod logs;
 mod options;
 pub mod pattern;
+mod replay;
 mod stages;
 mod unapplied;
 mod values;
