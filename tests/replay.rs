@@ -195,14 +195,14 @@ fn files_map_to_targets_in_order_and_redirect_puts_them_on_one() {
     // Files are numbered as the log adds them: /x/a is the first target.
     let csv = std::fs::read_to_string(d.join("m.csv")).unwrap();
     assert_eq!(
-        csv.lines().skip(1).map(|l| l.splitn(2, ',').nth(1).unwrap()).collect::<Vec<_>>(),
+        csv.lines().skip(1).map(|l| l.split_once(',').unwrap().1).collect::<Vec<_>>(),
         ["1,read,8192,4096", "0,read,0,4096", "1,read,0,4096"]
     );
     let (code, _, err) = replay(d, &["two.log", "--redirect", "one", "--scale", "2", "--buffered", "--trace", "r.csv"]);
     assert_eq!(code, 0, "{err}");
     let csv = std::fs::read_to_string(d.join("r.csv")).unwrap();
     assert_eq!(
-        csv.lines().skip(1).map(|l| l.splitn(2, ',').nth(1).unwrap()).collect::<Vec<_>>(),
+        csv.lines().skip(1).map(|l| l.split_once(',').unwrap().1).collect::<Vec<_>>(),
         ["0,read,4096,4096", "0,read,0,4096", "0,read,0,4096"]
     );
 }
