@@ -119,6 +119,9 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     if let Some(f) = &t.failed {
         let _ = writeln!(o, "FAILED: {f}");
     }
+    if let Some(r) = &t.replay {
+        let _ = writeln!(o, "{}", r.line());
+    }
     if let (Some(ss), Some(out)) = (&t.spec.steady, &t.steady) {
         let what = format!(
             "{} {}",

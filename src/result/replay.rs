@@ -32,4 +32,20 @@ impl ReplayOutcome {
             lag: lag.dump(),
         }
     }
+
+    /// The report's line: the trace, and the lag's median, 99th percentile and maximum, ms.
+    pub fn line(&self) -> String {
+        let ms = |p: &str| self.lag_us.percentiles.get(p).map_or("-".into(), |us| format!("{:.3}", us / 1000.0));
+        let max = self.lag_us.max.map_or("-".into(), |us| format!("{:.3}", us / 1000.0));
+        format!(
+            "replay of {} ({}, {} of {} I/Os over {:.1} ms): lag behind its clock p50 {} ms, p99 {} ms, max {max} ms",
+            self.trace,
+            self.format,
+            self.issued,
+            self.trace_ios,
+            self.span_ms,
+            ms("50"),
+            ms("99"),
+        )
+    }
 }
