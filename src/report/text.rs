@@ -119,9 +119,6 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     if let Some(f) = &t.failed {
         let _ = writeln!(o, "FAILED: {f}");
     }
-    if let Some(r) = &t.replay {
-        let _ = writeln!(o, "{}", r.line());
-    }
     if let (Some(ss), Some(out)) = (&t.spec.steady, &t.steady) {
         let what = format!(
             "{} {}",
@@ -317,6 +314,9 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
 }
 
 fn latency_table(o: &mut String, t: &TestResult) {
+    if let Some(r) = &t.replay {
+        let _ = writeln!(o, "{}", r.line());
+    }
     let _ = writeln!(o, "\nLatency (µs, submission to completion)");
     let _ = writeln!(o, "{:>10} | {:>11} | {:>11} | {:>11}", "%-ile", "Read", "Write", "Total");
     let _ = writeln!(o, "{}", &RULE[..52]);

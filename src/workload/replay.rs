@@ -7,7 +7,6 @@
 mod parse;
 mod setup;
 
-use crate::engine::OpKind;
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -15,6 +14,17 @@ use std::sync::Arc;
 
 pub use parse::{parse, Format};
 pub use setup::{apply, check_direct, load, Shaping};
+
+/// What a trace's I/O does (the runner's operations, named here so that workloads stay apart
+/// from the engines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceOp {
+    Read,
+    Write,
+    /// fio's sync and datasync, iolens's fsync.
+    Flush,
+    Trim,
+}
 
 /// One I/O of a trace: when the trace issued it (ns after its first I/O), its file (index
 /// into `Replay::files`), what and where.
@@ -24,7 +34,7 @@ pub struct TraceIo {
     pub offset: u64,
     pub len: u32,
     pub file: u32,
-    pub op: OpKind,
+    pub op: TraceOp,
 }
 
 /// How a trace is replayed, and the trace itself (which the stored result leaves out).
@@ -111,8 +121,8 @@ impl Replay {
 
     /// The trace's read percentage of its reads and writes: 100 without writes, 0 without reads.
     pub fn read_pct(&self) -> u32 {
-        let reads = self.ios.iter().filter(|io| io.op == OpKind::Read).count();
-        let writes = self.ios.iter().filter(|io| matches!(io.op, OpKind::Write | OpKind::Trim)).count();
+        let reads = self.ios.iter().filter(|io| io.op == TraceOp::Read).count();
+        let writes = self.ios.iter().filter(|io| matches!(io.op, TraceOp::Write | TraceOp::Trim)).count();
         match (reads, writes) {
             (_, 0) => 100,
             (0, _) => 0,

@@ -4,7 +4,7 @@
 
 use super::OffsetGen;
 use crate::engine::OpKind;
-use crate::workload::replay::{Replay, TraceIo};
+use crate::workload::replay::{Replay, TraceIo, TraceOp};
 use crate::workload::{FileService, ServiceKind};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -71,7 +71,13 @@ impl Walk {
             // Never past the end: the worker stops once `replay_done`.
             let io = ios[(*next).min(ios.len() - 1)];
             *next += 1;
-            return (io.file, io.op, io.offset, io.len);
+            let op = match io.op {
+                TraceOp::Read => OpKind::Read,
+                TraceOp::Write => OpKind::Write,
+                TraceOp::Flush => OpKind::Flush,
+                TraceOp::Trim => OpKind::Trim,
+            };
+            return (io.file, op, io.offset, io.len);
         }
         if self.gens.len() == 1 {
             let (op, off, len) = self.gens[0].next_io();

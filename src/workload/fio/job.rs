@@ -258,12 +258,7 @@ impl Job {
         self.settle_verify()?;
         self.settle_stages()?;
         self.randomness();
-        if self.settle_replay()? {
-            // The log's I/Os end the job, not its files' size.
-            size_passes = None;
-        } else {
-            self.targets()?;
-        }
+        let replayed = self.settle_replay()?;
         let s = &mut self.spec;
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
@@ -287,7 +282,7 @@ impl Job {
             wait_for: self.wait_for,
             allow_file_create: self.allow_file_create,
             size_pct: self.size_pct,
-            size_passes,
+            size_passes: size_passes.filter(|_| !replayed),
             unlink: self.unlink,
         })
     }

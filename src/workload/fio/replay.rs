@@ -40,9 +40,13 @@ pub(super) fn scale(j: &mut Job, v: &str) -> R<()> {
 
 impl Job {
     /// Makes the job replay its read_iolog, if it names one: the log decides its files, its
-    /// I/Os and when the job ends (or its runtime, when shorter). True when it does.
+    /// I/Os and when the job ends (or its runtime, when shorter), not its files' size. True
+    /// when it does; otherwise the job's own files are settled.
     pub(super) fn settle_replay(&mut self) -> R<bool> {
-        let Some(log) = self.replay.log.take() else { return Ok(false) };
+        let Some(log) = self.replay.log.take() else {
+            self.targets()?;
+            return Ok(false);
+        };
         let r = &self.replay;
         let shaping = Shaping {
             no_stall: r.no_stall,

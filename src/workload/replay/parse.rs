@@ -3,8 +3,7 @@
 //! with a message, iolens stops: a replay that silently drops I/Os would measure another
 //! workload. Errors name the file, the line and what was expected.
 
-use super::TraceIo;
-use crate::engine::OpKind;
+use super::{TraceIo, TraceOp};
 use crate::error::UsageError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,12 +97,12 @@ impl Reader {
                 self.file(name);
                 return Some(());
             }
-            "read" => OpKind::Read,
-            "write" => OpKind::Write,
-            "trim" => OpKind::Trim,
-            "sync" | "datasync" => OpKind::Flush,
+            "read" => TraceOp::Read,
+            "write" => TraceOp::Write,
+            "trim" => TraceOp::Trim,
+            "sync" | "datasync" => TraceOp::Flush,
             // fio's version 2 pause, µs after the previous one; version 3 has time stamps.
-            "wait" if !v3 => OpKind::Read,
+            "wait" if !v3 => TraceOp::Read,
             _ => return None,
         };
         let [offset, len] = rest[..] else { return None };
@@ -119,12 +118,12 @@ impl Reader {
         self.push(name, op, offset, len)
     }
 
-    fn push(&mut self, name: &str, op: OpKind, offset: u64, len: u64) -> Option<()> {
+    fn push(&mut self, name: &str, op: TraceOp, offset: u64, len: u64) -> Option<()> {
         let len: u32 = match op {
-            OpKind::Flush => 0,
+            TraceOp::Flush => 0,
             _ => u32::try_from(len).ok().filter(|l| *l > 0)?,
         };
-        let offset = if op == OpKind::Flush { 0 } else { offset };
+        let offset = if op == TraceOp::Flush { 0 } else { offset };
         let file = self.file(name);
         self.ios.push(TraceIo { at_ns: self.at_ns, offset, len, file, op });
         Some(())
@@ -136,10 +135,10 @@ impl Reader {
         let [worker, file, op, offset, len] = f[..] else { return None };
         let (worker, file): (u32, u32) = (worker.parse().ok()?, file.parse().ok()?);
         let op = match op {
-            "read" => OpKind::Read,
-            "write" => OpKind::Write,
-            "trim" => OpKind::Trim,
-            "fsync" => OpKind::Flush,
+            "read" => TraceOp::Read,
+            "write" => TraceOp::Write,
+            "trim" => TraceOp::Trim,
+            "fsync" => TraceOp::Flush,
             _ => return None,
         };
         self.push(&format!("worker {worker} file {file}"), op, offset.parse().ok()?, len.parse().ok()?)

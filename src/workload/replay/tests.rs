@@ -12,9 +12,9 @@ fn fio_v3_times_files_and_ops() {
     assert_eq!(
         got,
         [
-            (100_000, 0, OpKind::Read, 4096, 512),
-            (1_100_000, 1, OpKind::Write, 0, 8192),
-            (1_100_000, 0, OpKind::Flush, 0, 0)
+            (100_000, 0, TraceOp::Read, 4096, 512),
+            (1_100_000, 1, TraceOp::Write, 0, 8192),
+            (1_100_000, 0, TraceOp::Flush, 0, 0)
         ]
     );
 }
@@ -25,7 +25,7 @@ fn fio_v2_waits_add_up_and_small_ones_are_dropped() {
     let (_, _, ios) = parse(text, "t.log").unwrap();
     let at: Vec<u64> = ios.iter().map(|i| i.at_ns).collect();
     assert_eq!(at, [0, 2_000_000, 3_000_000]);
-    assert_eq!(ios[2].op, OpKind::Trim);
+    assert_eq!(ios[2].op, TraceOp::Trim);
 }
 
 #[test]
