@@ -15,6 +15,7 @@ mod import_export;
 mod mpi;
 mod pattern;
 mod plan;
+mod replay;
 mod run;
 mod simdb;
 mod sqlio;
@@ -42,6 +43,9 @@ enum Command {
         after_help = "Exit status: 0 success, 1 error, 2 bad input, 3 --verify found bad pages, 130 interrupted."
     )]
     Run(run::RunArgs),
+    /// Issue a captured trace's I/Os again (fio's iolog v2/v3, iolens's --trace CSV), its timing
+    /// kept, scaled or dropped; reports the lag behind the trace's clock as percentiles
+    Replay(replay::ReplayArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
@@ -111,6 +115,7 @@ pub fn main() -> anyhow::Result<i32> {
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
+        Command::Replay(args) => replay::main(args),
         Command::Simdb(args) => simdb::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),

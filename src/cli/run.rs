@@ -242,6 +242,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         cmdprio: None,
         random_map: false,
         file_service: None,
+        replay: None,
     };
     spec.validate()?;
     Ok(spec)

@@ -112,6 +112,7 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         ranks: per_rank.iter().flat_map(|t| t.ranks.iter().cloned()).collect(),
         // Each rank judges its own steady state and stops on it; there is no one window.
         steady: None,
+        replay: None,
         stages: None,
     })
 }

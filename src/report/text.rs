@@ -314,6 +314,9 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
 }
 
 fn latency_table(o: &mut String, t: &TestResult) {
+    if let Some(r) = &t.replay {
+        let _ = writeln!(o, "{}", r.line());
+    }
     let _ = writeln!(o, "\nLatency (µs, submission to completion)");
     let _ = writeln!(o, "{:>10} | {:>11} | {:>11} | {:>11}", "%-ile", "Read", "Write", "Total");
     let _ = writeln!(o, "{}", &RULE[..52]);

@@ -310,6 +310,7 @@ fn test(
         failed: None,
         ranks: Vec::new(),
         steady: None,
+        replay: None,
         stages: None,
     })
 }

@@ -7,6 +7,7 @@ pub mod fio;
 pub mod host;
 pub mod import;
 pub mod ranks;
+pub mod replay;
 pub mod simdb;
 pub mod verify;
 
@@ -118,6 +119,9 @@ pub struct TestResult {
     /// that ask for them (`Spec::stages`, `Spec::cmdprio`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stages: Option<Stages>,
+    /// A replayed trace (`iolens replay`, fio's read_iolog): the lag behind its clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<replay::ReplayOutcome>,
 }
 
 /// fio's latency stages, per fio direction (read, write, trim): slat (queued → submitted;

@@ -94,6 +94,13 @@ pub fn test_result(p: Parts) -> TestResult {
         failed,
         ranks: Vec::new(),
         steady: p.steady,
+        replay: p.spec.replay.as_ref().map(|r| {
+            let mut lag = LatRec::default();
+            for l in p.recs.iter().filter_map(|w| w.lag.as_ref()) {
+                lag += l;
+            }
+            crate::result::replay::ReplayOutcome::new(r, &lag)
+        }),
         stages: StageRecs::merged(
             p.recs.iter().filter_map(|r| r.stages.as_deref()),
             &p.spec.cmdprio.as_ref().map_or(vec![0], |c| c.levels()),

@@ -3,9 +3,11 @@
 //! stretching the schedule (coordinated omission). Gaps are even (fio's linear rate process)
 //! or exponential with the same mean (poisson).
 
+use crate::workload::replay::TraceIo;
 use crate::workload::{RateProcess, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 pub(super) enum Pace {
     Free,
@@ -21,12 +23,22 @@ pub(super) enum Pace {
         ns_per_byte: f64,
         poisson: Option<SmallRng>,
     },
+    /// A replayed trace's clock: each I/O is due at its time in the trace, `delay` ns after the
+    /// start; `next` is the index of the next one.
+    Trace {
+        ios: Arc<Vec<TraceIo>>,
+        next: usize,
+        delay: u64,
+    },
 }
 
 impl Pace {
     /// The schedule of worker `rank` of `workers`, which share the spec's total rate.
     pub(super) fn new(spec: &Spec, rank: u32, workers: u32, seed: u64) -> Pace {
         let poisson = (spec.rate_process == RateProcess::Poisson).then(|| SmallRng::seed_from_u64(seed ^ 0x9015_5011));
+        if let Some(r) = spec.replay.as_ref().filter(|r| !r.no_stall) {
+            return Pace::Trace { ios: r.ios.clone(), next: 0, delay: 0 };
+        }
         match (spec.rate_iops, spec.rate_mbps) {
             (Some(r), _) => {
                 let period = 1e9 * workers as f64 / r;
@@ -39,8 +51,10 @@ impl Pace {
 
     /// Starts the schedule `ns` later (a worker with a start delay).
     pub(super) fn delay(&mut self, ns: u64) {
-        if let Pace::Iops { next, .. } | Pace::Bytes { next, .. } = self {
-            *next += ns as f64;
+        match self {
+            Pace::Iops { next, .. } | Pace::Bytes { next, .. } => *next += ns as f64,
+            Pace::Trace { delay, .. } => *delay += ns,
+            Pace::Free => {}
         }
     }
 
@@ -54,6 +68,7 @@ impl Pace {
         match self {
             Pace::Free => None,
             Pace::Iops { next, .. } | Pace::Bytes { next, .. } => Some(*next),
+            Pace::Trace { ios, next, delay } => ios.get(*next).map(|io| (io.at_ns + delay) as f64),
         }
     }
 
@@ -73,6 +88,14 @@ impl Pace {
                 Some(t)
             }
             Pace::Bytes { next, .. } => (*next <= now as f64).then_some(*next as u64),
+            Pace::Trace { ios, next, delay } => {
+                let at = ios.get(*next)?.at_ns + *delay;
+                if at > now {
+                    return None;
+                }
+                *next += 1;
+                Some(at)
+            }
         }
     }
 

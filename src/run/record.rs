@@ -32,6 +32,8 @@ pub struct WorkerRec {
     pub verify: Option<crate::result::verify::Verification>,
     /// fio's slat and lat, and latencies per I/O priority, for jobs that ask.
     pub stages: Option<Box<super::stages::StageRecs>>,
+    /// A replay's lag behind the trace's clock, per I/O (see `result::replay`).
+    pub lag: Option<LatRec>,
 }
 
 impl WorkerRec {
@@ -43,6 +45,9 @@ impl WorkerRec {
         }
         if let Some(s) = &mut self.stages {
             s.prefault();
+        }
+        if let Some(l) = &mut self.lag {
+            l.prefault();
         }
     }
 }

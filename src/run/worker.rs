@@ -93,7 +93,11 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             return Err(e);
         }
     };
-    let mut rec = WorkerRec { stages: StageRecs::new(spec, engine.synchronous()), ..WorkerRec::default() };
+    let mut rec = WorkerRec {
+        stages: StageRecs::new(spec, engine.synchronous()),
+        lag: spec.replay.as_ref().map(|_| crate::stats::LatRec::default()),
+        ..WorkerRec::default()
+    };
     rec.prefault();
     if spec.trim_write {
         rec.trim.prefault();

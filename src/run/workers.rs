@@ -88,7 +88,7 @@ fn worker_args<'a>(
                 job: k,
                 mailbox: &mailboxes[w],
                 file: 0,
-                gen,
+                gen: gen.replaying(spec.replay.as_ref()),
                 index: w as u32,
                 rank: rank as u32,
                 workers: count as u32,

@@ -212,6 +212,7 @@ pub fn test(
         failed: None,
         ranks: Vec::new(),
         steady: None,
+        replay: None,
         stages: None,
         spec,
     }

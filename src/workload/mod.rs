@@ -8,6 +8,7 @@ pub mod fio;
 pub mod iolog;
 pub mod parse;
 pub mod presets;
+pub mod replay;
 pub mod shaping;
 pub mod size;
 pub mod stages;
@@ -255,6 +256,9 @@ pub struct Spec {
     /// `None`: one worker per target and thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_service: Option<FileService>,
+    /// A captured trace replayed in place of generated I/O (`iolens replay`, fio's read_iolog).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<replay::Replay>,
 }
 
 impl Default for Spec {
@@ -309,6 +313,7 @@ impl Default for Spec {
             cmdprio: None,
             random_map: false,
             file_service: None,
+            replay: None,
         }
     }
 }

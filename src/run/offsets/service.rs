@@ -4,6 +4,7 @@
 
 use super::OffsetGen;
 use crate::engine::OpKind;
+use crate::workload::replay::{Replay, TraceIo, TraceOp};
 use crate::workload::{FileService, ServiceKind};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -23,6 +24,8 @@ pub struct Walk {
     /// A file was chosen already (fio starts with none).
     started: bool,
     rng: SmallRng,
+    /// A replayed trace and the index of its next I/O: it stands in for the generators.
+    replay: Option<(std::sync::Arc<Vec<TraceIo>>, usize)>,
 }
 
 impl Walk {
@@ -45,12 +48,37 @@ impl Walk {
             next: 0,
             started: false,
             rng: SmallRng::seed_from_u64(seed),
+            replay: None,
         }
+    }
+
+    /// The same worker issuing a trace's I/Os, in its order, instead of generated ones.
+    pub fn replaying(mut self, r: Option<&Replay>) -> Walk {
+        self.replay = r.map(|r| (r.ios.clone(), 0));
+        self
+    }
+
+    /// Every I/O of the replayed trace is issued.
+    #[inline]
+    pub fn replay_done(&self) -> bool {
+        self.replay.as_ref().is_some_and(|(ios, next)| *next >= ios.len())
     }
 
     /// The next I/O: (file index, operation, offset, length).
     #[inline]
     pub fn next_io(&mut self) -> (u32, OpKind, u64, u32) {
+        if let Some((ios, next)) = &mut self.replay {
+            // Never past the end: the worker stops once `replay_done`.
+            let io = ios[(*next).min(ios.len() - 1)];
+            *next += 1;
+            let op = match io.op {
+                TraceOp::Read => OpKind::Read,
+                TraceOp::Write => OpKind::Write,
+                TraceOp::Flush => OpKind::Flush,
+                TraceOp::Trim => OpKind::Trim,
+            };
+            return (io.file, op, io.offset, io.len);
+        }
         if self.gens.len() == 1 {
             let (op, off, len) = self.gens[0].next_io();
             return (0, op, off, len);

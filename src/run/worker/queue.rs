@@ -75,6 +75,9 @@ impl<E: Engine> Worker<'_, E> {
             if free_pace {
                 c.intended = ts;
             }
+            if let Some(lag) = &mut self.rec.lag {
+                lag.record(ts.saturating_sub(c.intended));
+            }
         }
         self.inflight += self.batch.len();
         self.batch.clear();

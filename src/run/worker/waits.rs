@@ -27,6 +27,7 @@ impl<E: Engine> Worker<'_, E> {
         self.limits.0.is_some_and(|n| self.issued >= n)
             || self.limits.1.is_some_and(|b| self.issued_bytes >= b)
             || self.io_count.is_some_and(|t| t.spent())
+            || self.gen.replay_done()
     }
 
     /// fio's thinktime with nothing in flight: spin, then sleep out the pause (in steps, so

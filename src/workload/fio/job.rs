@@ -84,6 +84,7 @@ pub(super) struct Job {
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
     pub(super) hist: super::hist::HistOpts,
+    pub(super) replay: super::replay::FioReplay,
 }
 
 impl Job {
@@ -186,6 +187,34 @@ impl Job {
         self.notes.push(s.into());
     }
 
+    /// rate and rate_iops, per direction and per job in fio; iolens caps the whole run, so the
+    /// figure is over numjobs and a mix's two caps become one.
+    fn settle_rates(&mut self) -> R<()> {
+        let (s, notes) = (&mut self.spec, &mut self.notes);
+        let (rp, jobs) = (s.read_pct, s.threads as f64);
+        let mut rate = |what: &str, v: [u64; 2]| -> R<Option<f64>> {
+            Ok(match (rp, v) {
+                (_, [0, 0]) => None,
+                (100, [r, _]) | (0, [_, r]) => (r > 0).then_some(r as f64 * jobs),
+                (_, [r, w]) if r > 0 && w > 0 => {
+                    notes.push(format!("{what}: fio caps reads and writes separately; iolens caps their sum"));
+                    Some(r.saturating_add(w) as f64 * jobs)
+                }
+                _ => {
+                    return Err(format!(
+                        "{what}: capping only reads or only writes of a mix is not supported by iolens"
+                    ))
+                }
+            })
+        };
+        s.rate_mbps = rate("rate", self.rate)?.map(|b| b / 1e6);
+        s.rate_iops = rate("rate_iops", self.rate_iops)?;
+        if s.rate_mbps.is_some() && s.rate_iops.is_some() {
+            return Err("rate_iops: rate and rate_iops are mutually exclusive (in fio too)".into());
+        }
+        Ok(())
+    }
+
     /// Settles what depends on several options (per-direction values, rates over numjobs, the
     /// runtime, the files) and checks the spec.
     pub(super) fn finish(mut self) -> R<Built> {
@@ -208,27 +237,8 @@ impl Job {
         pick("ba", self.align[0].to_string(), self.align[1].to_string())?;
         let align = self.align[usize::from(rp == 0)];
         s.align = (align > 0).then_some(align);
-        let jobs = s.threads as f64;
-        let mut rate = |what: &str, v: [u64; 2]| -> R<Option<f64>> {
-            Ok(match (rp, v) {
-                (_, [0, 0]) => None,
-                (100, [r, _]) | (0, [_, r]) => (r > 0).then_some(r as f64 * jobs),
-                (_, [r, w]) if r > 0 && w > 0 => {
-                    self.notes.push(format!("{what}: fio caps reads and writes separately; iolens caps their sum"));
-                    Some(r.saturating_add(w) as f64 * jobs)
-                }
-                _ => {
-                    return Err(format!(
-                        "{what}: capping only reads or only writes of a mix is not supported by iolens"
-                    ))
-                }
-            })
-        };
-        s.rate_mbps = rate("rate", self.rate)?.map(|b| b / 1e6);
-        s.rate_iops = rate("rate_iops", self.rate_iops)?;
-        if s.rate_mbps.is_some() && s.rate_iops.is_some() {
-            return Err("rate_iops: rate and rate_iops are mutually exclusive (in fio too)".into());
-        }
+        self.settle_rates()?;
+        let s = &mut self.spec;
         s.batch = match self.batch {
             Some(0) => s.qd,
             Some(n) => n,
@@ -260,7 +270,7 @@ impl Job {
         self.settle_verify()?;
         self.settle_stages()?;
         self.randomness();
-        self.targets()?;
+        let replayed = self.settle_replay()?;
         let s = &mut self.spec;
         if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
@@ -284,7 +294,7 @@ impl Job {
             wait_for: self.wait_for,
             allow_file_create: self.allow_file_create,
             size_pct: self.size_pct,
-            size_passes,
+            size_passes: size_passes.filter(|_| !replayed),
             unlink: self.unlink,
             hist,
         })

@@ -18,6 +18,7 @@ mod options;
 pub mod pattern;
 mod place;
 mod read;
+mod replay;
 mod stages;
 mod unapplied;
 mod values;

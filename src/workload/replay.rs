@@ -1,0 +1,135 @@
+//! A captured trace to replay (`iolens replay`, fio's `read_iolog`): its I/Os in order, each
+//! with the time the trace issued it, and how the replay treats them (timing kept, scaled or
+//! dropped; offsets aligned and scaled; every file redirected to one target). The I/Os are
+//! parsed into one compact array before the run, so the worker replaying them walks it without
+//! allocating.
+
+mod parse;
+mod setup;
+
+use crate::error::UsageError;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+pub use parse::{parse, Format};
+pub use setup::{apply, check_direct, load, Shaping};
+
+/// What a trace's I/O does (the runner's operations, named here so that workloads stay apart
+/// from the engines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceOp {
+    Read,
+    Write,
+    /// fio's sync and datasync, iolens's fsync.
+    Flush,
+    Trim,
+}
+
+/// One I/O of a trace: when the trace issued it (ns after its first I/O), its file (index
+/// into `Replay::files`), what and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceIo {
+    pub at_ns: u64,
+    pub offset: u64,
+    pub len: u32,
+    pub file: u32,
+    pub op: TraceOp,
+}
+
+/// How a trace is replayed, and the trace itself (which the stored result leaves out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    /// The trace file as given.
+    pub trace: String,
+    /// "fio iolog v2", "fio iolog v3" or "iolens trace".
+    pub format: String,
+    /// The trace's own file names, in order of first appearance; the targets follow them.
+    pub files: Vec<String>,
+    /// As fast as the target allows, in order and at the depth (fio's replay_no_stall).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_stall: bool,
+    /// The trace's rate in percent (fio's replay_time_scale): 200 issues twice as fast.
+    pub time_scale: u32,
+    /// Offsets are divided by this (fio's replay_scale); 1 leaves them.
+    pub scale: u64,
+    /// Offsets are rounded down to a multiple of this power of two (fio's replay_align); 0
+    /// leaves them.
+    pub align: u64,
+    /// Every file of the trace goes to this one target (fio's replay_redirect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
+    #[serde(skip)]
+    pub ios: Arc<Vec<TraceIo>>,
+}
+
+impl Replay {
+    /// Reads and parses the trace at `path` (bounded by the input size limit); `what` names
+    /// it in errors (an option, or the trace itself).
+    pub fn load(path: &Path, what: &str) -> Result<Replay, UsageError> {
+        let text = crate::input::read_text(path, what, crate::input::TEXT_LIMIT)?;
+        let (format, files, ios) = parse(&text, &path.display().to_string())?;
+        Ok(Replay {
+            trace: path.display().to_string(),
+            format: format.name().into(),
+            files,
+            no_stall: false,
+            time_scale: 100,
+            scale: 1,
+            align: 0,
+            redirect: None,
+            ios: Arc::new(ios),
+        })
+    }
+
+    /// The scale, alignment and redirection, once: what the worker replays is final.
+    pub fn shape(&mut self) {
+        let (scale, mask) = (self.scale.max(1), self.align.saturating_sub(1));
+        let pct = self.time_scale.max(1) as u128;
+        let redirect = self.redirect.is_some();
+        for io in Arc::make_mut(&mut self.ios) {
+            io.offset = (io.offset / scale) & !mask;
+            io.at_ns = (io.at_ns as u128 * 100 / pct) as u64;
+            if redirect {
+                io.file = 0;
+            }
+        }
+    }
+
+    /// The targets the trace needs: one per file, or one when redirected.
+    pub fn target_count(&self) -> usize {
+        if self.redirect.is_some() {
+            1
+        } else {
+            self.files.len()
+        }
+    }
+
+    /// When the trace issues its last I/O, ns after its first (after time scaling).
+    pub fn span_ns(&self) -> u64 {
+        self.ios.last().map_or(0, |io| io.at_ns)
+    }
+
+    /// The largest byte a target `file` is asked for (its needed size).
+    pub fn extent(&self, file: u32) -> u64 {
+        self.ios.iter().filter(|io| io.file == file).map(|io| io.offset + io.len as u64).max().unwrap_or(0)
+    }
+
+    pub fn max_len(&self) -> u32 {
+        self.ios.iter().map(|io| io.len).max().unwrap_or(0)
+    }
+
+    /// The trace's read percentage of its reads and writes: 100 without writes, 0 without reads.
+    pub fn read_pct(&self) -> u32 {
+        let reads = self.ios.iter().filter(|io| io.op == TraceOp::Read).count();
+        let writes = self.ios.iter().filter(|io| matches!(io.op, TraceOp::Write | TraceOp::Trim)).count();
+        match (reads, writes) {
+            (_, 0) => 100,
+            (0, _) => 0,
+            _ => 50,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,146 @@
+//! Reading traces: fio's iolog versions 2 and 3 (as fio's `read_iolog`) and iolens's own
+//! `--trace` CSV (written by `engine::trace`). Where fio passes over a line it cannot read
+//! with a message, iolens stops: a replay that silently drops I/Os would measure another
+//! workload. Errors name the file, the line and what was expected.
+
+use super::{TraceIo, TraceOp};
+use crate::error::UsageError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    FioV2,
+    FioV3,
+    Iolens,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::FioV2 => "fio iolog v2",
+            Format::FioV3 => "fio iolog v3",
+            Format::Iolens => "iolens trace",
+        }
+    }
+}
+
+/// The header `engine::trace` writes above its CSV.
+pub const IOLENS_HEADER: &str = "worker,file,op,offset,length";
+
+/// The trace's format, its file names in order of first appearance, and its I/Os in order.
+pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceIo>), UsageError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty());
+    let bad = |n: usize, what: &str| UsageError::new(shown, format!("line {n}: expected {what}"));
+    let Some((n, head)) = lines.next() else {
+        return Err(bad(1, "'fio version 2 iolog', 'fio version 3 iolog' or '{IOLENS_HEADER}'"));
+    };
+    let format = match head {
+        "fio version 2 iolog" => Format::FioV2,
+        "fio version 3 iolog" => Format::FioV3,
+        h if h == IOLENS_HEADER => Format::Iolens,
+        _ => {
+            return Err(bad(
+                n,
+                &format!("'fio version 2 iolog', 'fio version 3 iolog' or '{IOLENS_HEADER}' as the first line"),
+            ))
+        }
+    };
+    let mut t = Reader { files: Vec::new(), ios: Vec::new(), at_ns: 0, t0: None };
+    for (n, line) in lines {
+        match format {
+            Format::Iolens => {
+                t.iolens(line).ok_or_else(|| bad(n, "worker,file,op,offset,length (op read, write, fsync or trim)"))?
+            }
+            Format::FioV2 => t.fio(line, false).ok_or_else(|| {
+                bad(n, "'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'")
+            })?,
+            Format::FioV3 => t.fio(line, true).ok_or_else(|| {
+                bad(n, "'TIME_US FILE add|open|close' or 'TIME_US FILE read|write|trim|sync|datasync OFFSET LENGTH'")
+            })?,
+        }
+    }
+    Ok((format, t.files, t.ios))
+}
+
+struct Reader {
+    files: Vec<String>,
+    ios: Vec<TraceIo>,
+    /// The schedule so far, ns after the trace's first time stamp.
+    at_ns: u64,
+    /// A v3 trace's first time stamp, µs.
+    t0: Option<u64>,
+}
+
+impl Reader {
+    fn file(&mut self, name: &str) -> u32 {
+        match self.files.iter().position(|f| f == name) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(name.to_string());
+                self.files.len() as u32 - 1
+            }
+        }
+    }
+
+    /// One line of a fio iolog; None when it is not one.
+    fn fio(&mut self, line: &str, v3: bool) -> Option<()> {
+        let mut f = line.split_whitespace();
+        if v3 {
+            let us: u64 = f.next()?.parse().ok()?;
+            let t0 = *self.t0.get_or_insert(us);
+            // fio waits for no time stamp that goes backwards.
+            self.at_ns = self.at_ns.max(us.saturating_sub(t0).saturating_mul(1000));
+        }
+        let (name, act) = (f.next()?, f.next()?);
+        let rest: Vec<&str> = f.collect();
+        let op = match act {
+            "add" | "open" | "close" if rest.is_empty() => {
+                self.file(name);
+                return Some(());
+            }
+            "read" => TraceOp::Read,
+            "write" => TraceOp::Write,
+            "trim" => TraceOp::Trim,
+            "sync" | "datasync" => TraceOp::Flush,
+            // fio's version 2 pause, µs after the previous one; version 3 has time stamps.
+            "wait" if !v3 => TraceOp::Read,
+            _ => return None,
+        };
+        let [offset, len] = rest[..] else { return None };
+        let offset: u64 = offset.parse().ok()?;
+        let len: u64 = len.parse().ok()?;
+        if act == "wait" {
+            // fio discards waits below 100 µs.
+            if offset >= 100 {
+                self.at_ns = self.at_ns.saturating_add(offset.saturating_mul(1000));
+            }
+            return Some(());
+        }
+        self.push(name, op, offset, len)
+    }
+
+    fn push(&mut self, name: &str, op: TraceOp, offset: u64, len: u64) -> Option<()> {
+        let len: u32 = match op {
+            TraceOp::Flush => 0,
+            _ => u32::try_from(len).ok().filter(|l| *l > 0)?,
+        };
+        let offset = if op == TraceOp::Flush { 0 } else { offset };
+        let file = self.file(name);
+        self.ios.push(TraceIo { at_ns: self.at_ns, offset, len, file, op });
+        Some(())
+    }
+
+    /// One row of iolens's CSV: each (worker, file) pair is a file of the trace, named so.
+    fn iolens(&mut self, line: &str) -> Option<()> {
+        let f: Vec<&str> = line.split(',').collect();
+        let [worker, file, op, offset, len] = f[..] else { return None };
+        let (worker, file): (u32, u32) = (worker.parse().ok()?, file.parse().ok()?);
+        let op = match op {
+            "read" => TraceOp::Read,
+            "write" => TraceOp::Write,
+            "trim" => TraceOp::Trim,
+            "fsync" => TraceOp::Flush,
+            _ => return None,
+        };
+        self.push(&format!("worker {worker} file {file}"), op, offset.parse().ok()?, len.parse().ok()?)
+    }
+}

@@ -1,0 +1,73 @@
+use super::*;
+
+#[test]
+fn fio_v3_times_files_and_ops() {
+    let text =
+        "fio version 3 iolog\n0 /a add\n5 /a open\n100 /a read 4096 512\n1100 /b write 0 8192\n900 /a sync 0 0\n";
+    let (f, files, ios) = parse(text, "t.log").unwrap();
+    assert_eq!(f, Format::FioV3);
+    assert_eq!(files, ["/a", "/b"]);
+    let got: Vec<_> = ios.iter().map(|i| (i.at_ns, i.file, i.op, i.offset, i.len)).collect();
+    // Times count from the first stamp; one going backwards waits for nothing.
+    assert_eq!(
+        got,
+        [
+            (100_000, 0, TraceOp::Read, 4096, 512),
+            (1_100_000, 1, TraceOp::Write, 0, 8192),
+            (1_100_000, 0, TraceOp::Flush, 0, 0)
+        ]
+    );
+}
+
+#[test]
+fn fio_v2_waits_add_up_and_small_ones_are_dropped() {
+    let text = "fio version 2 iolog\n/a add\n/a read 0 4096\n/a wait 2000 0\n/a write 4096 4096\n/a wait 50 0\n/a wait 1000 0\n/a trim 0 4096\n";
+    let (_, _, ios) = parse(text, "t.log").unwrap();
+    let at: Vec<u64> = ios.iter().map(|i| i.at_ns).collect();
+    assert_eq!(at, [0, 2_000_000, 3_000_000]);
+    assert_eq!(ios[2].op, TraceOp::Trim);
+}
+
+#[test]
+fn iolens_csv_pairs_worker_and_file() {
+    let text = "worker,file,op,offset,length\n0,0,read,0,4096\n1,0,write,8192,4096\n0,0,fsync,0,0\n";
+    let (f, files, ios) = parse(text, "t.csv").unwrap();
+    assert_eq!(f, Format::Iolens);
+    assert_eq!(files, ["worker 0 file 0", "worker 1 file 0"]);
+    assert_eq!(ios.iter().map(|i| i.file).collect::<Vec<_>>(), [0, 1, 0]);
+}
+
+#[test]
+fn bad_lines_name_file_line_and_what_was_expected() {
+    let e = parse("fio version 2 iolog\n/a add\n/a read x 4096\n", "t.log").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.log: line 3: expected 'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'"
+    );
+    let e = parse("\nnot a trace\n", "t.log").unwrap_err();
+    assert!(e.to_string().starts_with("t.log: line 2: expected 'fio version 2 iolog'"), "{e}");
+    // A wait has no place in version 3; a zero-length read is no I/O.
+    assert!(parse("fio version 3 iolog\n0 /a wait 10 0\n", "t").is_err());
+    assert!(parse("fio version 2 iolog\n/a read 0 0\n", "t").is_err());
+}
+
+#[test]
+fn shape_scales_aligns_redirects_and_rescales_time() {
+    let (_, files, ios) = parse("fio version 3 iolog\n0 /a read 10000 512\n2000 /b read 8191 512\n", "t").unwrap();
+    let mut r = Replay {
+        trace: "t".into(),
+        format: "fio iolog v3".into(),
+        files,
+        no_stall: false,
+        time_scale: 200,
+        scale: 2,
+        align: 4096,
+        redirect: Some("/dev/x".into()),
+        ios: Arc::new(ios),
+    };
+    r.shape();
+    let got: Vec<_> = r.ios.iter().map(|i| (i.at_ns, i.file, i.offset)).collect();
+    // 10000/2 = 5000 → 4096; 8191/2 = 4095 → 0; 2 ms at twice the rate is 1 ms.
+    assert_eq!(got, [(0, 0, 4096), (1_000_000, 0, 0)]);
+    assert_eq!(r.target_count(), 1);
+}

@@ -1,0 +1,208 @@
+//! `iolens replay`: fio's iologs and iolens's own traces issued again, I/O for I/O, in order,
+//! with the trace's timing kept, scaled or dropped, and the lag behind its clock reported.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// `iolens replay ARGS --format json --quiet` in `dir`: (exit code, JSON, stderr).
+fn replay(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+    let out = bin().current_dir(dir).arg("replay").args(args).args(["--format", "json", "--quiet"]).output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (code, v, stderr)
+}
+
+/// (op, offset, length) of each I/O of a fio iolog v3, or of an iolens trace CSV.
+fn fio_ios(log: &str) -> Vec<String> {
+    log.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() == 5 && matches!(f[2], "read" | "write"))
+        .map(|f| format!("{},{},{}", f[2], f[3], f[4]))
+        .collect()
+}
+
+fn csv_ios(csv: &str) -> Vec<String> {
+    csv.lines().skip(1).map(|l| l.splitn(3, ',').nth(2).unwrap().to_string()).collect()
+}
+
+/// (read I/Os, read bytes, write I/Os, write bytes) of a result.
+fn counts(t: &Value) -> [u64; 4] {
+    [u(&t["read"]["ios"]), u(&t["read"]["bytes"]), u(&t["write"]["ios"]), u(&t["write"]["bytes"])]
+}
+
+#[test]
+fn a_fio_iolog_is_replayed_io_for_io_and_fio_counts_the_same() {
+    let privileged = Privileged::new();
+    if privileged.need("fio", program("fio")).is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fio = |args: &[&str]| {
+        let out = std::process::Command::new("fio").current_dir(d).args(args).output().unwrap();
+        assert!(out.status.success(), "fio {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    fio(&[
+        "--name=cap",
+        "--filename=data",
+        "--size=16M",
+        "--io_size=1G",
+        "--rw=randrw",
+        "--bssplit=4k/60:16k/30:64k/10",
+        "--number_ios=2000",
+        "--ioengine=psync",
+        "--write_iolog=cap.log",
+        "--output=/dev/null",
+    ]);
+    let log = std::fs::read_to_string(d.join("cap.log")).unwrap();
+    let want = fio_ios(&log);
+    assert_eq!(want.len(), 2000);
+
+    // The log's file exists and iolens did not make it: writing to it takes --allow-write.
+    let (code, _, err) = replay(d, &["cap.log", "--no-stall"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--allow-write"), "{err}");
+
+    let (code, v, err) = replay(d, &["cap.log", "--no-stall", "--allow-write", "--iodepth", "4", "--trace", "out.csv"]);
+    assert_eq!(code, 0, "{err}");
+    let got = csv_ios(&std::fs::read_to_string(d.join("out.csv")).unwrap());
+    assert_eq!(got, want, "the replay issued other I/Os, or in another order");
+    let t = test0(&v);
+    assert_eq!(u(&t["replay"]["issued"]), 2000);
+    assert_eq!(t["replay"]["format"], "fio iolog v3");
+
+    // fio's own replay of the log, and iolens's of its own trace, count the same.
+    let fj: Value = serde_json::from_str(&fio(&[
+        "--name=re",
+        "--read_iolog=cap.log",
+        "--replay_no_stall=1",
+        "--ioengine=psync",
+        "--output-format=json",
+    ]))
+    .unwrap();
+    let j = &fj["jobs"][0];
+    let fio_counts =
+        [&j["read"]["total_ios"], &j["read"]["io_bytes"], &j["write"]["total_ios"], &j["write"]["io_bytes"]].map(u);
+    assert_eq!(counts(t), fio_counts);
+    let (code, v2, err) = replay(d, &["out.csv", "data", "--no-stall", "--allow-write", "--trace", "again.csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(counts(test0(&v2)), fio_counts);
+    assert_eq!(v2["tests"][0]["replay"]["format"], "iolens trace");
+    assert_eq!(csv_ios(&std::fs::read_to_string(d.join("again.csv")).unwrap()), want);
+
+    // A fio job file naming the log does the same through `iolens fio`.
+    std::fs::write(d.join("re.fio"), "[re]\nread_iolog=cap.log\nreplay_no_stall=1\n").unwrap();
+    let out = bin().current_dir(d).args(["fio", "re.fio", "--output-format=json", "--allow-write"]).output().unwrap();
+    let (code, stdout, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    let ij: Value = serde_json::from_str(&stdout).unwrap();
+    let j = &ij["jobs"][0];
+    assert_eq!(
+        [&j["read"]["total_ios"], &j["read"]["io_bytes"], &j["write"]["total_ios"], &j["write"]["io_bytes"]].map(u),
+        fio_counts
+    );
+}
+
+/// A version 3 log of `n` 4 KiB reads 1 ms apart on `file`.
+fn paced_log(dir: &Path, file: &str, n: u64) -> String {
+    let mut log = format!("fio version 3 iolog\n0 {file} add\n");
+    for i in 0..n {
+        log += &format!("{} {file} read {} 4096\n", i * 1000, (i * 7 % 256) * 4096);
+    }
+    std::fs::write(dir.join("paced.log"), log).unwrap();
+    std::fs::write(dir.join(file), vec![1u8; 1 << 20]).unwrap();
+    "paced.log".into()
+}
+
+#[test]
+fn the_traces_timing_is_kept_scaled_or_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = paced_log(d, "t.dat", 200);
+    let span = 0.199;
+    let run = |extra: &[&str]| {
+        let (code, v, err) = replay(d, &[&[log.as_str(), "--buffered"][..], extra].concat());
+        assert_eq!(code, 0, "{err}");
+        let t = test0(&v).clone();
+        assert_eq!(u(&t["read"]["ios"]), 200);
+        t
+    };
+    let timed = run(&[]);
+    let secs = f(&timed["duration_s"]);
+    assert!(secs >= span, "timed replay took {secs} s, less than the trace's {span} s");
+    assert!(secs < span * 1.5, "timed replay took {secs} s for a {span} s trace");
+    assert_eq!(f(&timed["replay"]["span_ms"]), 199.0);
+    // The lag: present, as percentiles, and small on a page-cache file.
+    let lag = &timed["replay"]["lag_us"];
+    let p50 = f(&lag["percentiles"]["50"]);
+    assert!(p50 < 2000.0, "median lag {p50} µs: {lag}");
+    assert!(f(&lag["percentiles"]["99"]) >= p50);
+    assert_eq!(u(&timed["replay"]["lag"]["count"]), 200);
+
+    // Twice the trace's rate: half its time.
+    let fast = run(&["--time-scale", "200"]);
+    let half = f(&fast["duration_s"]);
+    assert!((span / 2.0..span * 0.75).contains(&half), "--time-scale 200 took {half} s, timed {secs} s");
+    assert_eq!(f(&fast["replay"]["span_ms"]), 99.5);
+    // As fast as the file allows.
+    let free = run(&["--no-stall"]);
+    let quick = f(&free["duration_s"]);
+    assert!(quick < span / 4.0, "--no-stall took {quick} s");
+}
+
+#[test]
+fn a_bad_trace_line_is_one_line_naming_file_line_and_expectation() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("t.dat"), vec![0u8; 65536]).unwrap();
+    std::fs::write(d.join("bad.log"), "fio version 2 iolog\nt.dat add\nt.dat read 0 4096\nt.dat write 4096\n").unwrap();
+    let before = std::fs::read(d.join("t.dat")).unwrap();
+    let (code, _, err) = replay(d, &["bad.log", "--allow-write"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: bad.log: line 4: expected 'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'\n"
+    );
+    assert_eq!(std::fs::read(d.join("t.dat")).unwrap(), before);
+    let mut names = entries(d);
+    names.sort();
+    assert_eq!(names, ["bad.log", "t.dat"]);
+    // Options are checked before the trace is run.
+    let (code, _, err) = replay(d, &["bad.log", "--time-scale", "0"]);
+    assert_eq!((code, err.as_str()), (2, "error: --time-scale: '0' is not a percentage; use 1-100000\n"));
+    let (code, _, err) = replay(d, &["bad.log", "--align", "3000"]);
+    assert_eq!((code, err.as_str()), (2, "error: --align: 3000 is not a power of two\n"));
+}
+
+#[test]
+fn files_map_to_targets_in_order_and_redirect_puts_them_on_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let log = "fio version 2 iolog\n/x/a add\n/x/b add\n/x/b read 8192 4096\n/x/a read 0 4096\n/x/b read 0 4096\n";
+    std::fs::write(d.join("two.log"), log).unwrap();
+    for f in ["one", "two"] {
+        std::fs::write(d.join(f), vec![0u8; 65536]).unwrap();
+    }
+    let (code, _, err) = replay(d, &["two.log", "one"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: TARGET: the trace has 2 files (/x/a, /x/b); give as many targets, or --redirect TARGET\n");
+    let (code, _, err) = replay(d, &["two.log", "one", "two", "--buffered", "--trace", "m.csv"]);
+    assert_eq!(code, 0, "{err}");
+    // Files are numbered as the log adds them: /x/a is the first target.
+    let csv = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    assert_eq!(
+        csv.lines().skip(1).map(|l| l.split_once(',').unwrap().1).collect::<Vec<_>>(),
+        ["1,read,8192,4096", "0,read,0,4096", "1,read,0,4096"]
+    );
+    let (code, _, err) = replay(d, &["two.log", "--redirect", "one", "--scale", "2", "--buffered", "--trace", "r.csv"]);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(d.join("r.csv")).unwrap();
+    assert_eq!(
+        csv.lines().skip(1).map(|l| l.split_once(',').unwrap().1).collect::<Vec<_>>(),
+        ["0,read,4096,4096", "0,read,0,4096", "0,read,0,4096"]
+    );
+}
