@@ -155,6 +155,13 @@ fn fio_json_figures_no_run_can_report_are_refused_at_import() {
         &["import", "p.json"],
         r#"."jobs"[0]."read"."clat_ns"."percentile"."1.000000" is -9223372036854775808, below zero"#,
     );
+    // fio's -1 passes as a count, but a result holding it could not be stored: refused whole.
+    std::fs::write(
+        d.join("s.json"),
+        r#"{"fio version":"x","jobs":[{"jobname":"a","write":{"iops":1,"iops_stddev":-1}}]}"#,
+    )
+    .unwrap();
+    refused(d, &["import", "s.json"], "write IOPS stddev is -1, not a figure a run measures");
     // numjobs × files is checked before a name is made.
     std::fs::write(d.join("n.fio"), "[x]\nioengine=null\nsize=1m\nnumjobs=1G\nfilename_format=f.$jobnum\n").unwrap();
     refused(d, &["fio", "--parse-only", "n.fio"], "numjobs: 1073741824 clones × 1 files");

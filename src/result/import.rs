@@ -11,8 +11,12 @@ pub fn from_text(text: &str, shown: &str, name: &str, host: Option<&str>) -> Res
     let start = if text.trim_start().starts_with('{') { 0 } else { text.find("\n{").map_or(0, |i| i + 1) };
     let v: serde_json::Value =
         serde_json::from_str(&text[start..]).map_err(|e| UsageError::new(shown, format!("is not JSON: {e}")))?;
-    if v.get("fio version").is_some() {
-        return super::fio::from_fio_json(&v, name, host).map_err(|e| UsageError::new(shown, e.message));
-    }
-    serde_json::from_value(v).map_err(|e| UsageError::new(shown, format!("is not an iolens result: {e}")))
+    let r: RunResult = if v.get("fio version").is_some() {
+        super::fio::from_fio_json(&v, name, host).map_err(|e| UsageError::new(shown, e.message))?
+    } else {
+        serde_json::from_value(v).map_err(|e| UsageError::new(shown, format!("is not an iolens result: {e}")))?
+    };
+    // What the store would refuse is refused here, so an import never half succeeds.
+    super::figures::check(&r).map_err(|e| UsageError::new(shown, e))?;
+    Ok(r)
 }

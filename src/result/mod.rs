@@ -3,6 +3,7 @@
 //! describes the same for readers of the JSON.
 
 pub mod analysis;
+pub mod figures;
 pub mod fio;
 pub mod host;
 pub mod import;

@@ -7,8 +7,6 @@ use anyhow::Context;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 
-mod figures;
-
 /// Each entry moves the schema one version up; never edit one that has shipped.
 const MIGRATIONS: &[&str] = &[
     // 1: results with their indexed columns, and tags.
@@ -170,7 +168,7 @@ impl Store {
     /// Saves a result whole, in one transaction, and reads it back before committing: what
     /// cannot be read back as it was given is not kept. Returns its id.
     pub fn save(&mut self, r: &RunResult) -> anyhow::Result<i64> {
-        figures::check(r).map_err(|e| anyhow::anyhow!("not saved: {e}"))?;
+        crate::result::figures::check(r).map_err(|e| anyhow::anyhow!("not saved: {e}"))?;
         let json = serde_json::to_string(r)?;
         let vm = match (&r.host.vm_vendor, &r.host.vm_product) {
             (Some(v), Some(p)) => Some(format!("{v} {p}")),

@@ -1,4 +1,4 @@
-//! The figures a result must hold to be stored: JSON writes an infinite or NaN rate as null,
+//! The figures a result must hold to be stored or imported: JSON writes an infinite or NaN rate as null,
 //! which reads back as "no figure" or not at all, and a negative rate or latency is no
 //! measurement. Either is refused by name before anything is written.
 
