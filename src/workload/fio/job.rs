@@ -84,7 +84,7 @@ pub(super) struct Job {
     /// fio's file_service_type and its `:N`.
     pub(super) service: (crate::workload::ServiceKind, u32),
     pub(super) hist: super::hist::HistOpts,
-    pub(super) replay: super::replay::FioReplay,
+    pub(super) replay: FioReplay,
 }
 
 impl Job {
@@ -342,4 +342,15 @@ fn fio_name(option: &str) -> &str {
         "TARGET" => "filename",
         o => o,
     }
+}
+
+/// The job's replay options as written; `log` set means the job replays.
+#[derive(Default)]
+pub(super) struct FioReplay {
+    pub(super) log: Option<String>,
+    pub(super) no_stall: bool,
+    pub(super) time_scale: Option<String>,
+    pub(super) redirect: Option<String>,
+    pub(super) align: Option<String>,
+    pub(super) scale: Option<String>,
 }

@@ -6,17 +6,6 @@ use crate::workload::replay::{apply, load, Shaping};
 
 type R<T> = Result<T, String>;
 
-/// The job's replay options as written; `log` set means the job replays.
-#[derive(Default)]
-pub(super) struct FioReplay {
-    pub(super) log: Option<String>,
-    pub(super) no_stall: bool,
-    pub(super) time_scale: Option<String>,
-    pub(super) redirect: Option<String>,
-    pub(super) align: Option<String>,
-    pub(super) scale: Option<String>,
-}
-
 fn set(field: &mut Option<String>, v: &str) -> R<()> {
     *field = Some(v.to_string());
     Ok(())
