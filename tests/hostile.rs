@@ -248,3 +248,40 @@ fn simdb_memory_follows_the_time_run_not_the_time_asked_for() {
     assert!(long < short + 32 * 1024, "{long} kB asked for 30 days, {short} kB for 10 s");
     assert_eq!(left(d, &[]), Vec::<String>::new());
 }
+
+#[test]
+fn a_journal_claiming_huge_files_is_checked_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = bin()
+        .args(["simdb", "-d", "1", "--users", "1", "--data-size", "1m", "--log-size", "1m", "--keep", "--quiet"])
+        .args(["--no-store", "."])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    // The header says each data file is 1 PiB: 2^37 pages of 8 KiB, sized up front before.
+    let j = d.join("iolens-simdb.journal");
+    let mut b = std::fs::read(&j).unwrap();
+    b[24..32].copy_from_slice(&(1u64 << 50).to_le_bytes());
+    let n = 8 + 8 + 4 + 4 + 8 + 4 + 8 + 1;
+    let crc = crc32c::crc32c(&b[..n]).to_le_bytes();
+    b[n..n + 4].copy_from_slice(&crc);
+    std::fs::write(&j, &b).unwrap();
+    let start = Instant::now();
+    let out = bin()
+        .args(["simdb", ".", "--verify-only", "--no-store", "--format", "json"])
+        .env("MALLOC_ARENA_MAX", "1")
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    // The pages no file holds are lost: kept up to the cap, counted past it, never walked.
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ver = &v["tests"][0]["verify"];
+    let (kept, dropped) = (ver["findings"].as_array().unwrap().len(), ver["findings_dropped"].as_u64().unwrap());
+    // A file without a record of its size is as long as the header says: 2^37 pages.
+    assert_eq!(kept, 10_000);
+    assert!(dropped + 10_000 >= (1 << 37) - 128, "{dropped} dropped");
+}

@@ -12,10 +12,11 @@ use super::{assemble, log, Config, Kind, Outcome};
 use crate::engine::vectored::{self, Open};
 use crate::engine::AlignedBuf;
 use crate::result::simdb::{Simdb, SimdbFile};
-use crate::result::verify::{Finding, FindingClass, Verification};
+use crate::result::verify::{Finding, FindingClass, Verification, MAX_FINDINGS};
 use crate::verify::{check_page, mark_unread, Expect};
 use crate::workload::Pattern;
 use anyhow::Context;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -56,11 +57,8 @@ pub fn verify_only(dir: &Path, journal_path: &Path, buffered: bool, rereads: u32
     };
     r.m.slot = Some(0);
     let cpu0 = crate::stats::cpu::CpuSnapshot::take();
-    let mut files: Vec<SimdbFile> = data_paths
-        .iter()
-        .enumerate()
-        .map(|(fi, path)| r.data_file(fi, path, j.live[fi] as usize, &j.generations[fi]))
-        .collect();
+    let mut files: Vec<SimdbFile> =
+        data_paths.iter().enumerate().map(|(fi, path)| r.data_file(fi, path, j.live[fi], &j.generations[fi])).collect();
     let (log_row, log_checked) = r.log(data_paths.len(), &log_path, j.log, h.log_size);
     files.push(log_row);
     let wall = ctx.start.elapsed();
@@ -152,38 +150,49 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Checks the `live` pages of data file `fi` against the generations journaled for them,
     /// `CHUNK_PAGES` a read; returns the file's row of the summary.
-    fn data_file(&mut self, fi: usize, path: &Path, live: usize, gens: &[u64]) -> SimdbFile {
+    fn data_file(&mut self, fi: usize, path: &Path, live: u64, gens: &BTreeMap<u64, u64>) -> SimdbFile {
         let page = self.page;
         let file = vectored::open(path, self.open).ok();
         let len = file.as_ref().and_then(|f| f.metadata().ok()).map(|md| md.len()).unwrap_or(0);
-        let mut p = 0;
-        while p < live {
-            let n = CHUNK_PAGES.min(live - p);
+        let gen_of = |p: u64| gens.get(&p).copied().unwrap_or(0);
+        // Pages the file still holds are read; the rest are lost, each one, and are not read.
+        let held = live.min(len / page as u64);
+        let mut p = 0u64;
+        while p < held {
+            let n = CHUNK_PAGES.min((held - p) as usize);
             let b = &mut self.buf.as_mut_slice()[..n * page];
             mark_unread(b, self.unit);
             let got = match &file {
-                Some(f) if ((p * page) as u64) < len => self.m.read(self.ctx, fi, f, b, (p * page) as u64).unwrap_or(0),
-                _ => 0,
+                Some(f) => self.m.read(self.ctx, fi, f, b, p * page as u64).unwrap_or(0),
+                None => 0,
             };
             for k in 0..n {
-                let e = Expect {
-                    run_id: self.run_id,
-                    file_id: fi as u32 + 1,
-                    address: ((p + k) * page) as u64,
-                    generation: gens[p + k],
-                    pending: ANY_NEWER,
-                };
+                let e = self.expect(fi, (p + k as u64) * page as u64, gen_of(p + k as u64));
                 self.check(fi, path, file.as_ref(), (k * page, got, len), &e);
             }
-            p += n;
+            p += n as u64;
         }
+        // A journal may claim more pages than any file could hold: once the findings are full,
+        // the lost pages past the end are counted, not walked one by one.
+        while p < live && self.v.findings.len() < MAX_FINDINGS {
+            let e = self.expect(fi, p * page as u64, gen_of(p));
+            self.m.pages_checked += 1;
+            self.v.add(lost(path, &e, page, len, self.rereads));
+            p += 1;
+        }
+        self.m.pages_checked += live - p;
+        self.v.findings_dropped += live - p;
         // The size the journal gives the file; a shorter file shows in the findings.
         SimdbFile {
             path: path.display().to_string(),
             kind: "data".into(),
-            size: (live * page) as u64,
+            size: live.saturating_mul(page as u64),
             ..Default::default()
         }
+    }
+
+    fn expect(&self, fi: usize, address: u64, generation: u64) -> Expect {
+        Expect { run_id: self.run_id, file_id: fi as u32 + 1, address, generation, pending: ANY_NEWER }
     }
 
     /// Checks the page at `at` in the buffer, of which `got` bytes were read from a file of

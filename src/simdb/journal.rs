@@ -13,8 +13,9 @@
 //! older one is a lost write).
 
 use crate::engine::vectored;
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -172,9 +173,11 @@ impl Journal {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replayed {
     pub header: Header,
-    /// Per data file, per page: the highest acknowledged generation recorded (0: the initial
-    /// stamping, which the header's presence vouches for).
-    pub generations: Vec<Vec<u64>>,
+    /// Per data file, the pages with a record: the highest acknowledged generation recorded.
+    /// A page without one holds generation 0 (the initial stamping, which the header's presence
+    /// vouches for). Kept sparse so that memory grows with the journal on disk, not with the
+    /// size its header claims.
+    pub generations: Vec<BTreeMap<u64, u64>>,
     /// Per data file: its live pages.
     pub live: Vec<u64>,
     /// The log's last acknowledged LSN and its pass's first LSN, if any record was journaled.
@@ -190,50 +193,74 @@ pub fn replay(path: &Path) -> io::Result<Option<Replayed>> {
     if !std::fs::metadata(path)?.is_file() {
         return Err(io::Error::other("not a regular file"));
     }
-    let bytes = std::fs::read(path)?;
-    let Some(header) = Header::decode(&bytes) else { return Ok(None) };
-    let pages = (header.data_size / header.page as u64) as usize;
+    // Streamed: a journal grows with the run, and nothing here needs it whole.
+    let mut f = io::BufReader::with_capacity(1 << 20, File::open(path)?);
+    let mut head = vec![0u8; START as usize];
+    let got = read_full(&mut f, &mut head)?;
+    let Some(header) = Header::decode(&head[..got]) else { return Ok(None) };
+    let pages = header.data_size / header.page as u64;
     let mut r = Replayed {
-        generations: vec![vec![0; pages]; header.data_files as usize],
-        live: vec![pages as u64; header.data_files as usize],
+        generations: vec![BTreeMap::new(); header.data_files as usize],
+        live: vec![pages; header.data_files as usize],
         header,
         log: None,
         records: 0,
         skipped: 0,
     };
     let mut live_seq = vec![0u64; r.live.len()];
-    for rec in bytes.get(START as usize..).unwrap_or(&[]).chunks_exact(RECORD) {
+    let mut rec = [0u8; RECORD];
+    while got == START as usize && read_full(&mut f, &mut rec)? == RECORD {
+        r.apply(&rec, pages, &mut live_seq);
+    }
+    Ok(Some(r))
+}
+
+impl Replayed {
+    fn apply(&mut self, rec: &[u8; RECORD], pages: u64, live_seq: &mut [u64]) {
         if rec.iter().all(|&b| b == 0) {
             // A place reserved but never written (the writer was killed first).
-            continue;
+            return;
         }
-        match decode(rec) {
-            None => r.skipped += 1,
-            Some(e) => {
-                r.records += 1;
-                match e {
-                    Entry::Page { file, page, generation } => {
-                        if let Some(g) = r.generations.get_mut(file as usize).and_then(|f| f.get_mut(page as usize)) {
-                            *g = (*g).max(generation);
-                        }
-                    }
-                    Entry::Live { file, pages: n, seq } => {
-                        let f = file as usize;
-                        if f < r.live.len() && seq >= live_seq[f] && n as usize <= pages {
-                            live_seq[f] = seq;
-                            r.live[f] = n;
-                        }
-                    }
-                    Entry::Log { acked, pass_start } => {
-                        if r.log.is_none_or(|(a, _)| acked >= a) {
-                            r.log = Some((acked, pass_start));
-                        }
-                    }
+        let Some(e) = decode(rec) else {
+            self.skipped += 1;
+            return;
+        };
+        self.records += 1;
+        match e {
+            Entry::Page { file, page, generation } => {
+                if let Some(f) = self.generations.get_mut(file as usize).filter(|_| page < pages) {
+                    let g = f.entry(page).or_insert(0);
+                    *g = (*g).max(generation);
+                }
+            }
+            Entry::Live { file, pages: n, seq } => {
+                let f = file as usize;
+                if f < self.live.len() && seq >= live_seq[f] && n <= pages {
+                    live_seq[f] = seq;
+                    self.live[f] = n;
+                }
+            }
+            Entry::Log { acked, pass_start } => {
+                if self.log.is_none_or(|(a, _)| acked >= a) {
+                    self.log = Some((acked, pass_start));
                 }
             }
         }
     }
-    Ok(Some(r))
+}
+
+/// Fills `buf` as far as the reader goes; the count read.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
