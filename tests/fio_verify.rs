@@ -98,6 +98,24 @@ fn verify_dump_writes_the_bad_block_as_received_and_as_expected() {
     assert!(err.contains("received data dumped as aux/f.8704.received"), "{err}");
 }
 
+/// fio's t/numberio_overlap.py: a write job's io_size twice its size writes each block twice;
+/// verify_only checks each block once, its latest write, where a mixed job checks every write.
+#[test]
+fn verify_only_checks_each_block_once_when_the_writes_wrapped() {
+    let dir = tempfile::tempdir().unwrap();
+    for rw in ["write", "randwrite"] {
+        let job = ["--name=o", "--filename=f", "--bs=4k", "--size=64k", "--io_size=128k", "--verify=crc32c"];
+        let (code, j, err) = fio(dir.path(), &[&job[..], &[&format!("--rw={rw}"), "--do_verify=0"]].concat());
+        assert_eq!((code, u(&j["write"]["io_bytes"])), (0, 131072), "{rw}: {err}");
+        let (code, j, err) = fio(dir.path(), &[&job[..], &[&format!("--rw={rw}"), "--verify_only=1"]].concat());
+        assert_eq!((code, u(&j["error"]), u(&j["read"]["io_bytes"])), (0, 0, 65536), "{rw}: {err}");
+        // A smaller io_size still ends the check first.
+        let half = ["--name=o", "--filename=f", "--bs=4k", "--size=64k", "--io_size=16k", "--verify=crc32c"];
+        let (code, j, err) = fio(dir.path(), &[&half[..], &[&format!("--rw={rw}"), "--verify_only=1"]].concat());
+        assert_eq!((code, u(&j["read"]["io_bytes"])), (0, 16384), "{rw}: {err}");
+    }
+}
+
 #[test]
 fn the_saved_state_bounds_a_later_verify_only_run() {
     let dir = tempfile::tempdir().unwrap();

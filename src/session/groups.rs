@@ -35,7 +35,9 @@ pub fn bound_by_size(j: &mut FioJob) -> Result<(), UsageError> {
     let s = &j.spec;
     let plans = targets::plan(s, j.size_given())?;
     let bytes: u64 = plans.iter().map(|t| pass_bytes(s, s.range.unwrap_or(t.size.saturating_sub(s.offset)))).sum();
-    j.spec.io_limit = Some(bytes.saturating_mul(passes));
+    // An io_size below the passes' bytes still ends the job first (a verify_only job's).
+    let limit = bytes.saturating_mul(passes);
+    j.spec.io_limit = Some(j.spec.io_limit.map_or(limit, |l| l.min(limit)));
     Ok(())
 }
 

@@ -156,18 +156,23 @@ impl Job {
 
     /// The job's verification; under fio's verify_only the job's writes are walked, not
     /// issued, and what they wrote is read.
-    fn settle_verify(&mut self) -> R<()> {
+    /// The job's verification; true when a verify_only job reads each block once.
+    fn settle_verify(&mut self) -> R<bool> {
         let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
         let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
+        let mut once = false;
         if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
             let s = &mut self.spec;
+            // fio keeps the latest write per offset where writes may overlap (a pure write job
+            // wrapping over its files): each block is checked once, not once per pass.
+            once = s.read_pct == 0 && !s.trim && !self.norandommap;
             if let Some(w) = s.write_blocks.take() {
                 s.blocks = w;
             }
             (s.read_pct, s.trim, s.trim_write) = (100, false, false);
         }
         self.spec.verify = verify;
-        Ok(())
+        Ok(once)
     }
 
     /// fio's latency stages and per-I/O priorities (stages.rs), the latter on engines that take
@@ -267,7 +272,9 @@ impl Job {
         self.spec.steady = self.steady_state()?;
         self.spec.strided = self.strided()?;
         // Verification and the random map first: how the files are served depends on both.
-        self.settle_verify()?;
+        if self.settle_verify()? && !self.time_based && size_passes.is_none() && self.number_ios.is_none() {
+            size_passes = Some(1);
+        }
         self.settle_stages()?;
         self.randomness();
         let replayed = self.settle_replay()?;

@@ -23,6 +23,9 @@ impl Format {
     }
 }
 
+/// Files one trace may name.
+pub const MAX_FILES: usize = 1024;
+
 /// The header `engine::trace` writes above its CSV.
 pub const IOLENS_HEADER: &str = "worker,file,op,offset,length";
 
@@ -30,6 +33,7 @@ pub const IOLENS_HEADER: &str = "worker,file,op,offset,length";
 pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceIo>), UsageError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty());
     let bad = |n: usize, what: &str| UsageError::new(shown, format!("line {n}: expected {what}"));
+    let limit = |n: usize, why: &str| UsageError::new(shown, format!("line {n}: {why}"));
     let Some((n, head)) = lines.next() else {
         return Err(bad(1, "'fio version 2 iolog', 'fio version 3 iolog' or '{IOLENS_HEADER}'"));
     };
@@ -44,18 +48,20 @@ pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceI
             ))
         }
     };
-    let mut t = Reader { files: Vec::new(), ios: Vec::new(), at_ns: 0, t0: None };
+    let mut t = Reader { files: Vec::new(), ios: Vec::new(), at_ns: 0, t0: None, beyond: None };
     for (n, line) in lines {
-        match format {
-            Format::Iolens => {
-                t.iolens(line).ok_or_else(|| bad(n, "worker,file,op,offset,length (op read, write, fsync or trim)"))?
+        let (read, expected) = match format {
+            Format::Iolens => (t.iolens(line), "worker,file,op,offset,length (op read, write, fsync or trim)"),
+            Format::FioV2 => {
+                (t.fio(line, false), "'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'")
             }
-            Format::FioV2 => t.fio(line, false).ok_or_else(|| {
-                bad(n, "'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'")
-            })?,
-            Format::FioV3 => t.fio(line, true).ok_or_else(|| {
-                bad(n, "'TIME_US FILE add|open|close' or 'TIME_US FILE read|write|trim|sync|datasync OFFSET LENGTH'")
-            })?,
+            Format::FioV3 => (
+                t.fio(line, true),
+                "'TIME_US FILE add|open|close' or 'TIME_US FILE read|write|trim|sync|datasync OFFSET LENGTH'",
+            ),
+        };
+        if read.is_none() {
+            return Err(t.beyond.map_or_else(|| bad(n, expected), |why| limit(n, why)));
         }
     }
     Ok((format, t.files, t.ios))
@@ -68,15 +74,23 @@ struct Reader {
     at_ns: u64,
     /// A v3 trace's first time stamp, µs.
     t0: Option<u64>,
+    /// Why a line that reads well cannot be replayed.
+    beyond: Option<&'static str>,
 }
 
 impl Reader {
-    fn file(&mut self, name: &str) -> u32 {
+    /// The file's index; None past `MAX_FILES` (each is a target opened at once, and the
+    /// lookup is a scan).
+    fn file(&mut self, name: &str) -> Option<u32> {
         match self.files.iter().position(|f| f == name) {
-            Some(i) => i as u32,
-            None => {
+            Some(i) => Some(i as u32),
+            None if self.files.len() < MAX_FILES => {
                 self.files.push(name.to_string());
-                self.files.len() as u32 - 1
+                Some(self.files.len() as u32 - 1)
+            }
+            None => {
+                self.beyond = Some("more than 1024 files in one trace");
+                None
             }
         }
     }
@@ -94,7 +108,7 @@ impl Reader {
         let rest: Vec<&str> = f.collect();
         let op = match act {
             "add" | "open" | "close" if rest.is_empty() => {
-                self.file(name);
+                self.file(name)?;
                 return Some(());
             }
             "read" => TraceOp::Read,
@@ -124,7 +138,12 @@ impl Reader {
             _ => u32::try_from(len).ok().filter(|l| *l > 0)?,
         };
         let offset = if op == TraceOp::Flush { 0 } else { offset };
-        let file = self.file(name);
+        // No file holds a byte past i64::MAX: such an I/O could only fail, and its end overflows.
+        if offset.checked_add(len as u64).is_none_or(|end| end > i64::MAX as u64) {
+            self.beyond = Some("the I/O ends past 2^63 - 1, the largest offset a file has");
+            return None;
+        }
+        let file = self.file(name)?;
         self.ios.push(TraceIo { at_ns: self.at_ns, offset, len, file, op });
         Some(())
     }

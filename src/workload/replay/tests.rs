@@ -71,3 +71,18 @@ fn shape_scales_aligns_redirects_and_rescales_time() {
     assert_eq!(got, [(0, 0, 4096), (1_000_000, 0, 0)]);
     assert_eq!(r.target_count(), 1);
 }
+
+#[test]
+fn files_and_offsets_past_what_a_replay_can_open_are_refused_by_line() {
+    let mut many = String::from("fio version 2 iolog\n");
+    for i in 0..1025 {
+        many.push_str(&format!("f{i} add\n"));
+    }
+    let e = parse(&many, "t.log").unwrap_err();
+    assert_eq!(e.to_string(), "t.log: line 1026: more than 1024 files in one trace");
+    let far = format!("fio version 2 iolog\nf add\nf write {} 4096\n", u64::MAX - 10);
+    let e = parse(&far, "t.log").unwrap_err();
+    assert_eq!(e.to_string(), "t.log: line 3: the I/O ends past 2^63 - 1, the largest offset a file has");
+    let csv = format!("{}\n0,0,read,{},512\n", super::parse::IOLENS_HEADER, i64::MAX as u64 - 512);
+    assert_eq!(parse(&csv, "t.csv").unwrap().2[0].offset, i64::MAX as u64 - 512);
+}
