@@ -42,6 +42,19 @@ pub fn read_bytes(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>, UsageE
     Ok(out)
 }
 
+/// The first `limit` bytes (or fewer) of the regular file at `path` (a pattern's file, of which
+/// fio takes what fits). Errors are the reason alone, for the caller to name the file.
+pub fn read_head(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.file_type().is_file() {
+        return Err(format!("is {}, not a regular file", kind_name(&meta.file_type())));
+    }
+    let mut out = Vec::with_capacity(meta.len().min(limit) as usize);
+    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    f.take(limit).read_to_end(&mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 fn kind_name(kind: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {

@@ -279,6 +279,7 @@ fn verify_spec(a: &RunArgs) -> Result<Option<VerifySpec>, UsageError> {
         inject: a.inject.as_deref().map(parse_inject).transpose()?,
         count_read_backs: false,
         fio: None,
+        pattern: None,
     }))
 }
 

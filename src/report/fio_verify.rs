@@ -63,6 +63,19 @@ fn finding(f: &Finding, unit: u32, method: &str) -> Vec<String> {
         )
     };
     let unit_off = f.offset + u64::from(at);
+    if method == "pattern" && f.class == FindingClass::Corrupt {
+        // verify=pattern has no header: fio names the first byte off the pattern.
+        let (want, got) = diff_bytes(f);
+        let (w, g) = (want.first().copied().unwrap_or(0), got.first().copied().unwrap_or(0));
+        return vec![
+            format!("fio: got pattern '{g:02x}', wanted '{w:02x}'. Bad bits {}", (w ^ g).count_ones()),
+            format!("fio: bad pattern block offset {}", f.diff_at),
+            format!(
+                "pattern: verify failed at file {} offset {}, length {} (requested block: offset={}, length={}, flags=0)",
+                f.file, f.offset, f.len, f.offset, f.len
+            ),
+        ];
+    }
     match f.class {
         FindingClass::Corrupt | FindingClass::NeverRead if f.diff_at % unit < 4 => {
             // The magic's first bytes up to the difference are as expected; the rest as found.

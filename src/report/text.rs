@@ -184,7 +184,7 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     disk_lines(o, t);
     seconds_table(o, t);
     if let Some(v) = &t.verify {
-        super::verify::section(o, v);
+        super::verify::section(o, v, t.spec.verify.as_ref().is_some_and(|s| s.pattern.is_some()));
     }
 }
 

@@ -54,13 +54,17 @@ fn hex_or_dash(v: Option<u64>) -> String {
     v.map_or("-".into(), |v| format!("{v:#x}"))
 }
 
-pub fn section(o: &mut String, v: &Verification) {
+/// The verification's section; `pattern`: the pages hold fio's verify_pattern, not stamps.
+pub fn section(o: &mut String, v: &Verification, pattern: bool) {
+    let how = if pattern {
+        "filled with verify_pattern".to_string()
+    } else {
+        format!("stamped every {} B (run id {:016x})", v.unit, v.run_id)
+    };
     let _ = writeln!(
         o,
-        "\nVerification: pages of {}, stamped every {} B (run id {:016x}); {} written, {} checked; {} re-reads of each bad page",
+        "\nVerification: pages of {}, {how}; {} written, {} checked; {} re-reads of each bad page",
         format_block(v.page as u64),
-        v.unit,
-        v.run_id,
         grouped(v.pages_written),
         grouped(v.pages_checked),
         v.rereads

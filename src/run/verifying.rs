@@ -133,7 +133,11 @@ impl<'a> Verifier<'a> {
             let p = (first + i) % n;
             self.a.target.map.claim_checked(p).map(|(g, u)| (p, g, u))
         })?;
-        if op == OpKind::Write {
+        if op == OpKind::Write && self.a.spec.pattern.is_some() {
+            let p = self.a.spec.pattern.as_ref().unwrap_or_else(|| unreachable!());
+            crate::verify::pattern::fill(buf, p, self.offset(page));
+            self.held[slot as usize] = Held { page, gen: gen + 1, unsure: false };
+        } else if op == OpKind::Write {
             let s = Stamp {
                 run_id: self.a.run_id,
                 file_id: self.a.target.file_id,
@@ -197,7 +201,7 @@ impl<'a> Verifier<'a> {
         self.v.pages_checked += 1;
         let e = self.expect(h);
         let unit = self.a.unit as usize;
-        let Some(bad) = check_page(buf, unit, &e) else {
+        let Some(bad) = self.bad(buf, &e) else {
             if h.unsure {
                 self.a.target.map.release_unsure(h.page, h.gen);
             } else {
@@ -210,16 +214,40 @@ impl<'a> Verifier<'a> {
             let b = &mut self.reread.as_mut_slice()[..self.a.page as usize];
             mark_unread(b, unit);
             let whole = engine::read_at(self.a.file, b, e.address).is_ok_and(|n| n == b.len());
-            if !whole || check_page(b, unit, &e).is_some() {
+            let b = &self.reread.as_slice()[..self.a.page as usize];
+            if !whole || self.bad(b, &e).is_some() {
                 bad_rereads += 1;
             }
         }
         if self.a.spec.fio.as_ref().is_some_and(|f| f.dump) {
             let dir = self.a.spec.fio.as_ref().and_then(|f| f.aux.as_deref());
-            dump::bad_unit(dir, &self.a.target.name, buf, unit, &e, bad.diff_at as usize / unit);
+            match self.a.spec.pattern.as_ref() {
+                Some(p) => dump::bad_block(dir, &self.a.target.name, buf, p, e.address),
+                None => dump::bad_unit(dir, &self.a.target.name, buf, unit, &e, bad.diff_at as usize / unit),
+            }
         }
         self.record(bad, e, bad_rereads, at_ns);
         self.a.target.map.release_unsure(h.page, h.gen);
+    }
+
+    /// What is wrong with a page read back, if anything: its stamps, or under verify=pattern
+    /// the first byte that is not the pattern's.
+    fn bad(&self, buf: &[u8], e: &Expect) -> Option<Bad> {
+        let Some(p) = self.a.spec.pattern.as_ref() else { return check_page(buf, self.a.unit as usize, e) };
+        let at = crate::verify::pattern::mismatch(buf, p, e.address)?;
+        // The expected bytes from `at`: a fill of the block up to them (a bad page only).
+        let n = 16.min(buf.len() - at);
+        let mut whole = vec![0u8; at + n];
+        crate::verify::pattern::fill(&mut whole, p, e.address);
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        Some(Bad {
+            class: crate::result::verify::FindingClass::Corrupt,
+            found_gen: None,
+            found_offset: None,
+            found_file: None,
+            diff_at: at as u32,
+            diff: format!("expected {} / found {}", hex(&whole[at..]), hex(&buf[at..at + n])),
+        })
     }
 
     fn record(&mut self, bad: Bad, e: Expect, bad_rereads: u32, at_ns: u64) {

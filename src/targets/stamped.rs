@@ -19,25 +19,32 @@ pub struct Region {
 /// Writes generation-0 stamps over the region in 1 MiB writes (through the handle the test uses,
 /// so O_DIRECT and O_DSYNC apply as they will during the run), then syncs.
 pub fn prefill(f: &File, r: &Region, stop: &AtomicBool) -> anyhow::Result<()> {
-    let chunk = ((1u64 << 20) / r.page).max(1) * r.page;
+    let (run_id, file_id, unit) = (r.run_id, r.file_id, r.unit);
+    fill_pages(f, (r.start, r.end, r.page), stop, |page, address| {
+        let s = Stamp { run_id, file_id, writer: u16::MAX, address, generation: 0, time_ns: 0 };
+        stamp_page(page, unit, &s);
+    })
+}
+
+/// Writes every page of [start, end) as `fill` makes it (given the page and its address),
+/// a MiB at a time, then syncs.
+pub fn fill_pages(
+    f: &File,
+    (start, end, page): (u64, u64, u64),
+    stop: &AtomicBool,
+    fill: impl Fn(&mut [u8], u64),
+) -> anyhow::Result<()> {
+    let chunk = ((1u64 << 20) / page).max(1) * page;
     let mut buf = AlignedBuf::try_new(chunk as usize)?;
-    let mut at = r.start;
-    while at < r.end {
+    let mut at = start;
+    while at < end {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::error::Interrupted.into());
         }
-        let n = chunk.min(r.end - at) as usize;
+        let n = chunk.min(end - at) as usize;
         let b = &mut buf.as_mut_slice()[..n];
-        for (i, page) in b.chunks_mut(r.page as usize).enumerate() {
-            let s = Stamp {
-                run_id: r.run_id,
-                file_id: r.file_id,
-                writer: u16::MAX,
-                address: at + i as u64 * r.page,
-                generation: 0,
-                time_ns: 0,
-            };
-            stamp_page(page, r.unit, &s);
+        for (i, p) in b.chunks_mut(page as usize).enumerate() {
+            fill(p, at + i as u64 * page);
         }
         super::os::write_all_at(f, b, at)?;
         at += n as u64;

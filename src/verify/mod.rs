@@ -4,11 +4,13 @@
 //!
 //! - `stamp`: the on-disk layout of a stamped unit;
 //! - `check`: classifies a page read back;
+//! - `pattern`: fio's verify=pattern, a block holding a given pattern and no stamp;
 //! - `pages`: the lock-free map of acknowledged generations that workers claim pages from;
 //! - `state`: fio's verify state file (how far a job's writes got).
 
 pub mod check;
 pub mod pages;
+pub mod pattern;
 pub mod stamp;
 pub mod state;
 

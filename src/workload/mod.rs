@@ -71,10 +71,10 @@ pub enum DataPattern {
         pct: u32,
     },
     /// The first `len` bytes of `bytes`, repeated from the start of every buffer (fio's
-    /// buffer_pattern, up to fio's 512 bytes); written as is, never re-stamped.
+    /// buffer_pattern, up to `fio::pattern::MAX_PATTERN`); written as is, never re-stamped.
     Repeat {
         bytes: Vec<u8>,
-        len: u16,
+        len: u32,
     },
 }
 

@@ -35,6 +35,26 @@ pub struct VerifySpec {
     /// fio's verify options beyond the checker's own (absent for iolens' runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fio: Option<AsFio>,
+    /// fio's verify=pattern: blocks hold this pattern instead of stamps, written and checked
+    /// byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<PatternFill>,
+}
+
+/// A pattern blocks are filled with from their first byte: `bytes` repeated, the block's
+/// offset (8 bytes, little-endian) at each of `offsets` in every copy, the whole restarting
+/// every `interval` bytes with that interval's offset (0: once per block).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternFill {
+    pub bytes: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub offsets: Vec<usize>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interval: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What fio's verify options ask beyond the checks themselves: how many backlogged pages are
@@ -91,6 +111,7 @@ impl Default for VerifySpec {
             inject: None,
             count_read_backs: false,
             fio: None,
+            pattern: None,
         }
     }
 }

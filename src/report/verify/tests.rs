@@ -30,7 +30,7 @@ fn verdict_counts_pages_and_classes() {
     v.add(finding(FindingClass::Torn, 0));
     assert_eq!(verdict(&v), "verify: 131,072 pages checked, 12 findings: 10 stale (lost writes), 2 torn");
     let mut o = String::new();
-    section(&mut o, &v);
+    section(&mut o, &v, false);
     assert!(o.contains("torn                2           1"), "{o}");
     assert!(o.contains("0x2000 stale"), "{o}");
     assert!(o.contains("5→4"), "{o}");

@@ -6,6 +6,7 @@
 use crate::verify::check::expected_generation;
 use crate::verify::stamp::{informational, write_unit};
 use crate::verify::{Expect, Stamp};
+use crate::workload::verify::PatternFill;
 use std::path::{Path, PathBuf};
 
 /// fio's name for a dump of `file` at `offset`.
@@ -23,7 +24,18 @@ pub(super) fn bad_unit(dir: Option<&str>, file: &str, page: &[u8], unit: usize, 
     let (writer, time_ns) = informational(got);
     let mut want = vec![0u8; got.len()];
     write_unit(&mut want, &Stamp { run_id: e.run_id, file_id: e.file_id, writer, address, generation, time_ns });
-    for (kind, data) in [("received", got), ("expected", &want[..])] {
+    write_pair(dir, file, address, got, &want);
+}
+
+/// Writes a bad block of verify=pattern whole, as received and as the pattern fills it.
+pub(super) fn bad_block(dir: Option<&str>, file: &str, got: &[u8], p: &PatternFill, address: u64) {
+    let mut want = vec![0u8; got.len()];
+    crate::verify::pattern::fill(&mut want, p, address);
+    write_pair(dir, file, address, got, &want);
+}
+
+fn write_pair(dir: Option<&str>, file: &str, address: u64, got: &[u8], want: &[u8]) {
+    for (kind, data) in [("received", got), ("expected", want)] {
         let p = name(dir, file, address, kind);
         match std::fs::write(&p, data) {
             Ok(()) => eprintln!("       {kind} data dumped as {}", p.display()),

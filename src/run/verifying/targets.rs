@@ -73,7 +73,15 @@ pub fn prepare_targets(
         // unless the job only verifies (fio's verify_only): then nothing was written there.
         let only = spec.verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only);
         let new = t.plan.kind == crate::targets::Kind::NewFile;
-        let written_by = if spec.writes() || (new && !only) {
+        let pattern = spec.verify.as_ref().and_then(|v| v.pattern.as_ref());
+        let written_by = if let Some(p) = pattern {
+            // verify=pattern has no stamps to tell whose a page is: the pattern is the check.
+            if spec.writes() || (new && !only) {
+                let fill = |b: &mut [u8], at: u64| crate::verify::pattern::fill(b, p, at);
+                crate::targets::stamped::fill_pages(&t.file, (start, end, page), stop, fill)?;
+            }
+            None
+        } else if spec.writes() || (new && !only) {
             let region = crate::targets::stamped::Region { start, end, page, unit: unit as usize, run_id, file_id };
             crate::targets::stamped::prefill(&t.file, &region, stop)?;
             None

@@ -191,10 +191,7 @@ const OPTIONS: &[Def] = &[
     value("verify_async_cpus", &[], |j, v| verify(j, "verify_async_cpus", v)),
     value("verify_interval", &[], |j, v| verify(j, "verify_interval", v)),
     value("verify_offset", &[], |j, v| verify(j, "verify_offset", v)),
-    value("verify_pattern", &[], |j, v| {
-        super::pattern::parse(v, true)?;
-        verify(j, "verify_pattern", v)
-    }),
+    value("verify_pattern", &[], |j, v| verify(j, "verify_pattern", v)),
     value("verify_pattern_interval", &[], |j, v| verify(j, "verify_pattern_interval", v)),
     value("verify_async", &[], |j, v| verify(j, "verify_async", v)),
     // Latency stages and I/O priorities (stages.rs).

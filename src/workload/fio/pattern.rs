@@ -4,8 +4,9 @@
 //! as many as it needs, a single 0 for zero), `'file'` (the file's first bytes), or, where
 //! allowed, `%o` (8 bytes for the block's offset, filled in when the block is written).
 
-/// fio's MAX_PATTERN_SIZE: longer patterns are refused, a file is read up to it.
-pub const MAX_PATTERN: usize = 512;
+/// The longest pattern: longer ones are refused, a file is read up to it. fio 3.33 allowed 512
+/// bytes, later versions 128 MiB; iolens keeps 1 MiB, which every stored result then carries.
+pub const MAX_PATTERN: usize = 1 << 20;
 
 /// A parsed pattern: its bytes, and where `%o` reserved 8 bytes for the block's offset
 /// (little-endian, fio's paste_blockoff).
@@ -36,7 +37,7 @@ pub fn parse(v: &str, formats: bool) -> Result<FioPattern, String> {
                 let (s, after) =
                     rest[1..].split_once('"').ok_or_else(|| format!("'{rest}': a string without its closing \""))?;
                 if s.len() > room {
-                    return Err(format!("'{v}' is longer than fio's {MAX_PATTERN} bytes"));
+                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold"));
                 }
                 p.bytes.extend_from_slice(s.as_bytes());
                 after
@@ -44,13 +45,14 @@ pub fn parse(v: &str, formats: bool) -> Result<FioPattern, String> {
             b'\'' => {
                 let (name, after) =
                     rest[1..].split_once('\'').ok_or_else(|| format!("'{rest}': a file name without its closing '"))?;
-                let data = std::fs::read(name).map_err(|e| format!("reading the pattern from {name}: {e}"))?;
-                p.bytes.extend_from_slice(&data[..data.len().min(room)]);
+                let data = crate::input::read_head(std::path::Path::new(name), room as u64)
+                    .map_err(|e| format!("reading the pattern from {name}: {e}"))?;
+                p.bytes.extend_from_slice(&data);
                 after
             }
             b'%' if formats && rest.starts_with("%o") => {
                 if room < 8 {
-                    return Err(format!("'{v}' is longer than fio's {MAX_PATTERN} bytes"));
+                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold"));
                 }
                 p.offsets.push(before);
                 p.bytes.extend_from_slice(&[0; 8]);

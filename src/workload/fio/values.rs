@@ -159,10 +159,10 @@ pub(super) fn names(v: &str) -> Vec<String> {
 }
 
 /// fio's buffer_pattern (lib/pattern.c): 0xHEX bytes in the order written, "text", or a
-/// decimal byte, joined with '|'; iolens keeps up to 32 bytes.
+/// decimal byte, side by side (pattern.rs).
 pub(super) fn buffer_pattern(v: &str) -> R<DataPattern> {
     let p = super::pattern::parse(v, false)?;
-    Ok(DataPattern::Repeat { len: p.bytes.len() as u16, bytes: p.bytes })
+    Ok(DataPattern::Repeat { len: p.bytes.len() as u32, bytes: p.bytes })
 }
 
 /// random (uniform), zipf[:theta] (fio's default 1.1), pareto[:h] (default 0.2).

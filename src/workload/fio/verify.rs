@@ -4,7 +4,7 @@
 //! around the check (verify_only, the backlog's batches, the write sequence, dumps and the saved
 //! write state) is done as fio does it.
 
-use crate::workload::verify::{AsFio, VerifySpec, MIN_UNIT};
+use crate::workload::verify::{AsFio, PatternFill, VerifySpec, MIN_UNIT};
 
 type R<T> = Result<T, String>;
 
@@ -46,6 +46,9 @@ pub(super) struct FioVerify {
     state_load: bool,
     interval: Option<u64>,
     fsynced: bool,
+    /// fio's verify_pattern and verify_pattern_interval.
+    pattern: Option<super::pattern::FioPattern>,
+    pattern_interval: u64,
     /// fio's continue_on_error covers verify (verify, all, 1): the job goes on past a bad
     /// block; otherwise the first one ends the job as verify_fatal does.
     pub(super) go_on: bool,
@@ -67,6 +70,8 @@ impl Default for FioVerify {
             state_load: false,
             interval: None,
             fsynced: false,
+            pattern: None,
+            pattern_interval: 0,
             go_on: false,
         }
     }
@@ -131,9 +136,15 @@ impl FioVerify {
                 None
             }
             "verify_offset" => Some(format!("verify_offset={v}: iolens's stamp sits at the start of each unit")),
-            "verify_pattern" => Some(format!("verify_pattern={v}: iolens writes stamped pseudo-random data instead")),
+            "verify_pattern" => {
+                self.pattern = Some(super::pattern::parse(v, true)?);
+                // As fio: a pattern with no method given is verify=pattern.
+                self.method.get_or_insert_with(|| "pattern".into());
+                None
+            }
             "verify_pattern_interval" => {
-                Some(format!("verify_pattern_interval={v}: iolens writes stamped pseudo-random data, no pattern"))
+                self.pattern_interval = crate::workload::fio::values::int(v, 1024)?;
+                None
             }
             // Checking on the worker's own thread, in order, is what fio's async threads do too.
             "verify_async" | "verify_async_cpus" => None,
@@ -151,10 +162,13 @@ impl FioVerify {
             }
             return Ok(None);
         };
-        notes.push(format!(
-            "verify={m}: iolens checks its own CRC-32C stamps (file, address, write generation) on every unit, \
-             which also names lost, torn and misdirected writes"
-        ));
+        let pattern = self.pattern_fill(m, notes)?;
+        if pattern.is_none() {
+            notes.push(format!(
+                "verify={m}: iolens checks its own CRC-32C stamps (file, address, write generation) on every unit, \
+                 which also names lost, torn and misdirected writes"
+            ));
+        }
         if !self.do_verify && self.backlog == 0 && !self.only {
             notes.push("do_verify=0: only the job's own reads are checked".into());
         }
@@ -192,8 +206,25 @@ impl FioVerify {
                 state_file: None,
                 index: 0,
             }),
+            pattern,
             ..VerifySpec::default()
         }))
+    }
+
+    /// verify=pattern's fill: fio writes the pattern alone and checks every byte of it. With
+    /// another method the pattern would sit beside fio's header, which iolens's stamps replace.
+    fn pattern_fill(&self, m: &str, notes: &mut Vec<String>) -> R<Option<PatternFill>> {
+        let Some(p) = self.pattern.as_ref() else {
+            if m == "pattern" {
+                return Err("verify=pattern: needs verify_pattern (the bytes to write and check)".into());
+            }
+            return Ok(None);
+        };
+        if m != "pattern" {
+            notes.push(format!("verify_pattern with verify={m}: iolens writes stamped pseudo-random data instead"));
+            return Ok(None);
+        }
+        Ok(Some(PatternFill { bytes: p.bytes.clone(), offsets: p.offsets.clone(), interval: self.pattern_interval }))
     }
 }
 

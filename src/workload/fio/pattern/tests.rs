@@ -32,15 +32,20 @@ fn fios_own_examples_read_as_fio_reads_them() {
 fn a_file_gives_its_first_bytes_and_bad_pieces_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("p");
-    std::fs::write(&f, vec![7u8; 600]).unwrap();
+    std::fs::write(&f, vec![7u8; MAX_PATTERN + 100]).unwrap();
     let p = parse(&format!("0x01'{}'", f.display()), false).unwrap();
-    assert_eq!((p.bytes.len(), p.bytes[0], p.bytes[511]), (MAX_PATTERN, 1, 7));
+    assert_eq!((p.bytes.len(), p.bytes[0], p.bytes[MAX_PATTERN - 1]), (MAX_PATTERN, 1, 7));
+    // Only a regular file: a device would be read for ever.
+    assert_eq!(
+        parse("'/dev/zero'", false).unwrap_err(),
+        "reading the pattern from /dev/zero: is a character device, not a regular file"
+    );
     let e = |v: &str, formats| parse(v, formats).unwrap_err();
     assert_eq!(e("%o", false), "'%o' is not \"text\", 0xHEX, a number or 'file'");
     assert_eq!(e("0xZZ", false), "'0xZZ' is not \"text\", 0xHEX, a number or 'file'");
     assert!(e("\"ab", true).contains("closing"));
     assert!(e("4294967296", true).contains("is not"));
     assert!(e("'/nonexistent/p'", true).starts_with("reading the pattern from /nonexistent/p"));
-    assert!(e(&format!("\"{}\"", "a".repeat(513)), true).contains("longer than fio's 512 bytes"));
+    assert!(e(&format!("\"{}\"", "a".repeat(MAX_PATTERN + 1)), true).contains("longer than the 1048576 bytes"));
     assert!(e("\"\"", true).contains("adds no bytes"));
 }
