@@ -187,19 +187,36 @@ pub fn prediction(p: &Prediction) -> String {
     o
 }
 
-/// Ranked configurations meeting a target.
-pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked: bool) -> String {
+/// A configuration's price a month: the total, or the disks' part and "VM no price", or none.
+fn price(c: &Candidate) -> String {
+    let cur = c.currency.as_deref().unwrap_or("");
+    match (c.price_month, c.disk_price_month) {
+        (Some(p), _) => format!("{p:.2} {cur}"),
+        (None, Some(d)) if c.vm.is_some() => format!("{:.2} {cur} + VM no price", d * c.count as f64),
+        (None, Some(d)) => format!("{:.2} {cur} disks", d * c.count as f64),
+        _ => "no price".into(),
+    }
+}
+
+/// Ranked configurations meeting a target; `sources`: the catalog's, for where prices hold.
+pub fn candidates(
+    found: &[Candidate],
+    top: usize,
+    max_disks: u32,
+    latency_asked: bool,
+    cat: &crate::analyze::catalog::Catalog,
+) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  binds (headroom)",
-        "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS"
+        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  {:<24} binds (headroom)",
+        "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS", "list price a month"
     );
     for (i, c) in found.iter().take(top).enumerate() {
         let prov = c.provisioned_iops.map(|p| format!(" @{p:.0}")).unwrap_or_default();
         let _ = writeln!(
             o,
-            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
+            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  {:<24} IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
             i + 1,
             c.cloud,
             format!("{}{prov}", c.disk),
@@ -209,6 +226,7 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
             c.iops,
             c.mbps,
             c.burst_iops.map_or("-".into(), |b| format!("{b:.0}")),
+            price(c),
             c.iops_by,
             c.iops_headroom_pct,
             c.mbps_by,
@@ -222,8 +240,11 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
     }
     let _ = writeln!(
         o,
-        "\nMB/s = 10^6 B/s; published limits, fewest disks first, met without bursting. @N: provisioned IOPS per disk."
+        "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk.\n\
+         Cheapest first where every part has a list price (disks × count + VM on demand, 730 hours a month),\n\
+         then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one."
     );
+    prices_used(&mut o, found.iter().take(top), cat);
     if latency_asked {
         let _ = writeln!(
             o,
@@ -231,4 +252,32 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
         );
     }
     o
+}
+
+/// Where and when the prices shown hold: each row's region and its source, with the day read.
+fn prices_used<'a>(o: &mut String, shown: impl Iterator<Item = &'a Candidate>, cat: &crate::analyze::catalog::Catalog) {
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for c in shown {
+        let disk = cat.disks.iter().find(|d| d.cloud == c.cloud && d.name == c.disk);
+        let vm = c.vm.as_ref().and_then(|v| cat.vms.iter().find(|x| x.cloud == c.cloud && &x.name == v));
+        let found = [
+            disk.and_then(|d| Some((d.name.clone(), d.region.clone()?, d.price_source.clone()?))),
+            vm.and_then(|v| Some((v.name.clone(), v.region.clone()?, v.price_source.clone()?))),
+        ];
+        for r in found.into_iter().flatten() {
+            if !rows.contains(&r) {
+                rows.push(r);
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Prices (list, on demand):");
+    for (name, region, src) in rows {
+        let s = cat.sources.iter().find(|s| s.id == src);
+        let read = s.and_then(|s| s.read.as_deref()).map(|r| format!(", read {r}")).unwrap_or_default();
+        let url = s.and_then(|s| s.url.as_deref()).unwrap_or("");
+        let _ = writeln!(o, "  {name}: region {region}; {src} {url}{read}");
+    }
 }

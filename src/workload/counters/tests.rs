@@ -86,7 +86,7 @@ fn snapshots_of_different_files_or_out_of_order_are_refused() {
         "AFTER.csv: line 3: taken at 86400000 ms, not after BEFORE.csv (86400000 ms): give the earlier snapshot first"
     );
     let twice = format!("{}5,1,86400000,0,0,0,0,0,0,sales,ROWS,x\n", BEFORE.replace("\n(4 rows affected)\n", ""));
-    assert_eq!(err(&twice, AFTER), "BEFORE.csv: line 8: database 5 file 1 appears twice; expected one row per file");
+    assert_eq!(err(&twice, AFTER), "BEFORE.csv: line 7: database 5 file 1 appears twice; expected one row per file");
     let junk = BEFORE.replace("5,1,86400000,1000000", "5,1,86400000,many");
     assert_eq!(err(&junk, AFTER), "BEFORE.csv: line 5: num_of_reads 'many' is not a number (0 or more)");
 }
