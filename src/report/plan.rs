@@ -35,9 +35,10 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
                 (opt(d.size_gib), d.iops, d.mbps, String::new())
             };
             let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let price = disk_price(d);
             let _ = writeln!(
                 o,
-                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}",
+                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}{price}",
                 d.cloud,
                 d.kind,
                 d.name,
@@ -62,9 +63,15 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
         };
         for v in vms {
             let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let price = match (v.price_hour, &v.currency, &v.price_source) {
+                (Some(h), Some(c), Some(src)) => {
+                    format!(" [{h} {c} an hour, {}, price {src}]", v.region.as_deref().unwrap_or("no region named"))
+                }
+                _ => String::new(),
+            };
             let _ = writeln!(
                 o,
-                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}",
+                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}{price}",
                 v.cloud,
                 v.name,
                 v.max_disks.map_or("-".into(), |d| d.to_string()),
@@ -80,12 +87,36 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
         let _ = writeln!(o, "no rows match");
     }
     let _ = writeln!(o, "\nMB/s = 10^6 B/s (MiB/s rows converted). Sources:");
-    let cited: Vec<&str> =
-        disks.iter().map(|d| d.source.as_str()).chain(vms.iter().map(|v| v.source.as_str())).collect();
+    let cited: Vec<&str> = disks
+        .iter()
+        .flat_map(|d| [Some(d.source.as_str()), d.price_source.as_deref()])
+        .chain(vms.iter().flat_map(|v| [Some(v.source.as_str()), v.price_source.as_deref()]))
+        .flatten()
+        .collect();
     for s in sources.iter().filter(|s| cited.iter().any(|c| c.split([',', ' ']).any(|x| x == s.id))) {
-        let _ = writeln!(o, "  {}: {}", s.id, s.reference);
+        let read = s.read.as_deref().map(|r| format!(" (read {r})")).unwrap_or_default();
+        let url = s.url.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+        let _ = writeln!(o, "  {}: {}{url}{read}", s.id, s.reference);
     }
     o
+}
+
+/// A disk row's list price, as its source gives it: a tier's monthly price or a formula's terms.
+fn disk_price(d: &Disk) -> String {
+    let (Some(cur), Some(src)) = (&d.currency, &d.price_source) else { return String::new() };
+    let region = d.region.as_deref().unwrap_or("no region named");
+    let terms = match d.price_month {
+        Some(p) => format!("{p} {cur} a month"),
+        None => {
+            let parts = [
+                d.price_gib_month.map(|p| format!("{p} {cur} per GiB-month")),
+                d.price_iops_month.map(|p| format!("{p} per IOPS-month above {}", opt(d.base_iops))),
+                d.price_mbps_month.map(|p| format!("{p:.4} per MB/s-month above {}", opt(d.base_mbps))),
+            ];
+            parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
+        }
+    };
+    format!(" [{terms}, {region}, price {src}]")
 }
 
 /// A named configuration (`what`: "3 × P30 on D2s_v4"): sustained and burst limits, which part

@@ -101,11 +101,18 @@ fn large_io_counts_as_several_and_bandwidth_binds() {
 }
 
 #[test]
-fn plans_rank_fewest_disks_first_and_meet_the_target() {
+fn plans_rank_by_price_then_fewest_disks_and_meet_the_target() {
     let t = Target { iops: 20000.0, mbps: 300.0, clouds: vec!["azure".into()], max_disks: 8, size_gib: None };
     let p = plan(&cat(), &t);
     assert!(!p.is_empty());
     assert!(p.iter().all(|c| c.iops >= 20000.0 && c.mbps >= 300.0));
-    assert!(p.windows(2).all(|w| w[0].count <= w[1].count));
+    // Azure's VMs have no price here: configurations whose disks have one come first, by the
+    // disks' price, then the unpriced ones, fewest disks first.
+    let disks = |c: &Candidate| c.disk_price_month.map(|d| d * c.count as f64);
+    let priced: Vec<f64> = p.iter().map_while(disks).collect();
+    assert!(!priced.is_empty() && priced.windows(2).all(|w| w[0] <= w[1]), "{priced:?}");
+    let rest = &p[priced.len()..];
+    assert!(rest.iter().all(|c| c.disk_price_month.is_none()));
+    assert!(rest.windows(2).all(|w| w[0].count <= w[1].count));
     assert!(p.iter().any(|c| c.disk == "P30" && c.count == 4 && c.vm.as_deref() == Some("D16s_v3")));
 }

@@ -25,7 +25,7 @@ fn find<'a>(found: &'a [Candidate], disk: &str, count: u32) -> &'a Candidate {
 #[test]
 fn a_priced_configuration_costs_its_disks_times_count_plus_the_vm() {
     let cat = parse(TOY, "toy").unwrap();
-    let found = plan(&cat, &target(2500, 100.0));
+    let found = plan(&cat, &target(2500.0, 100.0));
     let c = find(&found, "T1", 3);
     assert_eq!(c.disk_price_month, Some(10.0));
     assert_eq!(c.vm_price_month, Some(730.0));
@@ -47,7 +47,7 @@ fn a_formula_disk_pays_per_gib_and_for_iops_and_throughput_above_its_baseline() 
     assert!((disk_month(f, 30.0, Some(3000.0), 70.0).unwrap() - (15.0 + 25.0 + 10.0)).abs() < 1e-9);
     // At the baseline only the capacity costs.
     assert_eq!(disk_month(f, 30.0, Some(500.0), 20.0), Some(15.0));
-    let found = plan(&cat, &target(3000, 40.0));
+    let found = plan(&cat, &target(3000.0, 40.0));
     let c = find(&found, "F", 1);
     let expect = c.disk_gib * 0.5 + (c.provisioned_iops.unwrap() - 500.0) * 0.01 + 20.0 * 0.2 + 730.0;
     assert!((c.price_month.unwrap() - expect).abs() < 1e-9, "{c:?}");

@@ -167,3 +167,20 @@ fn postgres_counters_reset_or_missing_the_clock_are_refused() {
         "AFTER.csv: line 1: is a PostgreSQL snapshot but BEFORE.csv is a SQL Server one; give two of the same"
     );
 }
+
+#[test]
+fn a_real_postgres_18_pair_around_pgbench_is_read() {
+    // PostgreSQL 18.6, shared_buffers 2MB, track_io_timing and track_wal_io_timing on; snapshots
+    // taken with the query in docs/database-counters.md around `pgbench -T 10 -c 4`.
+    let b = include_str!("../../../tests/data/counters/pg18-before.csv");
+    let a = include_str!("../../../tests/data/counters/pg18-after.csv");
+    let o = observed(b, a).unwrap();
+    let get = |n: &str| o.iter().find(|x| x.name == n).unwrap_or_else(|| panic!("no {n}"));
+    let (rel, wal) = (get("relation"), get("wal"));
+    assert!((rel.seconds - 10.096817970275879).abs() < 1e-6, "{}", rel.seconds);
+    assert_eq!((rel.reads, rel.read_bytes, rel.writes, rel.write_bytes), (11695.0, 95805440.0, 10096.0, 82706432.0));
+    assert!((rel.read_latency_ms().unwrap() - 91.865 / 11695.0).abs() < 1e-9);
+    assert_eq!((wal.role, wal.reads, wal.writes, wal.write_bytes), (Role::Log, 0.0, 5919.0, 90243072.0));
+    assert!((wal.write_latency_ms().unwrap() - 123.258 / 5919.0).abs() < 1e-9);
+    assert_eq!(rel.read_size(), 8192.0);
+}
