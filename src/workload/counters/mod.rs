@@ -169,7 +169,8 @@ pub fn between(before: &Snapshot, after: &Snapshot) -> Result<Vec<Observed>, Usa
         ));
     }
     let seconds = (after.taken_ms - before.taken_ms) / 1e3;
-    if !(seconds > 0.0) {
+    // Both times are finite (the parser refuses anything else).
+    if seconds <= 0.0 {
         return Err(bad(
             after.taken_line,
             format!(
