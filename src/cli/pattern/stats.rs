@@ -23,6 +23,11 @@ pub fn main(a: &PatternArgs) -> anyhow::Result<i32> {
             UsageError::new("--page-size", "does not apply to --from-stats: the counters give the sizes").into()
         );
     }
+    if let Some(extra) = &a.target {
+        return Err(
+            UsageError::new("TARGET", format!("--from-stats takes one target; '{extra}' is one too many")).into()
+        );
+    }
     let target = a.name.as_deref();
     let observed = counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
     let base = a.common.base_spec(target, &a.size, ("--duration", &a.duration), a.buffered)?;

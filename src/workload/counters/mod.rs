@@ -272,7 +272,7 @@ fn merge(out: &mut Vec<Observed>, o: Observed) {
 pub fn from_files(before: &std::path::Path, after: &std::path::Path) -> Result<Vec<Observed>, UsageError> {
     let read = |p: &std::path::Path| {
         let name = p.display().to_string();
-        let text = crate::input::read_text(p, &name, crate::input::TEXT_LIMIT)?;
+        let text = crate::input::read_text(p, "--from-stats", crate::input::TEXT_LIMIT)?;
         parse(&text, &name)
     };
     let (b, a) = (read(before)?, read(after)?);

@@ -184,3 +184,39 @@ fn a_real_postgres_18_pair_around_pgbench_is_read() {
     assert!((wal.write_latency_ms().unwrap() - 123.258 / 5919.0).abs() < 1e-9);
     assert_eq!(rel.read_size(), 8192.0);
 }
+
+#[test]
+fn an_average_size_becomes_one_or_two_neighbouring_block_sizes_with_its_mean() {
+    use crate::workload::BlockShare;
+    let b = |size, pct| BlockShare { size, pct };
+    assert_eq!(streams::sizes(8192.0, 4096), [b(8192, 100)]);
+    assert_eq!(streams::sizes(10240.0, 4096), [b(8192, 50), b(12288, 50)]);
+    assert_eq!(streams::sizes(61440.0, 4096), [b(61440, 100)]);
+    // Below the unit: the unit (O_DIRECT cannot do less).
+    assert_eq!(streams::sizes(512.0, 4096), [b(4096, 100)]);
+    let s = streams::sizes(23456.7, 512);
+    let mean: f64 = s.iter().map(|x| x.size as f64 * x.pct as f64 / 100.0).sum();
+    assert!((mean - 23456.7).abs() <= 512.0 / 100.0, "{s:?} {mean}");
+}
+
+#[test]
+fn each_file_and_direction_is_a_paced_stream_shaped_as_the_database_uses_it() {
+    use crate::workload::{Pattern, Spec};
+    let o = observed(BEFORE, AFTER).unwrap();
+    let base = Spec { targets: vec!["d".into()], direct: true, ..Spec::default() };
+    let s = streams::streams(&o, &base, &|k| format!("d/f{k}"));
+    assert_eq!(s.len(), 2);
+    let (data, log) = (&s[0], &s[1]);
+    assert_eq!((data.read, data.rate, data.spec.read_pct, data.spec.pattern), (true, 2000.0, 100, Pattern::Random));
+    assert_eq!(
+        (data.spec.rate_iops, data.spec.targets.as_slice(), data.spec.write_through),
+        (Some(2000.0), &["d/f0".to_string()][..], false)
+    );
+    assert_eq!(
+        (log.read, log.spec.read_pct, log.spec.pattern, log.spec.write_through),
+        (false, 0, Pattern::Sequential, true)
+    );
+    assert_eq!((log.spec.targets[0].as_str(), log.spec.blocks[0].size, log.db_latency_ms), ("d/f1", 61440, Some(0.5)));
+    // Enough slots that 10 ms of latency does not hold 2,000/s back.
+    assert_eq!((data.spec.qd, log.spec.qd), (20, 4));
+}
