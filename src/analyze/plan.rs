@@ -208,6 +208,19 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
             }
         }
     }
+    // More of the same disk on the same VM that gives no more and costs no less is noise.
+    let dominated = |c: &Candidate| {
+        out.iter().any(|o| {
+            (&o.cloud, &o.disk, &o.vm) == (&c.cloud, &c.disk, &c.vm)
+                && o.count < c.count
+                && o.iops >= c.iops
+                && o.mbps >= c.mbps
+                && by_price(o) <= by_price(c)
+        })
+    };
+    let keep: Vec<bool> = out.iter().map(|c| !dominated(c)).collect();
+    let mut kept = keep.iter();
+    out.retain(|_| *kept.next().expect("one flag per candidate"));
     // By price (see `by_price`); among equals, fewest disks, then the least the VM could give
     // beyond the target, then the least capacity.
     out.sort_by(|a, b| {
