@@ -83,7 +83,15 @@ pub fn verdict(s: &Stream, t: &TestResult) -> String {
     let (op, lat, what) =
         if s.read { (&t.read, &t.response.read, "reads") } else { (&t.write, &t.response.write, "writes") };
     let pct = if s.rate > 0.0 { op.iops / s.rate * 100.0 } else { 0.0 };
-    let keeps = if op.iops >= s.rate * KEEPS_UP { "keeps up" } else { "falls behind" };
+    // A stream of a few I/Os a second over a short run is a handful of I/Os: one more or one
+    // less moves its rate by more than the margin.
+    let keeps = if s.rate * t.duration_s < 100.0 {
+        "too few I/Os to judge (run longer)"
+    } else if op.iops >= s.rate * KEEPS_UP {
+        "keeps up"
+    } else {
+        "falls behind"
+    };
     let db = s
         .db_latency_ms
         .map_or("not tracked by the database".into(), |l| format!("{l:.2} ms the database waited on average"));
