@@ -85,22 +85,22 @@ pub fn verdict(s: &Stream, t: &TestResult) -> String {
     let pct = if s.rate > 0.0 { op.iops / s.rate * 100.0 } else { 0.0 };
     // A stream of a few I/Os a second over a short run is a handful of I/Os: one more or one
     // less moves its rate by more than the margin.
+    let floor = KEEPS_UP * 100.0;
     let keeps = if s.rate * t.duration_s < 100.0 {
-        "too few I/Os to judge (run longer)"
+        "too few I/Os to judge (run longer)".to_string()
     } else if op.iops >= s.rate * KEEPS_UP {
-        "keeps up"
+        format!("keeps up (at least {floor:.0} % of the rate asked)")
     } else {
-        "falls behind"
+        format!("falls behind (below {floor:.0} % of the rate asked)")
     };
     let db = s
         .db_latency_ms
         .map_or("not tracked by the database".into(), |l| format!("{l:.2} ms the database waited on average"));
     format!(
-        "{}: asked {:.1} {what}/s, achieved {:.1} ({pct:.1} %): {keeps} (at least {:.0} % of the rate asked counts); latency p50 {}, p99 {}, mean {} against {db}",
+        "{}: asked {:.1} {what}/s, achieved {:.1} ({pct:.1} %): {keeps}; latency p50 {}, p99 {}, mean {} against {db}",
         s.name,
         s.rate,
         op.iops,
-        KEEPS_UP * 100.0,
         ms(lat.percentiles.get("50")),
         ms(lat.percentiles.get("99")),
         ms(lat.mean),
