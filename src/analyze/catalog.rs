@@ -39,6 +39,17 @@ pub struct Disk {
     pub io_unit_kib: Option<u32>,
     pub source: String,
     pub note: Option<String>,
+    /// List price of one disk a month (fixed tiers).
+    pub price_month: Option<f64>,
+    /// Formula types: per GiB-month, per provisioned IOPS-month above `base_iops`, per
+    /// provisioned MB/s-month above `base_mbps` (in the row's unit until converted).
+    pub price_gib_month: Option<f64>,
+    pub price_iops_month: Option<f64>,
+    pub price_mbps_month: Option<f64>,
+    /// Where the price holds and where it was read: currency, region, an id in `sources`.
+    pub currency: Option<String>,
+    pub region: Option<String>,
+    pub price_source: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -64,6 +75,11 @@ pub struct Vm {
     pub vcpus_max: Option<u32>,
     pub disk: Option<String>,
     pub source: String,
+    /// List price an hour, on demand (pay-as-you-go), Linux.
+    pub price_hour: Option<f64>,
+    pub currency: Option<String>,
+    pub region: Option<String>,
+    pub price_source: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,6 +87,11 @@ pub struct Source {
     pub id: String,
     #[serde(rename = "ref")]
     pub reference: String,
+    /// Where a price was read, and on what day (prices change; limits rarely do).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -81,6 +102,25 @@ pub struct Catalog {
     pub vms: Vec<Vm>,
     #[serde(default)]
     pub sources: Vec<Source>,
+    /// A user's prices for rows of the catalog (`--catalog FILE`), replacing theirs.
+    #[serde(default, skip_serializing)]
+    pub prices: Vec<PriceOverride>,
+}
+
+/// A price for the disk or VM row `name` of `cloud`, as `--catalog FILE` gives it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceOverride {
+    pub cloud: String,
+    pub name: String,
+    pub price_month: Option<f64>,
+    pub price_hour: Option<f64>,
+    pub price_gib_month: Option<f64>,
+    pub price_iops_month: Option<f64>,
+    pub price_mbps_month: Option<f64>,
+    pub currency: String,
+    pub region: Option<String>,
+    pub price_source: String,
 }
 
 /// Caps of one disk as configured: IOPS and MB/s, and the I/O size counted as one I/O.
@@ -91,7 +131,7 @@ pub struct Caps {
 }
 
 impl Disk {
-    fn figures(&self) -> [(&'static str, Option<f64>); 17] {
+    fn figures(&self) -> [(&'static str, Option<f64>); 21] {
         [
             ("size_gib", self.size_gib),
             ("iops", self.iops),
@@ -110,6 +150,10 @@ impl Disk {
             ("max_mbps", self.max_mbps),
             ("step_gib", self.step_gib),
             ("step_mbps", self.step_mbps),
+            ("price_month", self.price_month),
+            ("price_gib_month", self.price_gib_month),
+            ("price_iops_month", self.price_iops_month),
+            ("price_mbps_month", self.price_mbps_month),
         ]
     }
 
@@ -158,7 +202,7 @@ impl Disk {
 }
 
 impl Vm {
-    fn figures(&self) -> [(&'static str, Option<f64>); 7] {
+    fn figures(&self) -> [(&'static str, Option<f64>); 8] {
         [
             ("cached_iops", self.cached_iops),
             ("cached_mbps", self.cached_mbps),
@@ -167,6 +211,7 @@ impl Vm {
             ("uncached_mbps", self.uncached_mbps),
             ("burst_iops", self.burst_iops),
             ("burst_mbps", self.burst_mbps),
+            ("price_hour", self.price_hour),
         ]
     }
 
@@ -192,6 +237,8 @@ fn convert(c: &mut Catalog) {
             ] {
                 *f = f.map(|v| v * MIB);
             }
+            // A price per MiB/s is a smaller price per MB/s.
+            d.price_mbps_month = d.price_mbps_month.map(|p| p / MIB);
         }
     }
     for v in &mut c.vms {
@@ -220,6 +267,7 @@ pub fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
     for v in &c.vms {
         figures_ok(&v.name, &v.figures()).map_err(|m| UsageError::new(what, m))?;
     }
+    super::price::check(&c).map_err(|m| UsageError::new(what, m))?;
     convert(&mut c);
     Ok(c)
 }
@@ -234,7 +282,8 @@ fn figures_ok(row: &str, figures: &[(&str, Option<f64>)]) -> Result<(), String> 
 }
 
 impl Catalog {
-    /// The built-in catalog, with the rows of `extra` after it.
+    /// The built-in catalog, with the rows of `extra` after it and its prices in place of the
+    /// built-in ones.
     pub fn load(extra: Option<&Path>) -> Result<Catalog, UsageError> {
         let mut c = parse(BUILT_IN, "data/catalog.toml").expect("the built-in catalog parses");
         if let Some(p) = extra {
@@ -244,6 +293,7 @@ impl Catalog {
             c.disks.extend(more.disks);
             c.vms.extend(more.vms);
             c.sources.extend(more.sources);
+            super::price::apply(&mut c, &more.prices).map_err(|m| UsageError::new(&shown, m))?;
         }
         Ok(c)
     }

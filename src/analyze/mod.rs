@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod infer;
 pub mod matching;
 pub mod plan;
+pub mod price;
 pub mod sweep;
 
 use crate::result::analysis::{Advice, Expected, Explanation, Flat, Wall, Walls};

@@ -4,6 +4,7 @@
 
 use super::burst;
 use super::catalog::{Caps, Catalog, Disk, Vm};
+use super::price;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Default)]
@@ -45,6 +46,36 @@ pub struct Candidate {
     /// 10^6 B/s.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub burst_mbps: Option<f64>,
+    /// List price a month of one disk and of the VM; None where the catalog has none.
+    pub disk_price_month: Option<f64>,
+    pub vm_price_month: Option<f64>,
+    /// Disks × count + VM, when every part has a price.
+    pub price_month: Option<f64>,
+    pub currency: Option<String>,
+}
+
+/// The configuration's prices: each disk provisioned for what it carries (its IOPS, and the
+/// target's MB/s share but at least the free baseline), the VM on demand.
+fn priced(mut c: Candidate, d: &Disk, vm: Option<&Vm>, t: &Target) -> Candidate {
+    let n = c.count as f64;
+    c.disk_price_month = price::disk_month(d, c.disk_gib, c.provisioned_iops, t.mbps / n);
+    c.vm_price_month = vm.and_then(price::vm_month);
+    c.price_month = match (c.disk_price_month, c.vm_price_month) {
+        (Some(dp), Some(vp)) if d.currency == vm.and_then(|v| v.currency.clone()) => Some(dp * n + vp),
+        _ => None,
+    };
+    c.currency = d.currency.clone().or_else(|| vm.and_then(|v| v.currency.clone()));
+    c
+}
+
+/// Priced configurations first, cheapest first; then those whose disks have a price but
+/// whose VM has none, by the disks' price; then the unpriced.
+fn by_price(c: &Candidate) -> (u8, f64) {
+    match (c.price_month, c.disk_price_month) {
+        (Some(p), _) => (0, p),
+        (None, Some(d)) => (1, d * c.count as f64),
+        _ => (2, 0.0),
+    }
 }
 
 /// Each disk of a `count`-disk stripe sized (and provisioned) to carry its share of `t`.
@@ -95,7 +126,8 @@ fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<&'a Vm>> {
     }
 }
 
-/// Configurations meeting `t`, fewest disks first, then the smallest VM that carries them.
+/// Configurations meeting `t`, cheapest first where the catalog has prices, then fewest disks
+/// and the smallest VM that carries them.
 pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
     let mut out = Vec::new();
     // Rows without a published MB/s limit (legacy unmanaged disks) cannot be planned for MB/s.
@@ -126,7 +158,7 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone()))),
                 );
                 let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                out.push(Candidate {
+                let c = Candidate {
                     cloud: d.cloud.clone(),
                     disk: d.name.clone(),
                     count,
@@ -141,13 +173,18 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     mbps_headroom_pct: if t.mbps > 0.0 { (mbps / t.mbps - 1.0) * 100.0 } else { 0.0 },
                     burst_iops,
                     burst_mbps,
-                });
+                    disk_price_month: None,
+                    vm_price_month: None,
+                    price_month: None,
+                    currency: None,
+                };
+                out.push(priced(c, d, vm, t));
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
                 let x = burst::expected(Some(burst::disks(d, gib, count, prov, false)), None);
                 let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                out.push(Candidate {
+                let c = Candidate {
                     cloud: d.cloud.clone(),
                     disk: d.name.clone(),
                     count,
@@ -162,15 +199,39 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     mbps_headroom_pct: if t.mbps > 0.0 { (dm / t.mbps - 1.0) * 100.0 } else { 0.0 },
                     burst_iops,
                     burst_mbps,
-                });
+                    disk_price_month: None,
+                    vm_price_month: None,
+                    price_month: None,
+                    currency: None,
+                };
+                out.push(priced(c, d, None, t));
             }
         }
     }
-    // Fewest disks, then the least the VM could give beyond the target, then the least capacity.
+    // More of the same disk on the same VM that gives no more and costs no less is noise.
+    let dominated = |c: &Candidate| {
+        out.iter().any(|o| {
+            (&o.cloud, &o.disk, &o.vm) == (&c.cloud, &c.disk, &c.vm)
+                && o.count < c.count
+                && o.iops >= c.iops
+                && o.mbps >= c.mbps
+                && by_price(o) <= by_price(c)
+        })
+    };
+    let keep: Vec<bool> = out.iter().map(|c| !dominated(c)).collect();
+    let mut kept = keep.iter();
+    out.retain(|_| *kept.next().expect("one flag per candidate"));
+    // By price (see `by_price`); among equals, fewest disks, then the least the VM could give
+    // beyond the target, then the least capacity.
     out.sort_by(|a, b| {
         let key = |c: &Candidate| (c.count, c.iops + c.mbps * 10.0, c.disk_gib * c.count as f64);
         let (x, y) = (key(a), key(b));
-        x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.total_cmp(&y.2))
+        let (pa, pb) = (by_price(a), by_price(b));
+        pa.0.cmp(&pb.0)
+            .then(pa.1.total_cmp(&pb.1))
+            .then(x.0.cmp(&y.0))
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.total_cmp(&y.2))
     });
     out
 }

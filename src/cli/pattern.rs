@@ -1,4 +1,7 @@
-//! `iolens pattern NAME`: a database's I/O pattern as a ready workload.
+//! `iolens pattern NAME`: a database's I/O pattern as a ready workload; `iolens pattern
+//! --from-stats BEFORE AFTER TARGET`: the workload the database's own counters saw (`stats`).
+
+mod stats;
 
 use crate::error::UsageError;
 use crate::session::{Item, Passes};
@@ -8,9 +11,9 @@ use clap::Args;
 
 #[derive(Args, Debug, Clone)]
 pub struct PatternArgs {
-    /// oltp, log, readahead, checkpoint, backup, restore, dss or tempdb
+    /// oltp, log, readahead, checkpoint, backup, restore, dss or tempdb (with --from-stats: the TARGET)
     #[arg(value_name = "PATTERN")]
-    pub name: String,
+    pub name: Option<String>,
     /// File, directory (a test file is made inside) or block device [default: .]
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
@@ -26,6 +29,10 @@ pub struct PatternArgs {
     /// Test file size
     #[arg(long, default_value = "1GiB", value_name = "SIZE")]
     pub size: String,
+    /// The workload between two snapshots of SQL Server's sys.dm_io_virtual_file_stats or
+    /// PostgreSQL's pg_stat_io (docs/database-counters.md), each file at its observed rates
+    #[arg(long, num_args = 2, value_names = ["BEFORE.csv", "AFTER.csv"])]
+    pub from_stats: Vec<std::path::PathBuf>,
     /// Through the page cache instead of O_DIRECT (databases bypass it, as SQL Server and Db2 do)
     #[arg(long)]
     pub buffered: bool,
@@ -36,14 +43,26 @@ pub struct PatternArgs {
 }
 
 pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
+    let Some(name) = a.name.as_deref() else {
+        return Err(UsageError::new(
+            "PATTERN",
+            format!(
+                "name a pattern ({}) or give --from-stats BEFORE.csv AFTER.csv",
+                crate::workload::dbpatterns::NAMES.join(", ")
+            ),
+        ));
+    };
     let page = a.page_size.as_deref().map(|s| parse::size("--page-size", s)).transpose()?;
     let db = Db::parse(&a.db, page)?;
     let base = a.common.base_spec(a.target.as_deref(), &a.size, ("--duration", &a.duration), a.buffered)?;
-    let p = pattern(&a.name, db, &base)?;
-    Ok(Item { name: a.name.clone(), spec: p.spec, notes: vec![p.description] })
+    let p = pattern(name, db, &base)?;
+    Ok(Item { name: name.to_string(), spec: p.spec, notes: vec![p.description] })
 }
 
 pub fn main(a: PatternArgs) -> anyhow::Result<i32> {
+    if !a.from_stats.is_empty() {
+        return stats::main(&a);
+    }
     let item = item(&a)?;
     let output = a.common.output(None)?;
     super::mpi::execute("pattern", &[item], true, &output, &Passes::ONCE, a.mpi.check()?)

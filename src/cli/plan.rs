@@ -53,6 +53,13 @@ pub struct PlanArgs {
     /// MB/s (10^6 B/s) it must sustain
     #[arg(long, value_name = "N")]
     pub mbps: Option<String>,
+    /// Plan for the IOPS and MB/s between two snapshots of SQL Server's
+    /// sys.dm_io_virtual_file_stats or PostgreSQL's pg_stat_io (docs/database-counters.md)
+    #[arg(long, num_args = 2, value_names = ["BEFORE.csv", "AFTER.csv"])]
+    pub from_stats: Vec<PathBuf>,
+    /// With --from-stats: room above the observed rates, %
+    #[arg(long, default_value = "20", value_name = "PCT")]
+    pub headroom: String,
     /// Latency wanted, ms (published limits say nothing of latency: measure with `iolens run`)
     #[arg(long, value_name = "MS")]
     pub latency_ms: Option<String>,
@@ -121,9 +128,62 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// What the counters saw, and the target with headroom it gives.
+struct FromStats {
+    observed: Vec<crate::workload::counters::Observed>,
+    iops: f64,
+    mbps: f64,
+    headroom_pct: f64,
+}
+
+fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
+    if a.from_stats.is_empty() {
+        return Ok(None);
+    }
+    if a.iops.is_some() || a.mbps.is_some() {
+        return usage("--from-stats", "gives the IOPS and MB/s itself; leave out --iops and --mbps");
+    }
+    let headroom_pct = match a.headroom.trim_end_matches('%').parse::<f64>() {
+        Ok(x) if (0.0..=1000.0).contains(&x) => x,
+        _ => return usage("--headroom", format!("'{}' is not a percentage from 0 to 1000", a.headroom)),
+    };
+    let observed = crate::workload::counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
+    let iops = observed.iter().map(|o| o.reads_per_s() + o.writes_per_s()).sum();
+    let mbps = observed.iter().map(|o| o.mbps()).sum();
+    Ok(Some(FromStats { observed, iops, mbps, headroom_pct }))
+}
+
+fn observed_text(f: &FromStats, t: &Target) -> String {
+    let mut o = format!(
+        "Observed: {:.1} IOPS, {:.2} MB/s over {:.0} s; planned with {:.0} % headroom for {:.1} IOPS, {:.2} MB/s\n",
+        f.iops,
+        f.mbps,
+        f.observed.first().map_or(0.0, |x| x.seconds),
+        f.headroom_pct,
+        t.iops,
+        t.mbps
+    );
+    for x in &f.observed {
+        o.push_str(&format!(
+            "  {}: {:.1} reads/s of {:.1} KiB, {:.1} writes/s of {:.1} KiB\n",
+            x.name,
+            x.reads_per_s(),
+            x.read_size() / 1024.0,
+            x.writes_per_s(),
+            x.write_size() / 1024.0
+        ));
+    }
+    o + "\n"
+}
+
 pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
     let format = Format::parse(&a.format)?;
-    let (iops, mbps) = (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?);
+    let stats = from_stats(&a)?;
+    let scale = stats.as_ref().map_or(1.0, |s| 1.0 + s.headroom_pct / 100.0);
+    let (iops, mbps) = match &stats {
+        Some(s) => (Some(s.iops * scale), Some(s.mbps * scale)),
+        None => (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?),
+    };
     let latency = number("--latency-ms", &a.latency_ms)?;
     if iops.is_none() && mbps.is_none() {
         return predict(&a, format);
@@ -154,9 +214,24 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
     };
     let found = plan::plan(&cat, &t);
     if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&found.iter().take(top).collect::<Vec<_>>())?);
+        let shown: Vec<_> = found.iter().take(top).collect();
+        let v = match &stats {
+            Some(s) => serde_json::json!({
+                "observed": s.observed,
+                "observed_iops": s.iops,
+                "observed_mbps": s.mbps,
+                "headroom_pct": s.headroom_pct,
+                "target": { "iops": t.iops, "mbps": t.mbps },
+                "candidates": shown,
+            }),
+            None => serde_json::to_value(&shown)?,
+        };
+        println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
-    print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some()));
+    if let Some(s) = &stats {
+        print!("{}", observed_text(s, &t));
+    }
+    print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some(), &cat));
     Ok(0)
 }

@@ -35,9 +35,10 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
                 (opt(d.size_gib), d.iops, d.mbps, String::new())
             };
             let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let price = disk_price(d);
             let _ = writeln!(
                 o,
-                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}",
+                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}{price}",
                 d.cloud,
                 d.kind,
                 d.name,
@@ -62,9 +63,15 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
         };
         for v in vms {
             let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+            let price = match (v.price_hour, &v.currency, &v.price_source) {
+                (Some(h), Some(c), Some(src)) => {
+                    format!(" [{h} {c} an hour, {}, price {src}]", v.region.as_deref().unwrap_or("no region named"))
+                }
+                _ => String::new(),
+            };
             let _ = writeln!(
                 o,
-                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}",
+                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}{price}",
                 v.cloud,
                 v.name,
                 v.max_disks.map_or("-".into(), |d| d.to_string()),
@@ -80,12 +87,36 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
         let _ = writeln!(o, "no rows match");
     }
     let _ = writeln!(o, "\nMB/s = 10^6 B/s (MiB/s rows converted). Sources:");
-    let cited: Vec<&str> =
-        disks.iter().map(|d| d.source.as_str()).chain(vms.iter().map(|v| v.source.as_str())).collect();
+    let cited: Vec<&str> = disks
+        .iter()
+        .flat_map(|d| [Some(d.source.as_str()), d.price_source.as_deref()])
+        .chain(vms.iter().flat_map(|v| [Some(v.source.as_str()), v.price_source.as_deref()]))
+        .flatten()
+        .collect();
     for s in sources.iter().filter(|s| cited.iter().any(|c| c.split([',', ' ']).any(|x| x == s.id))) {
-        let _ = writeln!(o, "  {}: {}", s.id, s.reference);
+        let read = s.read.as_deref().map(|r| format!(" (read {r})")).unwrap_or_default();
+        let url = s.url.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+        let _ = writeln!(o, "  {}: {}{url}{read}", s.id, s.reference);
     }
     o
+}
+
+/// A disk row's list price, as its source gives it: a tier's monthly price or a formula's terms.
+fn disk_price(d: &Disk) -> String {
+    let (Some(cur), Some(src)) = (&d.currency, &d.price_source) else { return String::new() };
+    let region = d.region.as_deref().unwrap_or("no region named");
+    let terms = match d.price_month {
+        Some(p) => format!("{p} {cur} a month"),
+        None => {
+            let parts = [
+                d.price_gib_month.map(|p| format!("{p} {cur} per GiB-month")),
+                d.price_iops_month.map(|p| format!("{p} per IOPS-month above {}", opt(d.base_iops))),
+                d.price_mbps_month.map(|p| format!("{p:.4} per MB/s-month above {}", opt(d.base_mbps))),
+            ];
+            parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
+        }
+    };
+    format!(" [{terms}, {region}, price {src}]")
 }
 
 /// A named configuration (`what`: "3 × P30 on D2s_v4"): sustained and burst limits, which part
@@ -187,19 +218,36 @@ pub fn prediction(p: &Prediction) -> String {
     o
 }
 
-/// Ranked configurations meeting a target.
-pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked: bool) -> String {
+/// A configuration's price a month: the total, or the disks' part and "VM no price", or none.
+fn price(c: &Candidate) -> String {
+    let cur = c.currency.as_deref().unwrap_or("");
+    match (c.price_month, c.disk_price_month) {
+        (Some(p), _) => format!("{p:.2} {cur}"),
+        (None, Some(d)) if c.vm.is_some() => format!("{:.2} {cur} + VM no price", d * c.count as f64),
+        (None, Some(d)) => format!("{:.2} {cur} disks", d * c.count as f64),
+        _ => "no price".into(),
+    }
+}
+
+/// Ranked configurations meeting a target; `sources`: the catalog's, for where prices hold.
+pub fn candidates(
+    found: &[Candidate],
+    top: usize,
+    max_disks: u32,
+    latency_asked: bool,
+    cat: &crate::analyze::catalog::Catalog,
+) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  binds (headroom)",
-        "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS"
+        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  {:<24} binds (headroom)",
+        "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS", "list price a month"
     );
     for (i, c) in found.iter().take(top).enumerate() {
         let prov = c.provisioned_iops.map(|p| format!(" @{p:.0}")).unwrap_or_default();
         let _ = writeln!(
             o,
-            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
+            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  {:<24} IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
             i + 1,
             c.cloud,
             format!("{}{prov}", c.disk),
@@ -209,6 +257,7 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
             c.iops,
             c.mbps,
             c.burst_iops.map_or("-".into(), |b| format!("{b:.0}")),
+            price(c),
             c.iops_by,
             c.iops_headroom_pct,
             c.mbps_by,
@@ -222,8 +271,11 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
     }
     let _ = writeln!(
         o,
-        "\nMB/s = 10^6 B/s; published limits, fewest disks first, met without bursting. @N: provisioned IOPS per disk."
+        "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk.\n\
+         Cheapest first where every part has a list price (disks × count + VM on demand, 730 hours a month),\n\
+         then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one."
     );
+    prices_used(&mut o, found.iter().take(top), cat);
     if latency_asked {
         let _ = writeln!(
             o,
@@ -231,4 +283,32 @@ pub fn candidates(found: &[Candidate], top: usize, max_disks: u32, latency_asked
         );
     }
     o
+}
+
+/// Where and when the prices shown hold: each row's region and its source, with the day read.
+fn prices_used<'a>(o: &mut String, shown: impl Iterator<Item = &'a Candidate>, cat: &crate::analyze::catalog::Catalog) {
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for c in shown {
+        let disk = cat.disks.iter().find(|d| d.cloud == c.cloud && d.name == c.disk);
+        let vm = c.vm.as_ref().and_then(|v| cat.vms.iter().find(|x| x.cloud == c.cloud && &x.name == v));
+        let found = [
+            disk.and_then(|d| Some((d.name.clone(), d.region.clone()?, d.price_source.clone()?))),
+            vm.and_then(|v| Some((v.name.clone(), v.region.clone()?, v.price_source.clone()?))),
+        ];
+        for r in found.into_iter().flatten() {
+            if !rows.contains(&r) {
+                rows.push(r);
+            }
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "Prices (list, on demand):");
+    for (name, region, src) in rows {
+        let s = cat.sources.iter().find(|s| s.id == src);
+        let read = s.and_then(|s| s.read.as_deref()).map(|r| format!(", read {r}")).unwrap_or_default();
+        let url = s.and_then(|s| s.url.as_deref()).unwrap_or("");
+        let _ = writeln!(o, "  {name}: region {region}; {src} {url}{read}");
+    }
 }

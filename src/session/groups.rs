@@ -58,6 +58,18 @@ fn pass_bytes(s: &crate::workload::Spec, region: u64) -> u64 {
 /// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the
 /// exit code: as in fio, a job below its rate_min fails the run, its figures still reported.
 pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Result<i32> {
+    run_jobs("fio", jobs, output, keep, &|_| Ok(()))
+}
+
+/// As `run_groups`, for another command (`pattern --from-stats` runs its streams as one
+/// group), with what it derives from the tests added to the result by `annotate`.
+pub fn run_jobs(
+    command: &str,
+    jobs: &[FioJob],
+    output: &Output,
+    keep: bool,
+    annotate: super::Annotate,
+) -> anyhow::Result<i32> {
     let plans = plan_jobs(jobs, output)?;
     if output.chatty {
         print_notes(jobs);
@@ -91,7 +103,7 @@ pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Resul
         tests.iter().filter_map(|t| t.failed.as_ref().map(|why| format!("[{}]: {why}", t.name))).collect();
     verify_after(&tests);
     let made = owned.iter().map(|t| t.info.clone()).collect();
-    let code = finish("fio", started_at, made, tests, &interrupt, output, &|_| Ok(()))?;
+    let code = finish(command, started_at, made, tests, &interrupt, output, annotate)?;
     for line in &too_slow {
         eprintln!("error: {line}");
     }

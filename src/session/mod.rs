@@ -11,7 +11,7 @@ mod series;
 mod simdb;
 
 pub use finish::{finish, save, StoreOpts};
-pub use groups::{bound_by_size, run_groups, size_from_pct};
+pub use groups::{bound_by_size, run_groups, run_jobs, size_from_pct};
 pub use interrupt::{install_interrupt, REMOVE_AT_STOP};
 pub use ready::{check_memory, prefill_progress, prepare, Ready};
 pub use series::{best_pass, pass_keys, run_items, Choose, Measure, Runner};

@@ -2,6 +2,7 @@
 //! in `presets`, DiskSpd lines in `diskspd`, fio job files in `fio`, database patterns in
 //! `dbpatterns`) only produces a [`Spec`]; the runner only consumes one.
 
+pub mod counters;
 pub mod dbpatterns;
 pub mod diskspd;
 pub mod fio;

@@ -101,11 +101,31 @@ fn large_io_counts_as_several_and_bandwidth_binds() {
 }
 
 #[test]
-fn plans_rank_fewest_disks_first_and_meet_the_target() {
+fn plans_rank_by_price_then_fewest_disks_and_meet_the_target() {
     let t = Target { iops: 20000.0, mbps: 300.0, clouds: vec!["azure".into()], max_disks: 8, size_gib: None };
     let p = plan(&cat(), &t);
     assert!(!p.is_empty());
     assert!(p.iter().all(|c| c.iops >= 20000.0 && c.mbps >= 300.0));
-    assert!(p.windows(2).all(|w| w[0].count <= w[1].count));
+    // Azure's VMs have no price here: configurations whose disks have one come first, by the
+    // disks' price, then the unpriced ones, fewest disks first.
+    let disks = |c: &Candidate| c.disk_price_month.map(|d| d * c.count as f64);
+    let priced: Vec<f64> = p.iter().map_while(disks).collect();
+    assert!(!priced.is_empty() && priced.windows(2).all(|w| w[0] <= w[1]), "{priced:?}");
+    let rest = &p[priced.len()..];
+    assert!(rest.iter().all(|c| c.disk_price_month.is_none()));
+    assert!(rest.windows(2).all(|w| w[0].count <= w[1].count));
     assert!(p.iter().any(|c| c.disk == "P30" && c.count == 4 && c.vm.as_deref() == Some("D16s_v3")));
+}
+
+#[test]
+fn more_disks_that_give_nothing_more_are_left_out() {
+    let t = Target { iops: 2000.0, mbps: 40.0, clouds: vec!["aws".into()], max_disks: 8, size_gib: None };
+    let p = plan(&cat(), &t);
+    let gp3: Vec<u32> =
+        p.iter().filter(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m5.large")).map(|c| c.count).collect();
+    // One gp3 gives 3,000 IOPS; two reach m5.large's 3,600: a third and more give nothing more.
+    assert_eq!(gp3, [1, 2]);
+    // The cheapest meets the target for 6 GiB of gp3 at its free 3,000 IOPS on an m5.large.
+    assert_eq!((p[0].disk.as_str(), p[0].count, p[0].vm.as_deref()), ("gp3", 1, Some("m5.large")));
+    assert!((p[0].price_month.unwrap() - (6.0 * 0.08 + 0.096 * 730.0)).abs() < 1e-9, "{:?}", p[0]);
 }
