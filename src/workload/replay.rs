@@ -8,6 +8,7 @@
 mod blktrace;
 mod parse;
 mod setup;
+mod tracepoints;
 
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,7 @@ use std::sync::Arc;
 pub use blktrace::{capture_files, is_blktrace, parse_blktrace, RECORD_LIMIT};
 pub use parse::{parse, timed_row, Format, IOLENS_HEADER, TIMED_HEADER};
 pub use setup::{apply, check_direct, load, Shaping};
+pub use tracepoints::{Capture, Request};
 
 /// What a trace's I/O does (the runner's operations, named here so that workloads stay apart
 /// from the engines).

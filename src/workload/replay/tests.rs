@@ -109,3 +109,45 @@ fn blktrace_records_are_bounded_by_what_the_file_holds() {
     let p = parse_blktrace(&[("c.0", b"")]).unwrap();
     assert!(p.ios.is_empty() && p.capture_ns.is_empty());
 }
+
+#[test]
+fn tracepoint_lines_become_requests_with_their_latency() {
+    // As this kernel (6.18) prints them, and a lost-events notice.
+    let lines = "\
+             fio-30644   [000] ..... 24752.786539: block_rq_issue: 7,0 RS 4096 () 7904 + 8 be,0,4 [fio]
+     ksoftirqd/0-14      [000] ..s.. 24752.787950: block_rq_complete: 7,0 RS () 7904 + 8 be,0,4 [0]
+             fio-30644   [001] ..... 24752.788484: block_rq_issue: 7,0 WS 8192 () 97024 + 16 be,0,4 [fio]
+    kworker/1:1H-77      [001] ..... 24752.788490: block_rq_issue: 7,0 FF 0 () 0 + 0 be,0,4 [kworker/1:1H]
+             fio-30644   [001] ..... 24752.788500: block_rq_issue: 7,0 DS 1048576 () 2048 + 2048 be,0,4 [fio]
+CPU:1 [LOST 3 EVENTS]
+     ksoftirqd/0-14      [000] ..s.. 24752.788511: block_rq_complete: 7,0 WS () 97024 + 16 be,0,4 [0]
+     ksoftirqd/0-14      [000] ..s.. 24752.788600: block_rq_complete: 7,0 FF () 0 + 0 be,0,4 [0]
+             fio-30644   [000] ..... 24752.788700: block_rq_issue: 7,0 N 0 () 0 + 0 be,0,4 [fio]
+";
+    let mut c = Capture::default();
+    for l in lines.lines() {
+        assert!(c.line(l, 10));
+    }
+    let got: Vec<_> = c.requests.iter().map(|r| (r.at_ns, r.op, r.offset, r.len, r.latency_ns)).collect();
+    assert_eq!(
+        got,
+        [
+            (0, TraceOp::Read, 7904 * 512, 4096, Some(1_411_000)),
+            (1_945_000, TraceOp::Write, 97024 * 512, 8192, Some(27_000)),
+            (1_951_000, TraceOp::Flush, 0, 0, Some(110_000)),
+            (1_961_000, TraceOp::Trim, 2048 * 512, 1 << 20, None),
+        ]
+    );
+    assert_eq!(c.lost, 3);
+    // Its CSV reads back as the same I/Os with the latencies it had.
+    let p = parse(&c.csv(), "cap.csv").unwrap();
+    assert_eq!(
+        p.ios.iter().map(|i| (i.at_ns, i.op, i.offset, i.len)).collect::<Vec<_>>(),
+        got.iter().map(|g| (g.0, g.1, g.2, g.3)).collect::<Vec<_>>()
+    );
+    assert_eq!(p.capture_ns, [1_411_000, 27_000, 110_000]);
+    // At its limit the capture keeps no more.
+    let mut c = Capture::default();
+    assert!(!c.line(lines.lines().next().unwrap(), 0));
+    assert!(c.requests.is_empty());
+}
