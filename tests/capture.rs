@@ -153,3 +153,52 @@ fn a_target_that_keeps_up_lags_little_and_a_throttled_one_is_reported_behind() {
     assert!(p99 > 1000.0 && p50 > 500.0, "throttled lag p50 {p50} ms, p99 {p99} ms: {text}");
     assert!(text.contains("the replay fell behind the trace's clock"), "{text}");
 }
+
+#[test]
+fn capture_refuses_bad_input_and_a_missing_capability_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("plain"), b"x").unwrap();
+    let run = |args: &[&str]| {
+        let out = bin().current_dir(d).arg("capture").args(args).output().unwrap();
+        let (code, _, err) = parts(&out);
+        (code, err)
+    };
+    let (code, err) = run(&["plain", "--duration", "1", "--out", "c.csv"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "error: plain: is not a block device; capture records a block device's requests\n")
+    );
+    let (code, err) = run(&["/dev/null", "--duration", "0", "--out", "c.csv"]);
+    assert_eq!((code, err.as_str()), (2, "error: --duration: '0' is no time to record; give more than 0\n"));
+    let (code, err) = run(&["/dev/null", "--out", "no/such/dir/c.csv"]);
+    assert_eq!((code, err.as_str()), (2, "error: --out: no/such/dir/c.csv: not a file in an existing directory\n"));
+    let mut names = entries(d);
+    names.sort();
+    assert_eq!(names, ["plain"]);
+
+    // Without root: one line saying what is missing, and no trace written.
+    let privileged = Privileged::new();
+    if privileged.need("root (to drop it)", root()).is_none()
+        || privileged.need("setpriv (util-linux)", program("setpriv")).is_none()
+    {
+        return;
+    }
+    // Any block device of the machine: the refusal comes before anything is traced.
+    let dev = std::fs::read_dir("/sys/block")
+        .unwrap()
+        .map(|e| format!("/dev/{}", e.unwrap().file_name().to_string_lossy()))
+        .find(|p| Path::new(p).exists())
+        .expect("a block device in /sys/block with its /dev node");
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_iolens")])
+        .args(["capture", &dev, "--duration", "1", "--out", "/tmp/iolens-capture-nobody.csv"])
+        .output()
+        .unwrap();
+    let (code, _, err) = parts(&out);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "error: capture: reading the kernel's block tracepoints needs root (running as uid 65534)\n")
+    );
+    assert!(!Path::new("/tmp/iolens-capture-nobody.csv").exists());
+}
