@@ -209,23 +209,26 @@ fn files_map_to_targets_in_order_and_redirect_puts_them_on_one() {
 
 /// One `struct blk_io_trace` record (blktrace_api.h) and its payload, in either byte order.
 fn blk_record(big: bool, time: u64, sector: u64, bytes: u32, action: u32, cpu: u32, pdu: &[u8]) -> Vec<u8> {
-    let (w32, w64, w16): (fn(u32) -> [u8; 4], fn(u64) -> [u8; 8], fn(u16) -> [u8; 2]) = if big {
-        (u32::to_be_bytes, u64::to_be_bytes, u16::to_be_bytes)
-    } else {
-        (u32::to_le_bytes, u64::to_le_bytes, u16::to_le_bytes)
-    };
     let mut r = Vec::new();
-    r.extend(w32(0x6561_7407));
-    r.extend(w32(0)); // sequence
-    r.extend(w64(time));
-    r.extend(w64(sector));
-    r.extend(w32(bytes));
-    r.extend(w32(action));
-    r.extend(w32(4242)); // pid
-    r.extend(w32(7 << 20)); // dev 7,0
-    r.extend(w32(cpu));
-    r.extend(w16(0)); // error
-    r.extend(w16(pdu.len() as u16));
+    // A field's big-endian bytes are its little-endian ones reversed.
+    let mut put = |le: &[u8]| {
+        if big {
+            r.extend(le.iter().rev())
+        } else {
+            r.extend(le)
+        }
+    };
+    put(&0x6561_7407u32.to_le_bytes());
+    put(&0u32.to_le_bytes()); // sequence
+    put(&time.to_le_bytes());
+    put(&sector.to_le_bytes());
+    put(&bytes.to_le_bytes());
+    put(&action.to_le_bytes());
+    put(&4242u32.to_le_bytes()); // pid
+    put(&(7u32 << 20).to_le_bytes()); // dev 7,0
+    put(&cpu.to_le_bytes());
+    put(&0u16.to_le_bytes()); // error
+    put(&(pdu.len() as u16).to_le_bytes());
     r.extend(pdu);
     r
 }
