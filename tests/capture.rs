@@ -50,6 +50,11 @@ fn a_capture_of_fio_on_a_loop_device_is_replayed_request_for_request() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    // A capture ended by a second Ctrl-C leaves its instance; the next one removes it.
+    let stale = Path::new("/sys/kernel/tracing/instances/iolens-capture-4194305");
+    if Path::new("/sys/kernel/tracing/instances").is_dir() {
+        std::fs::create_dir(stale).unwrap();
+    }
     let mut cap = bin()
         .current_dir(d)
         .args(["capture", &t.dev, "--duration", "120", "--out", "cap.csv"])
@@ -63,6 +68,7 @@ fn a_capture_of_fio_on_a_loop_device_is_replayed_request_for_request() {
     assert!(started.starts_with(&format!("capturing {}'s requests for 120 s", t.dev)), "{started}");
     let instance = format!("/sys/kernel/tracing/instances/iolens-capture-{}", cap.id());
     assert!(Path::new(&instance).is_dir(), "no {instance}");
+    assert!(!stale.exists(), "{} left behind", stale.display());
     let fio = Command::new("fio")
         .current_dir(d)
         .args(["--name=cap", "--filename", &t.dev, "--direct=1", "--ioengine=psync", "--rw=randread", "--bs=4k"])

@@ -52,6 +52,22 @@ fn tracefs() -> Result<PathBuf, UsageError> {
     }
 }
 
+/// Removes the instances of captures whose process is gone: a second Ctrl-C ends a capture at
+/// once, before it removes its own.
+fn remove_stale(instances: &Path) {
+    let Ok(list) = std::fs::read_dir(instances) else { return };
+    for e in list.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("iolens-capture-")) else { continue };
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            for ev in EVENTS {
+                let _ = std::fs::write(e.path().join(format!("events/block/{ev}/enable")), "0");
+            }
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
+}
+
 impl BlockTrace {
     /// Starts tracing `dev`'s request issues and completions.
     pub fn start(dev: &Path) -> Result<BlockTrace, UsageError> {
@@ -71,6 +87,7 @@ impl BlockTrace {
                 format!("this kernel has no block_rq_issue/block_rq_complete tracepoints under {}", events.display()),
             ));
         }
+        remove_stale(&root.join("instances"));
         let dir = root.join("instances").join(format!("iolens-capture-{}", std::process::id()));
         std::fs::create_dir(&dir).map_err(|e| {
             UsageError::new("capture", format!("cannot create the tracefs instance {}: {e}", dir.display()))
