@@ -36,26 +36,10 @@ pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
     if !dir.is_dir() || a.out.is_dir() {
         return Ok(usage("--out", format!("{}: not a file in an existing directory", a.out.display()))?);
     }
-    let stop = crate::session::install_interrupt();
-    let mut trace = BlockTrace::start(&a.dev)?;
-    if !a.quiet {
-        eprintln!("capturing {}'s requests for {secs} s (Ctrl-C stops earlier)", a.dev.display());
-    }
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(secs);
-    let (mut cap, mut buf, mut full) = (Capture::default(), Vec::new(), false);
-    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) && !full {
-        trace.read(&mut buf, 100)?;
-        full = !feed(&mut cap, &mut buf);
-    }
-    let took = started.elapsed().as_secs_f64();
-    // Requests in flight complete after the events stop: their completions are still read.
-    trace.stop();
-    while trace.read(&mut buf, 50)? > 0 {
-        feed(&mut cap, &mut buf);
-    }
-    drop(trace);
-    std::fs::write(&a.out, cap.csv()).map_err(|e| anyhow::anyhow!("{}: cannot be written: {e}", a.out.display()))?;
+    let (cap, took, full) = record(&a, secs)?;
+    std::fs::File::create(&a.out)
+        .and_then(|f| cap.write_csv(std::io::BufWriter::new(f)))
+        .map_err(|e| anyhow::anyhow!("{}: cannot be written: {e}", a.out.display()))?;
     let timed = cap.requests.iter().filter(|r| r.latency_ns.is_some()).count();
     println!(
         "captured {} requests on {} in {took:.1} s: {} reads, {} writes, {} trims, {} flushes ({timed} with their latency) to {}",
@@ -77,6 +61,30 @@ pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// Records until the time is up, Ctrl-C or the request limit: the requests, the seconds it
+/// took, and whether the limit ended it. The tracefs instance is gone when this returns.
+fn record(a: &CaptureArgs, secs: f64) -> anyhow::Result<(Capture, f64, bool)> {
+    let stop = crate::session::install_interrupt();
+    let mut trace = BlockTrace::start(&a.dev)?;
+    if !a.quiet {
+        eprintln!("capturing {}'s requests for {secs} s (Ctrl-C stops earlier)", a.dev.display());
+    }
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(secs);
+    let (mut cap, mut buf, mut full) = (Capture::default(), Vec::new(), false);
+    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) && !full {
+        trace.read(&mut buf, 100)?;
+        full = !feed(&mut cap, &mut buf);
+    }
+    let took = started.elapsed().as_secs_f64();
+    // Requests in flight complete after the events stop: their completions are still read.
+    trace.stop();
+    while trace.read(&mut buf, 50)? > 0 {
+        feed(&mut cap, &mut buf);
+    }
+    Ok((cap, took, full))
 }
 
 /// Hands the complete lines in `buf` to `cap` and keeps the rest; false once `cap` is full.

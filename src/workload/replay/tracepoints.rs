@@ -72,12 +72,18 @@ impl Capture {
     }
 
     /// The capture as iolens's timed trace (`TIMED_HEADER`), which `iolens replay` reads.
-    pub fn csv(&self) -> String {
-        let mut out = format!("{TIMED_HEADER}\n");
+    pub fn write_csv(&self, mut w: impl std::io::Write) -> std::io::Result<()> {
+        writeln!(w, "{TIMED_HEADER}")?;
         for r in &self.requests {
-            out += &timed_row(r.op, r.offset, r.len, r.at_ns, r.latency_ns);
+            w.write_all(timed_row(r.op, r.offset, r.len, r.at_ns, r.latency_ns).as_bytes())?;
         }
-        out
+        w.flush()
+    }
+
+    pub fn csv(&self) -> String {
+        let mut out = Vec::new();
+        let _ = self.write_csv(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
     }
 
     /// How many requests of `op` were captured.
