@@ -206,3 +206,136 @@ fn files_map_to_targets_in_order_and_redirect_puts_them_on_one() {
         ["0,read,4096,4096", "0,read,0,4096", "0,read,0,4096"]
     );
 }
+
+/// One `struct blk_io_trace` record (blktrace_api.h) and its payload, in either byte order.
+fn blk_record(big: bool, time: u64, sector: u64, bytes: u32, action: u32, cpu: u32, pdu: &[u8]) -> Vec<u8> {
+    let mut r = Vec::new();
+    // A field's big-endian bytes are its little-endian ones reversed.
+    let mut put = |le: &[u8]| {
+        if big {
+            r.extend(le.iter().rev())
+        } else {
+            r.extend(le)
+        }
+    };
+    put(&0x6561_7407u32.to_le_bytes());
+    put(&0u32.to_le_bytes()); // sequence
+    put(&time.to_le_bytes());
+    put(&sector.to_le_bytes());
+    put(&bytes.to_le_bytes());
+    put(&action.to_le_bytes());
+    put(&4242u32.to_le_bytes()); // pid
+    put(&(7u32 << 20).to_le_bytes()); // dev 7,0
+    put(&cpu.to_le_bytes());
+    put(&0u16.to_le_bytes()); // error
+    put(&(pdu.len() as u16).to_le_bytes());
+    r.extend(pdu);
+    r
+}
+
+// Actions: the category bits (<< 16) with the action number, as the kernel writes them.
+const TC_READ: u32 = 1 << 16;
+const TC_WRITE: u32 = 2 << 16;
+const QUEUE: u32 = (1 << 4 << 16) | 1;
+const ISSUE: u32 = (1 << 6 << 16) | 7;
+const COMPLETE: u32 = (1 << 7 << 16) | 8;
+const NOTIFY_PROCESS: u32 = 1 << 10 << 16;
+
+/// A request's queue, issue and complete records: queued at `t`, issued 500 ns later,
+/// completed `lat_ns` after its issue.
+fn blk_request(big: bool, cpu: u32, t: u64, sector: u64, bytes: u32, rw: u32, lat_ns: u64) -> Vec<u8> {
+    [
+        blk_record(big, t, sector, bytes, QUEUE | rw, cpu, &[]),
+        blk_record(big, t + 500, sector, bytes, ISSUE | rw, cpu, &[]),
+        blk_record(big, t + 500 + lat_ns, sector, bytes, COMPLETE | rw, cpu, &[]),
+    ]
+    .concat()
+}
+
+#[test]
+fn blktrace_per_cpu_files_in_both_byte_orders_are_replayed_with_the_captures_latency() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("disk.img"), vec![0u8; 1 << 20]).unwrap();
+    // CPU 0 captured little-endian, CPU 1 big-endian; their requests interleave in time, and a
+    // process notify with its 16-byte name is passed over.
+    let cpu0 = [
+        blk_record(false, 10, 0, 0, NOTIFY_PROCESS, 0, b"fio\0\0\0\0\0\0\0\0\0\0\0\0\0"),
+        blk_request(false, 0, 1_000, 8, 4096, TC_READ, 102_400),
+        blk_request(false, 0, 3_000_000, 16, 4096, TC_READ, 204_800),
+    ]
+    .concat();
+    let cpu1 = [
+        blk_request(true, 1, 2_000_000, 64, 8192, TC_WRITE, 307_200),
+        blk_request(true, 1, 4_000_000, 128, 4096, TC_WRITE, 409_600),
+    ]
+    .concat();
+    std::fs::write(d.join("loop0.blktrace.0"), &cpu0).unwrap();
+    std::fs::write(d.join("loop0.blktrace.1"), &cpu1).unwrap();
+    let want = ["read,4096,4096", "write,32768,8192", "read,8192,4096", "write,65536,4096"];
+    // The common prefix, the list fio's read_iolog takes, and blkparse's device name read the same.
+    for trace in ["loop0.blktrace", "loop0.blktrace.0:loop0.blktrace.1", "loop0"] {
+        let (code, v, err) = replay(d, &[trace, "disk.img", "--buffered", "--allow-write", "--trace", "out.csv"]);
+        assert_eq!(code, 0, "{trace}: {err}");
+        assert_eq!(csv_ios(&std::fs::read_to_string(d.join("out.csv")).unwrap()), want, "{trace}");
+        let r = &test0(&v)["replay"];
+        assert_eq!(r["format"], "blktrace");
+        assert_eq!(u(&r["issued"]), 4);
+        // The queue times: 1 µs, 2 ms, 3 ms, 4 ms → 3.999 ms after the first.
+        assert_eq!(f(&r["span_ms"]), 3.999);
+        // Issue → complete: 102.4, 204.8, 307.2 and 409.6 µs; the histogram keeps 3 digits.
+        let c = &r["capture_us"];
+        assert_eq!(f(&c["min"]), 102.4);
+        assert_eq!(f(&c["max"]), 409.6);
+        assert_eq!(f(&c["mean"]), 256.0);
+        let p50 = f(&c["percentiles"]["50"]);
+        assert!((204.8..=205.0).contains(&p50), "capture p50 {p50} µs");
+        assert_eq!(f(&c["percentiles"]["99"]), 409.6);
+    }
+    // One per-CPU file alone is its own capture.
+    let (code, v, err) =
+        replay(d, &["loop0.blktrace.1", "disk.img", "--buffered", "--allow-write", "--trace", "one.csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(csv_ios(&std::fs::read_to_string(d.join("one.csv")).unwrap()), ["write,32768,8192", "write,65536,4096"]);
+    assert_eq!(f(&test0(&v)["replay"]["capture_us"]["max"]), 409.6);
+    // The text report sets the capture's latency beside the replay's.
+    let out =
+        bin().current_dir(d).args(["replay", "loop0", "disk.img", "--buffered", "--allow-write"]).output().unwrap();
+    let (code, text, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("latency: capture p50 205 µs, p99 410 µs; replay p50 "), "{text}");
+    assert!(!text.contains("fell behind"), "{text}");
+}
+
+#[test]
+fn a_bad_blktrace_record_is_one_line_naming_file_and_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("disk.img"), vec![0u8; 65536]).unwrap();
+    let good = blk_request(false, 0, 1_000, 8, 4096, TC_READ, 1000);
+    let check = |name: &str, data: Vec<u8>, want: &str| {
+        std::fs::write(d.join(name), data).unwrap();
+        let (code, _, err) = replay(d, &[name, "disk.img", "--allow-write", "--trace", "t.csv"]);
+        assert_eq!((code, err.as_str()), (2, want), "{name}");
+        assert!(!d.join("t.csv").exists());
+    };
+    check(
+        "short.0",
+        [&good[..], &[0u8; 20]].concat(),
+        "error: short.0: byte 144: expected a 48-byte record; the file ends 20 bytes on\n",
+    );
+    let mut pdu = blk_record(true, 5, 0, 0, NOTIFY_PROCESS, 0, &[0; 8]);
+    pdu.truncate(52);
+    check(
+        "pdu.0",
+        pdu,
+        "error: pdu.0: byte 0: expected a payload of at most 4 bytes (what the file holds), found pdu_len 8\n",
+    );
+    let mut magic = good.clone();
+    magic[96] = 0x06;
+    check("version.0", magic, "error: version.0: byte 96: expected blk_io_trace version 7, found 6\n");
+    let mut other = good.clone();
+    other[48..52].copy_from_slice(b"fio ");
+    check("magic.0", other, "error: magic.0: byte 48: expected a record's magic 0x65617400, found 0x206f6966\n");
+    assert_eq!(std::fs::read(d.join("disk.img")).unwrap(), vec![0u8; 65536]);
+}

@@ -1,15 +1,23 @@
-//! Traces for `iolens replay` (fio iolog v2/v3, iolens's CSV) → the I/Os to replay or a one-line
-//! error; what the replay then derives from them (shaping, extents, span) must not panic either.
+//! Traces for `iolens replay` (fio iolog v2/v3, iolens's CSV and its timed form, blktrace's
+//! binary per-CPU files) → the I/Os to replay or a one-line error; what the replay then derives
+//! from them (shaping, extents, span) must not panic either.
 #![no_main]
 
-use iolens::workload::replay::{parse, Replay};
+use iolens::workload::replay::{is_blktrace, parse, parse_blktrace, Parsed, Replay};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&knobs, text)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(text) else { return };
-    let Ok((format, files, ios)) = parse(text, "trace") else { return };
+    let Some((&knobs, data)) = data.split_first() else { return };
+    let parsed = if is_blktrace(data) {
+        // Two per-CPU files: the input cut in two where the knobs say.
+        let cut = (knobs as usize * 48).min(data.len());
+        parse_blktrace(&[("trace.0", &data[..cut]), ("trace.1", &data[cut..])])
+    } else {
+        let Ok(text) = std::str::from_utf8(data) else { return };
+        parse(text, "trace")
+    };
+    let Ok(Parsed { format, files, ios, .. }) = parsed else { return };
     let mut r = Replay {
         trace: "trace".into(),
         format: format.name().into(),

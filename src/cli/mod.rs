@@ -3,6 +3,7 @@
 //! them and reports; it makes no platform call and runs no test itself. Errors
 //! come back to `main`, which maps them to exit codes once.
 
+mod capture;
 mod cdm;
 mod check;
 mod common;
@@ -43,9 +44,12 @@ enum Command {
         after_help = "Exit status: 0 success, 1 error, 2 bad input, 3 --verify found bad pages, 130 interrupted."
     )]
     Run(run::RunArgs),
-    /// Issue a captured trace's I/Os again (fio's iolog v2/v3, iolens's --trace CSV), its timing
+    /// Issue a captured trace's I/Os again (fio's iolog v2/v3, blktrace, iolens's traces), its timing
     /// kept, scaled or dropped; reports the lag behind the trace's clock as percentiles
     Replay(replay::ReplayArgs),
+    /// Record a block device's requests from the kernel's block tracepoints (tracefs) for
+    /// --duration, as a trace `iolens replay` issues again
+    Capture(capture::CaptureArgs),
     /// CrystalDiskMark's tests and table: SEQ1M Q8T1, RND4K Q32T1 … read and write, best of N passes
     Cdm(cdm::CdmArgs),
     /// A DiskSpd command line, run by iolens and reported in DiskSpd's layout
@@ -116,6 +120,7 @@ pub fn main() -> anyhow::Result<i32> {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
         Command::Replay(args) => replay::main(args),
+        Command::Capture(args) => capture::main(args),
         Command::Simdb(args) => simdb::main(args),
         Command::Cdm(args) => cdm::main(args),
         Command::Sweep(args) => sweep::main(args),

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct ReplayArgs {
-    /// fio's iolog (version 2 or 3) or an iolens --trace CSV
+    /// fio's iolog (version 2 or 3), a blktrace capture (a per-CPU file, several joined by ':',
+    /// or their common prefix, as DEV.blktrace) or an iolens trace (--trace, iolens capture)
     #[arg(value_name = "TRACE")]
     pub log: PathBuf,
     /// Targets for the trace's files, in their order of first appearance [default: the

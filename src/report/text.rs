@@ -315,7 +315,7 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
 
 fn latency_table(o: &mut String, t: &TestResult) {
     if let Some(r) = &t.replay {
-        let _ = writeln!(o, "{}", r.line());
+        let _ = writeln!(o, "{}", r.lines(&t.total.lat_us));
     }
     let _ = writeln!(o, "\nLatency (µs, submission to completion)");
     let _ = writeln!(o, "{:>10} | {:>11} | {:>11} | {:>11}", "%-ile", "Read", "Write", "Total");

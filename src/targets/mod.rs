@@ -11,6 +11,7 @@ mod mark;
 mod region;
 mod sectors;
 pub mod stamped;
+pub mod tracefs;
 
 pub use mark::adopt;
 

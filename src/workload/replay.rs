@@ -1,19 +1,24 @@
-//! A captured trace to replay (`iolens replay`, fio's `read_iolog`): its I/Os in order, each
+//! A captured trace to replay (`iolens replay`, fio's `read_iolog`): fio's iologs, blktrace
+//! captures and iolens's own traces, told apart by their first bytes. Its I/Os in order, each
 //! with the time the trace issued it, and how the replay treats them (timing kept, scaled or
 //! dropped; offsets aligned and scaled; every file redirected to one target). The I/Os are
 //! parsed into one compact array before the run, so the worker replaying them walks it without
 //! allocating.
 
+mod blktrace;
 mod parse;
 mod setup;
+mod tracepoints;
 
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
-pub use parse::{parse, Format};
+pub use blktrace::{capture_files, is_blktrace, parse_blktrace, RECORD_LIMIT};
+pub use parse::{parse, timed_row, Format, IOLENS_HEADER, TIMED_HEADER};
 pub use setup::{apply, check_direct, load, Shaping};
+pub use tracepoints::{Capture, Request};
 
 /// What a trace's I/O does (the runner's operations, named here so that workloads stay apart
 /// from the engines).
@@ -35,6 +40,16 @@ pub struct TraceIo {
     pub len: u32,
     pub file: u32,
     pub op: TraceOp,
+}
+
+/// A trace as read: its format, its files in order of first appearance, its I/Os in order,
+/// and the latencies the capture itself saw (ns; empty when it has none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub format: Format,
+    pub files: Vec<String>,
+    pub ios: Vec<TraceIo>,
+    pub capture_ns: Vec<u64>,
 }
 
 /// How a trace is replayed, and the trace itself (which the stored result leaves out).
@@ -61,14 +76,34 @@ pub struct Replay {
     pub redirect: Option<String>,
     #[serde(skip)]
     pub ios: Arc<Vec<TraceIo>>,
+    /// The capture's own latencies (blktrace's issue → complete, `iolens capture`'s), ns.
+    #[serde(skip)]
+    pub capture_ns: Arc<Vec<u64>>,
 }
 
 impl Replay {
-    /// Reads and parses the trace at `path` (bounded by the input size limit); `what` names
-    /// it in errors (an option, or the trace itself).
+    /// Reads and parses the trace at `path` (each file bounded by the input size limit; a
+    /// blktrace capture may be several, see `capture_files`); `what` names it in errors (an
+    /// option, or the trace itself).
     pub fn load(path: &Path, what: &str) -> Result<Replay, UsageError> {
-        let text = crate::input::read_text(path, what, crate::input::TEXT_LIMIT)?;
-        let (format, files, ios) = parse(&text, &path.display().to_string())?;
+        let limit = crate::input::TEXT_LIMIT;
+        let paths = capture_files(path);
+        let data = paths.iter().map(|p| crate::input::read_bytes(p, what, limit)).collect::<Result<Vec<_>, _>>()?;
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let Parsed { format, files, ios, capture_ns } = if data.iter().any(|d| is_blktrace(d)) {
+            let named: Vec<(&str, &[u8])> =
+                shown.iter().map(String::as_str).zip(data.iter().map(Vec::as_slice)).collect();
+            parse_blktrace(&named)?
+        } else if let [one] = &data[..] {
+            let text = std::str::from_utf8(one).map_err(|e| {
+                UsageError::new(what, format!("{} is not UTF-8 text (byte {})", shown[0], e.valid_up_to()))
+            })?;
+            parse(text, &shown[0])?
+        } else {
+            let msg =
+                format!("none of its {} files is a blktrace capture, the one format that comes in several", data.len());
+            return Err(UsageError::new(path.display().to_string(), msg));
+        };
         Ok(Replay {
             trace: path.display().to_string(),
             format: format.name().into(),
@@ -79,6 +114,7 @@ impl Replay {
             align: 0,
             redirect: None,
             ios: Arc::new(ios),
+            capture_ns: Arc::new(capture_ns),
         })
     }
 

@@ -1,9 +1,9 @@
-//! Reading traces: fio's iolog versions 2 and 3 (as fio's `read_iolog`) and iolens's own
-//! `--trace` CSV (written by `engine::trace`). Where fio passes over a line it cannot read
+//! Reading text traces: fio's iolog versions 2 and 3 (as fio's `read_iolog`) and iolens's own
+//! CSV (written by `--trace`, and with time stamps and latencies by `iolens capture`). Where fio passes over a line it cannot read
 //! with a message, iolens stops: a replay that silently drops I/Os would measure another
 //! workload. Errors name the file, the line and what was expected.
 
-use super::{TraceIo, TraceOp};
+use super::{Parsed, TraceIo, TraceOp};
 use crate::error::UsageError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +11,7 @@ pub enum Format {
     FioV2,
     FioV3,
     Iolens,
+    Blktrace,
 }
 
 impl Format {
@@ -19,6 +20,7 @@ impl Format {
             Format::FioV2 => "fio iolog v2",
             Format::FioV3 => "fio iolog v3",
             Format::Iolens => "iolens trace",
+            Format::Blktrace => "blktrace",
         }
     }
 }
@@ -28,19 +30,35 @@ pub const MAX_FILES: usize = 1024;
 
 /// The header `engine::trace` writes above its CSV.
 pub const IOLENS_HEADER: &str = "worker,file,op,offset,length";
+/// The same with each I/O's time (ns after the first) and, where the capture saw it complete,
+/// its latency (ns; empty when not), as `iolens capture` writes it.
+pub const TIMED_HEADER: &str = "worker,file,op,offset,length,time_ns,latency_ns";
 
-/// The trace's format, its file names in order of first appearance, and its I/Os in order.
-pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceIo>), UsageError> {
+/// One row under `TIMED_HEADER`, newline included.
+pub fn timed_row(op: TraceOp, offset: u64, len: u32, time_ns: u64, latency_ns: Option<u64>) -> String {
+    let op = match op {
+        TraceOp::Read => "read",
+        TraceOp::Write => "write",
+        TraceOp::Trim => "trim",
+        TraceOp::Flush => "fsync",
+    };
+    let lat = latency_ns.map_or(String::new(), |l| l.to_string());
+    format!("0,0,{op},{offset},{len},{time_ns},{lat}\n")
+}
+
+/// The trace's format, its file names in order of first appearance, its I/Os in order, and
+/// the latencies it recorded.
+pub fn parse(text: &str, shown: &str) -> Result<Parsed, UsageError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty());
     let bad = |n: usize, what: &str| UsageError::new(shown, format!("line {n}: expected {what}"));
     let limit = |n: usize, why: &str| UsageError::new(shown, format!("line {n}: {why}"));
     let Some((n, head)) = lines.next() else {
-        return Err(bad(1, "'fio version 2 iolog', 'fio version 3 iolog' or '{IOLENS_HEADER}'"));
+        return Err(bad(1, &format!("'fio version 2 iolog', 'fio version 3 iolog' or '{IOLENS_HEADER}'")));
     };
     let format = match head {
         "fio version 2 iolog" => Format::FioV2,
         "fio version 3 iolog" => Format::FioV3,
-        h if h == IOLENS_HEADER => Format::Iolens,
+        h if h == IOLENS_HEADER || h == TIMED_HEADER => Format::Iolens,
         _ => {
             return Err(bad(
                 n,
@@ -48,10 +66,10 @@ pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceI
             ))
         }
     };
-    let mut t = Reader { files: Vec::new(), ios: Vec::new(), at_ns: 0, t0: None, beyond: None };
+    let timed = head == TIMED_HEADER;
+    let mut t = Reader { files: Vec::new(), ios: Vec::new(), at_ns: 0, t0: None, lat: Vec::new(), beyond: None };
     for (n, line) in lines {
         let (read, expected) = match format {
-            Format::Iolens => (t.iolens(line), "worker,file,op,offset,length (op read, write, fsync or trim)"),
             Format::FioV2 => {
                 (t.fio(line, false), "'FILE add|open|close' or 'FILE read|write|trim|sync|datasync|wait OFFSET LENGTH'")
             }
@@ -59,12 +77,17 @@ pub fn parse(text: &str, shown: &str) -> Result<(Format, Vec<String>, Vec<TraceI
                 t.fio(line, true),
                 "'TIME_US FILE add|open|close' or 'TIME_US FILE read|write|trim|sync|datasync OFFSET LENGTH'",
             ),
+            _ if timed => (
+                t.iolens(line, true),
+                "worker,file,op,offset,length,time_ns,latency_ns (op read, write, fsync or trim; time_ns not going back)",
+            ),
+            _ => (t.iolens(line, false), "worker,file,op,offset,length (op read, write, fsync or trim)"),
         };
         if read.is_none() {
             return Err(t.beyond.map_or_else(|| bad(n, expected), |why| limit(n, why)));
         }
     }
-    Ok((format, t.files, t.ios))
+    Ok(Parsed { format, files: t.files, ios: t.ios, capture_ns: t.lat })
 }
 
 struct Reader {
@@ -74,6 +97,8 @@ struct Reader {
     at_ns: u64,
     /// A v3 trace's first time stamp, µs.
     t0: Option<u64>,
+    /// Latencies the trace recorded, ns.
+    lat: Vec<u64>,
     /// Why a line that reads well cannot be replayed.
     beyond: Option<&'static str>,
 }
@@ -149,11 +174,25 @@ impl Reader {
     }
 
     /// One row of iolens's CSV: each (worker, file) pair is a file of the trace, named so.
-    fn iolens(&mut self, line: &str) -> Option<()> {
+    fn iolens(&mut self, line: &str, timed: bool) -> Option<()> {
         let f: Vec<&str> = line.split(',').collect();
-        let [worker, file, op, offset, len] = f[..] else { return None };
+        let (worker, file, op, offset, len) = match (timed, &f[..]) {
+            (false, [w, f, o, off, l]) => (w, f, o, off, l),
+            (true, [w, f, o, off, l, time, lat]) => {
+                let time: u64 = time.parse().ok()?;
+                if time < self.at_ns {
+                    return None;
+                }
+                self.at_ns = time;
+                if !lat.is_empty() {
+                    self.lat.push(lat.parse().ok()?);
+                }
+                (w, f, o, off, l)
+            }
+            _ => return None,
+        };
         let (worker, file): (u32, u32) = (worker.parse().ok()?, file.parse().ok()?);
-        let op = match op {
+        let op = match *op {
             "read" => TraceOp::Read,
             "write" => TraceOp::Write,
             "trim" => TraceOp::Trim,

@@ -1,0 +1,99 @@
+//! `iolens capture DEV --duration S --out FILE`: a block device's requests recorded from the
+//! kernel's block tracepoints, written as iolens's timed trace (each request's time and its
+//! latency as the device served it), which `iolens replay` issues again.
+
+use crate::error::usage;
+use crate::targets::tracefs::BlockTrace;
+use crate::workload::parse;
+use crate::workload::replay::{Capture, TraceOp, RECORD_LIMIT};
+use clap::Args;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug, Clone)]
+pub struct CaptureArgs {
+    /// The block device whose requests are recorded
+    #[arg(value_name = "DEV")]
+    pub dev: PathBuf,
+    /// How long to record (10, 2.5s, 500ms, 2m); Ctrl-C stops earlier and keeps what was recorded
+    #[arg(long, default_value = "60", value_name = "TIME")]
+    pub duration: String,
+    /// The trace to write: CSV of op, offset, length, time and latency per request
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// No progress line on stderr
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
+    let secs = parse::seconds("--duration", &a.duration)?;
+    if secs <= 0.0 {
+        return Ok(usage("--duration", format!("'{}' is no time to record; give more than 0", a.duration))?);
+    }
+    let dir = a.out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !dir.is_dir() || a.out.is_dir() {
+        return Ok(usage("--out", format!("{}: not a file in an existing directory", a.out.display()))?);
+    }
+    let (cap, took, full) = record(&a, secs)?;
+    std::fs::File::create(&a.out)
+        .and_then(|f| cap.write_csv(std::io::BufWriter::new(f)))
+        .map_err(|e| anyhow::anyhow!("{}: cannot be written: {e}", a.out.display()))?;
+    let timed = cap.requests.iter().filter(|r| r.latency_ns.is_some()).count();
+    println!(
+        "captured {} requests on {} in {took:.1} s: {} reads, {} writes, {} trims, {} flushes ({timed} with their latency) to {}",
+        cap.requests.len(),
+        a.dev.display(),
+        cap.count(TraceOp::Read),
+        cap.count(TraceOp::Write),
+        cap.count(TraceOp::Trim),
+        cap.count(TraceOp::Flush),
+        a.out.display()
+    );
+    if full {
+        eprintln!("warning: the capture stopped at {RECORD_LIMIT} requests, the most a trace holds");
+    }
+    if cap.lost > 0 {
+        eprintln!(
+            "warning: the kernel dropped {} events (its trace buffer was full): the capture misses requests",
+            cap.lost
+        );
+    }
+    Ok(0)
+}
+
+/// Records until the time is up, Ctrl-C or the request limit: the requests, the seconds it
+/// took, and whether the limit ended it. The tracefs instance is gone when this returns.
+fn record(a: &CaptureArgs, secs: f64) -> anyhow::Result<(Capture, f64, bool)> {
+    let stop = crate::session::install_interrupt();
+    let mut trace = BlockTrace::start(&a.dev)?;
+    if !a.quiet {
+        eprintln!("capturing {}'s requests for {secs} s (Ctrl-C stops earlier)", a.dev.display());
+    }
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(secs);
+    let (mut cap, mut buf, mut full) = (Capture::default(), Vec::new(), false);
+    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) && !full {
+        trace.read(&mut buf, 100)?;
+        full = !feed(&mut cap, &mut buf);
+    }
+    let took = started.elapsed().as_secs_f64();
+    // Requests in flight complete after the events stop: their completions are still read.
+    trace.stop();
+    while trace.read(&mut buf, 50)? > 0 {
+        feed(&mut cap, &mut buf);
+    }
+    Ok((cap, took, full))
+}
+
+/// Hands the complete lines in `buf` to `cap` and keeps the rest; false once `cap` is full.
+fn feed(cap: &mut Capture, buf: &mut Vec<u8>) -> bool {
+    let Some(end) = buf.iter().rposition(|b| *b == b'\n') else { return true };
+    let mut more = true;
+    for line in String::from_utf8_lossy(&buf[..end]).lines() {
+        more &= cap.line(line, RECORD_LIMIT);
+    }
+    buf.drain(..=end);
+    more
+}
