@@ -126,6 +126,41 @@ fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<&'a Vm>> {
     }
 }
 
+/// How many disks of what size a configuration has, and the burst they give.
+struct Sizing {
+    count: u32,
+    gib: f64,
+    prov: Option<f64>,
+    burst: (Option<f64>, Option<f64>),
+}
+
+/// One configuration, priced: `gives` is its IOPS and MB/s, each with what limits it.
+fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: &Target) -> Candidate {
+    let [(iops, iops_by), (mbps, mbps_by)] = gives;
+    let headroom = |have: f64, want: f64| if want > 0.0 { (have / want - 1.0) * 100.0 } else { 0.0 };
+    let c = Candidate {
+        cloud: d.cloud.clone(),
+        disk: d.name.clone(),
+        count: s.count,
+        disk_gib: s.gib,
+        provisioned_iops: s.prov,
+        vm: vm.map(|v| v.name.clone()),
+        iops,
+        mbps,
+        iops_by: iops_by.into(),
+        mbps_by: mbps_by.into(),
+        iops_headroom_pct: headroom(iops, t.iops),
+        mbps_headroom_pct: headroom(mbps, t.mbps),
+        burst_iops: s.burst.0,
+        burst_mbps: s.burst.1,
+        disk_price_month: None,
+        vm_price_month: None,
+        price_month: None,
+        currency: None,
+    };
+    priced(c, d, vm, t)
+}
+
 /// Configurations meeting `t`, cheapest first where the catalog has prices, then fewest disks
 /// and the smallest VM that carries them.
 pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
@@ -157,54 +192,16 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     Some(burst::disks(d, gib, count, prov, false)),
                     vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone()))),
                 );
-                let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                let c = Candidate {
-                    cloud: d.cloud.clone(),
-                    disk: d.name.clone(),
-                    count,
-                    disk_gib: gib,
-                    provisioned_iops: prov,
-                    vm: vm.map(|v| v.name.clone()),
-                    iops,
-                    mbps,
-                    iops_by: iops_by.into(),
-                    mbps_by: mbps_by.into(),
-                    iops_headroom_pct: if t.iops > 0.0 { (iops / t.iops - 1.0) * 100.0 } else { 0.0 },
-                    mbps_headroom_pct: if t.mbps > 0.0 { (mbps / t.mbps - 1.0) * 100.0 } else { 0.0 },
-                    burst_iops,
-                    burst_mbps,
-                    disk_price_month: None,
-                    vm_price_month: None,
-                    price_month: None,
-                    currency: None,
-                };
-                out.push(priced(c, d, vm, t));
+                let sizing =
+                    Sizing { count, gib, prov, burst: x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps)) };
+                out.push(candidate(d, vm, &sizing, [(iops, iops_by), (mbps, mbps_by)], t));
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
                 let x = burst::expected(Some(burst::disks(d, gib, count, prov, false)), None);
-                let (burst_iops, burst_mbps) = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                let c = Candidate {
-                    cloud: d.cloud.clone(),
-                    disk: d.name.clone(),
-                    count,
-                    disk_gib: gib,
-                    provisioned_iops: prov,
-                    vm: None,
-                    iops: di,
-                    mbps: dm,
-                    iops_by: "disks".into(),
-                    mbps_by: "disks".into(),
-                    iops_headroom_pct: if t.iops > 0.0 { (di / t.iops - 1.0) * 100.0 } else { 0.0 },
-                    mbps_headroom_pct: if t.mbps > 0.0 { (dm / t.mbps - 1.0) * 100.0 } else { 0.0 },
-                    burst_iops,
-                    burst_mbps,
-                    disk_price_month: None,
-                    vm_price_month: None,
-                    price_month: None,
-                    currency: None,
-                };
-                out.push(priced(c, d, None, t));
+                let sizing =
+                    Sizing { count, gib, prov, burst: x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps)) };
+                out.push(candidate(d, None, &sizing, [(di, "disks"), (dm, "disks")], t));
             }
         }
     }
