@@ -267,7 +267,7 @@ pub fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
     for v in &c.vms {
         figures_ok(&v.name, &v.figures()).map_err(|m| UsageError::new(what, m))?;
     }
-    super::price::check(&c).map_err(|m| UsageError::new(what, m))?;
+    check_prices(&c).map_err(|m| UsageError::new(what, m))?;
     convert(&mut c);
     Ok(c)
 }
@@ -279,6 +279,62 @@ fn figures_ok(row: &str, figures: &[(&str, Option<f64>)]) -> Result<(), String> 
         Some((k, x)) => Err(format!("row '{row}': {k} = {x} is not a limit (a finite figure, 0 or more)")),
         None => Ok(()),
     }
+}
+
+fn disk_priced(d: &Disk) -> bool {
+    [d.price_month, d.price_gib_month, d.price_iops_month, d.price_mbps_month].iter().any(Option::is_some)
+}
+
+/// Every priced row names its currency and a source the file lists.
+fn check_prices(c: &Catalog) -> Result<(), String> {
+    let rows = c
+        .disks
+        .iter()
+        .map(|d| (&d.name, disk_priced(d), &d.currency, &d.price_source))
+        .chain(c.vms.iter().map(|v| (&v.name, v.price_hour.is_some(), &v.currency, &v.price_source)));
+    for (name, priced, currency, source) in rows {
+        if !priced {
+            continue;
+        }
+        let Some(src) = source else {
+            return Err(format!("row '{name}': a price needs price_source, the id of the source it was read from"));
+        };
+        if currency.is_none() {
+            return Err(format!("row '{name}': a price needs its currency (USD, EUR, …)"));
+        }
+        if !c.sources.iter().any(|s| &s.id == src) {
+            return Err(format!("row '{name}': price_source '{src}' is not in sources"));
+        }
+    }
+    Ok(())
+}
+
+/// A user's prices (`prices` in a `--catalog` file) in place of the rows' own.
+fn apply_prices(c: &mut Catalog, prices: &[PriceOverride]) -> Result<(), String> {
+    for p in prices {
+        let figures = [p.price_month, p.price_hour, p.price_gib_month, p.price_iops_month, p.price_mbps_month];
+        if let Some(x) = figures.iter().flatten().find(|x| !x.is_finite() || **x < 0.0) {
+            return Err(format!("price of '{}': {x} is not a price (a finite figure, 0 or more)", p.name));
+        }
+        let is = |cloud: &str, name: &str| cloud.eq_ignore_ascii_case(&p.cloud) && name.eq_ignore_ascii_case(&p.name);
+        if let Some(d) = c.disks.iter_mut().find(|d| is(&d.cloud, &d.name)) {
+            d.price_month = p.price_month;
+            d.price_gib_month = p.price_gib_month;
+            d.price_iops_month = p.price_iops_month;
+            d.price_mbps_month = p.price_mbps_month;
+            d.currency = Some(p.currency.clone());
+            d.region = p.region.clone();
+            d.price_source = Some(p.price_source.clone());
+        } else if let Some(v) = c.vms.iter_mut().find(|v| is(&v.cloud, &v.name)) {
+            v.price_hour = p.price_hour;
+            v.currency = Some(p.currency.clone());
+            v.region = p.region.clone();
+            v.price_source = Some(p.price_source.clone());
+        } else {
+            return Err(format!("prices: '{}' is not a disk or VM of {} in the catalog", p.name, p.cloud));
+        }
+    }
+    Ok(())
 }
 
 impl Catalog {
@@ -293,7 +349,7 @@ impl Catalog {
             c.disks.extend(more.disks);
             c.vms.extend(more.vms);
             c.sources.extend(more.sources);
-            super::price::apply(&mut c, &more.prices).map_err(|m| UsageError::new(&shown, m))?;
+            apply_prices(&mut c, &more.prices).map_err(|m| UsageError::new(&shown, m))?;
         }
         Ok(c)
     }
