@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(text) = std::str::from_utf8(data) else { return };
         parse(text, "trace")
     };
-    let Ok(Parsed { format, files, ios, .. }) = parsed else { return };
+    let Ok(Parsed { format, files, ios, capture_ns }) = parsed else { return };
     let mut r = Replay {
         trace: "trace".into(),
         format: format.name().into(),
@@ -28,6 +28,7 @@ fuzz_target!(|data: &[u8]| {
         align: 1 << (knobs & 15),
         redirect: (knobs & 1 == 1).then(|| "x".into()),
         ios: Arc::new(ios),
+        capture_ns: Arc::new(capture_ns),
     };
     r.shape();
     for f in 0..r.target_count() as u32 {
