@@ -34,5 +34,5 @@ fuzz_target!(|data: &[u8]| {
     for f in 0..r.target_count() as u32 {
         let _ = r.extent(f);
     }
-    let _ = (r.span_ns(), r.max_len(), r.read_pct());
+    let _ = (r.span_ns(), r.max_len(knobs & 2 == 2), r.read_pct());
 });

@@ -151,8 +151,12 @@ impl Replay {
         self.ios.iter().filter(|io| io.file == file).map(|io| io.offset + io.len as u64).max().unwrap_or(0)
     }
 
-    pub fn max_len(&self) -> u32 {
-        self.ios.iter().map(|io| io.len).max().unwrap_or(0)
+    /// The longest I/O that moves data: the buffers' size. A trim moves none, however large
+    /// (fio's t0038: 2 GiB trims beside 4 KiB writes), unless verification claims its pages
+    /// (`trims`).
+    pub fn max_len(&self, trims: bool) -> u32 {
+        let data = |io: &&TraceIo| io.op != TraceOp::Flush && (trims || io.op != TraceOp::Trim);
+        self.ios.iter().filter(data).map(|io| io.len).max().unwrap_or(0)
     }
 
     /// The trace's read percentage of its reads and writes: 100 without writes, 0 without reads.

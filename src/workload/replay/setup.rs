@@ -86,7 +86,7 @@ pub fn apply(spec: &mut Spec, r: Replay, targets: &[String]) -> Result<(), Usage
     }
     let n = targets.len() as u32;
     spec.targets = targets;
-    spec.blocks = vec![BlockShare { size: (r.max_len() as u64).max(512), pct: 100 }];
+    spec.blocks = vec![BlockShare { size: (r.max_len(spec.verify.is_some()) as u64).max(512), pct: 100 }];
     spec.write_blocks = None;
     spec.read_pct = r.read_pct();
     spec.threads = 1;
