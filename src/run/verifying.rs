@@ -81,7 +81,8 @@ impl<'a> Verifier<'a> {
             ..Verification::default()
         };
         Ok(Verifier {
-            backlog: VecDeque::with_capacity(a.spec.backlog as usize + depth + 1),
+            // Only pages held wait in it: never more than the target has.
+            backlog: VecDeque::with_capacity((a.spec.backlog as usize).min(a.target.map.len()) + depth + 1),
             a,
             writer: writer as u16,
             held: vec![Held::default(); depth],

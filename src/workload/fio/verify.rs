@@ -115,7 +115,9 @@ impl FioVerify {
                 _ => return Err(format!("'{v}' is not a verify method ({}, null or none)", METHODS.join(", "))),
             },
             "verify_backlog" => {
-                self.backlog = count(v, "blocks")?;
+                // fio reads it as a number with a size suffix ("1m": 1,048,576 blocks).
+                let n = crate::workload::fio::values::int(v, 1024)?;
+                self.backlog = u32::try_from(n).map_err(|_| format!("'{v}' is more blocks than {}", u32::MAX))?;
                 None
             }
             "verify_backlog_batch" => {

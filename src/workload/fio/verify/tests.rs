@@ -57,3 +57,11 @@ fn verify_options_map_to_the_one_checker() {
     let e = parse("[j]\nfilename=f\nsize=1m\nverify=md5\nverify_policy=later\n").unwrap_err().to_string();
     assert!(e.contains("verify_policy: 'later' is not a verify policy (completed or fsynced)"), "{e}");
 }
+
+#[test]
+fn verify_backlog_takes_a_size_suffix_as_fio_does() {
+    let j = &parse("[j]\nfilename=f\nsize=1m\nrw=randwrite\nverify=md5\nverify_backlog=1m\n").unwrap()[0];
+    assert_eq!(j.spec.verify.as_ref().map(|v| v.backlog), Some(1 << 20));
+    let e = parse("[j]\nfilename=f\nsize=1m\nrw=randwrite\nverify=md5\nverify_backlog=8g\n").unwrap_err();
+    assert!(e.to_string().contains("'8g' is more blocks than 4294967295"), "{e}");
+}
