@@ -134,8 +134,7 @@ impl<'a> Verifier<'a> {
             let p = (first + i) % n;
             self.a.target.map.claim_checked(p).map(|(g, u)| (p, g, u))
         })?;
-        if op == OpKind::Write && self.a.spec.pattern.is_some() {
-            let p = self.a.spec.pattern.as_ref().unwrap_or_else(|| unreachable!());
+        if let (OpKind::Write, Some(p)) = (op, self.a.spec.pattern.as_ref()) {
             crate::verify::pattern::fill(buf, p, self.offset(page));
             self.held[slot as usize] = Held { page, gen: gen + 1, unsure: false };
         } else if op == OpKind::Write {
