@@ -58,8 +58,14 @@ impl Gauge {
         self.in_flight.fetch_add(1, Ordering::AcqRel);
     }
 
-    fn exit(&self, ns: u64) {
+    /// A flush leaves the average alone: its time is how much dirty data there was to write
+    /// back (on a loop device, the host's whole cache), not how long the device takes per
+    /// request, and one slow flush would otherwise throttle an unthrottled device.
+    fn exit(&self, ns: u64, op: Op) {
         self.in_flight.fetch_sub(1, Ordering::AcqRel);
+        if op == Op::Flush {
+            return;
+        }
         let mut new = 0;
         let _ = self.avg_ns.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| {
             new = if a == 0 { ns } else { a - a / 8 + ns / 8 };
@@ -218,7 +224,7 @@ impl Meter {
         let r = f();
         let ns = t0.elapsed().as_nanos() as u64;
         busy.store(0, Ordering::Relaxed);
-        g.exit(ns);
+        g.exit(ns, op);
         self.io_ns += ns;
         let sec = ((t0 - ctx.start).as_secs() as usize).min(self.max_secs - 1);
         if sec >= self.seconds.len() {
