@@ -36,11 +36,13 @@ use std::sync::{Arc, Barrier, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
 
-/// What the workers share. Times are ns since `t0`.
+/// What the workers share. Times are ns since `t0`, read from `clock`.
 pub struct Shared {
     ready: Barrier,
     start: Barrier,
     t0: OnceLock<Instant>,
+    /// Started with `t0`: the clock the workers and the supervisor keep the window by.
+    clock: OnceLock<crate::stats::clock::RunClock>,
     measure_start: u64,
     measure_end: AtomicU64,
     end: AtomicU64,
@@ -194,6 +196,7 @@ impl Shared {
             ready: Barrier::new(workers + 1),
             start: Barrier::new(workers + 1),
             t0: OnceLock::new(),
+            clock: OnceLock::new(),
             measure_start: m_start,
             measure_end: AtomicU64::new(m_end),
             end: AtomicU64::new(end),

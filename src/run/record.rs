@@ -2,6 +2,7 @@
 
 use crate::engine::OpKind;
 use crate::stats::LatRec;
+use crate::workload::Spec;
 
 /// Everything a worker measured; merged by the runner with the other workers'.
 #[derive(Default)]
@@ -37,11 +38,26 @@ pub struct WorkerRec {
 }
 
 impl WorkerRec {
-    /// Touches the histograms' memory now, so that first-use page faults do not land inside
-    /// the measured window.
-    pub(super) fn prefault(&mut self) {
-        for r in [&mut self.read, &mut self.write, &mut self.resp_read, &mut self.resp_write, &mut self.fsync] {
-            r.prefault();
+    /// Makes the histograms of the kinds of I/O `spec` can issue now, so that neither their
+    /// allocation nor first-use page faults land inside the measured window; the others stay
+    /// unmade (a read test keeps one histogram per worker, not six).
+    pub(super) fn prefault(&mut self, spec: &Spec, paced: bool) {
+        let any = spec.replay.is_some();
+        // Verification reads back what it wrote; a trim test's trims count as its writes.
+        let reads = spec.read_pct > 0 || spec.verify.is_some() || any;
+        let writes = spec.read_pct < 100 || spec.trim || any;
+        let kinds = [
+            (&mut self.read, reads),
+            (&mut self.write, writes),
+            (&mut self.resp_read, reads && paced),
+            (&mut self.resp_write, writes && paced),
+            (&mut self.fsync, spec.fsync_every > 0 || any),
+            (&mut self.trim, spec.trim_write),
+        ];
+        for (r, used) in kinds {
+            if used {
+                r.prefault();
+            }
         }
         if let Some(s) = &mut self.stages {
             s.prefault();

@@ -27,13 +27,14 @@ pub(super) fn supervise(
     shared.ready.wait();
     let t0 = Instant::now();
     shared.t0.set(t0).expect("t0 set once");
+    let clock = shared.clock.get_or_init(crate::stats::clock::RunClock::start);
     if let Some(t) = &shared.io_count {
         t.measuring_from(t0 + Duration::from_nanos(shared.measure_start));
     }
     shared.start.wait();
 
     let m_start = shared.measure_start;
-    let now = || t0.elapsed().as_nanos() as u64;
+    let now = || clock.ns();
     let snap = || (CpuSnapshot::take(), DiskSnapshot::take(devices));
     let mut cpu_start: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;
     let mut cpu_end: Option<(CpuSnapshot, DiskSnapshot, u64)> = None;

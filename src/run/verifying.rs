@@ -299,13 +299,13 @@ impl<'a> Verifier<'a> {
         engine: &mut E,
         file: u32,
         comps: &mut [Completion],
-        t0: std::time::Instant,
+        clock: &crate::stats::clock::RunClock,
         healthy: bool,
         count: bool,
     ) -> (Verification, Option<(LatRec, u64)>) {
         self.after = count.then(|| (LatRec::default(), 0));
         if healthy {
-            self.finish(engine, file, comps, &|| t0.elapsed().as_nanos() as u64);
+            self.finish(engine, file, comps, &|| clock.ns());
         }
         self.v.injected = engine.injected();
         (self.v, self.after)

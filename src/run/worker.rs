@@ -23,12 +23,13 @@ mod tally;
 mod waits;
 use super::Shared;
 use crate::engine::{Completion, Engine, OpKind};
+use crate::stats::clock::RunClock;
 use crate::targets::data;
 use crate::workload::Spec;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use waits::{limits, own_window};
 
 #[derive(Clone, Copy, Default)]
@@ -98,15 +99,12 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         lag: spec.replay.as_ref().map(|_| crate::stats::LatRec::default()),
         ..WorkerRec::default()
     };
-    rec.prefault();
-    if spec.trim_write {
-        rec.trim.prefault();
-    }
+    rec.prefault(spec, !pace.is_free());
     let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();
     let mut w = Worker {
-        t0: *sh.t0.get().expect("t0 set before start"),
+        clock: sh.clock.get().expect("clock started before start").clone(),
         delay,
         m_start: sh.measure_start + delay,
         m_end: sh.measure_end.load(Ordering::Relaxed) + delay,
@@ -206,7 +204,7 @@ struct Worker<'a, E> {
     logs: Option<WorkerLogs<'a>>,
     /// fio's cmdprio: each I/O's priority.
     prio: Option<PrioPick>,
-    t0: Instant,
+    clock: RunClock,
     /// This worker's start delay, and its window (ns after the group's start): measured from
     /// `m_start` to `m_end`, running until `end`.
     delay: u64,
@@ -231,7 +229,7 @@ impl<E: Engine> Worker<'_, E> {
         if let Some(v) = self.ver.take() {
             let healthy = !self.engine_failed && self.error.is_none();
             let count = self.spec.verify.as_ref().is_some_and(|v| v.count_read_backs);
-            let (verified, after) = v.wrap_up(self.engine, self.file, &mut self.comps, self.t0, healthy, count);
+            let (verified, after) = v.wrap_up(self.engine, self.file, &mut self.comps, &self.clock, healthy, count);
             if let Some((lat, bytes)) = after {
                 self.rec.read += &lat;
                 self.rec.read_bytes += bytes;

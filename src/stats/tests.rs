@@ -38,6 +38,42 @@ fn merge_equals_single_recording_and_dump_round_trips() {
 }
 
 #[test]
+fn a_recorder_never_made_merges_and_dumps_as_an_empty_one() {
+    let mut made = LatRec::default();
+    made.prefault();
+    let unmade = LatRec::default();
+    assert_eq!(unmade.dump(), made.dump());
+    let mut one = LatRec::default();
+    one.record(4_000);
+    // Either side of a merge may be unmade; the merge keeps the recorded side exactly.
+    let mut into_unmade = LatRec::default();
+    into_unmade += &one;
+    let mut into_made = made.clone();
+    into_made += &one;
+    let mut from_unmade = one.clone();
+    from_unmade += &unmade;
+    for r in [&into_unmade, &into_made, &from_unmade] {
+        assert_eq!(r.dump(), one.dump());
+        assert_eq!(r.percentile_ns(50.0), Some(4_000.0));
+    }
+    // Made on its first record without prefault: the same figures as a prefaulted one.
+    made.record(4_000);
+    assert_eq!(made.dump(), one.dump());
+}
+
+#[test]
+fn the_run_clock_keeps_time_with_the_os_clock() {
+    let clock = clock::RunClock::start();
+    let (c0, i0) = (clock.ns(), std::time::Instant::now());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let (c1, i1) = (clock.ns(), std::time::Instant::now());
+    let (run, os) = ((c1 - c0) as f64, (i1 - i0).as_nanos() as f64);
+    // Calibration error is parts per million; the rest is the two reads' skew (nanoseconds).
+    assert!((run - os).abs() < os * 1e-3 + 20_000.0, "run clock {run} ns, OS clock {os} ns");
+    assert!(c1 >= c0);
+}
+
+#[test]
 fn empty_recorder_reports_nulls() {
     let s = LatRec::default().summary();
     assert_eq!(s.mean, None);

@@ -10,7 +10,7 @@ use std::time::Duration;
 impl<E: Engine> Worker<'_, E> {
     #[inline]
     pub(super) fn clock(&self) -> u64 {
-        self.t0.elapsed().as_nanos() as u64
+        self.clock.ns()
     }
 
     /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
