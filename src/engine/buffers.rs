@@ -17,7 +17,10 @@ impl AlignedBuf {
         // Large buffers sit in transparent huge pages where the kernel allows it: physically
         // contiguous memory keeps a 1 MiB I/O in one or two DMA segments instead of 256, which
         // some devices (virtio-blk: 254 segments) would otherwise split into two requests.
-        let huge = len >= Self::HUGE / 2;
+        Self::with_pages(len, len >= Self::HUGE / 2)
+    }
+
+    fn with_pages(len: usize, huge: bool) -> std::io::Result<Self> {
         let align = if huge { Self::HUGE } else { Self::ALIGN };
         let layout = Layout::from_size_align(len.max(1).div_ceil(align) * align, align).expect("buffer layout");
         // SAFETY: layout has a non-zero size.
@@ -68,3 +71,67 @@ impl Drop for AlignedBuf {
         unsafe { dealloc(self.ptr, self.layout) }
     }
 }
+
+/// Every slot's buffer in one allocation, as fio keeps its io_u buffers: a separate 4 KiB-aligned
+/// block per slot costs the allocator a page of padding beside each (a worker at QD 256 held
+/// 2 MiB for 1 MiB of buffers), and one region is what the kernel registers.
+pub struct BufPool {
+    mem: std::mem::ManuallyDrop<AlignedBuf>,
+    stride: usize,
+    count: usize,
+    leaked: bool,
+}
+
+impl BufPool {
+    /// `count` buffers of at least `len` bytes. Buffers of 1 MiB or more go in huge pages
+    /// (see `AlignedBuf::try_new`), each on a power-of-two stride so that none straddles two.
+    pub fn try_new(count: usize, len: usize) -> std::io::Result<BufPool> {
+        let huge = len >= AlignedBuf::HUGE / 2;
+        let len = len.max(1).div_ceil(AlignedBuf::ALIGN) * AlignedBuf::ALIGN;
+        let stride = if huge { len.next_power_of_two() } else { len };
+        let total = stride.checked_mul(count.max(1)).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("{count} I/O buffers of {len} bytes"))
+        })?;
+        let mem = std::mem::ManuallyDrop::new(AlignedBuf::with_pages(total, huge)?);
+        Ok(BufPool { mem, stride, count, leaked: false })
+    }
+
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The length of each buffer.
+    pub fn len(&self) -> usize {
+        self.stride
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    pub fn slot(&mut self, i: usize) -> &mut [u8] {
+        let s = self.stride;
+        &mut self.mem.as_mut_slice()[i * s..(i + 1) * s]
+    }
+
+    pub fn ptr(&mut self, i: usize) -> *mut u8 {
+        self.slot(i).as_mut_ptr()
+    }
+
+    /// Never frees the memory: for when the kernel may still write into it.
+    pub fn leak(&mut self) {
+        self.leaked = true;
+    }
+}
+
+impl Drop for BufPool {
+    fn drop(&mut self) {
+        if !self.leaked {
+            // SAFETY: dropped once, here, and not used after.
+            unsafe { std::mem::ManuallyDrop::drop(&mut self.mem) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

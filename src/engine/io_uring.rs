@@ -1,7 +1,7 @@
 //! Linux io_uring: registered buffers and files (no per-I/O page pinning or fd lookup), and one
 //! `io_uring_enter` per loop that both submits and waits for completions.
 
-use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq, OpKind};
+use super::{BufPool, Completion, Engine, EngineSetup, IoReq, OpKind};
 use io_uring::{opcode, squeue, types, IoUring};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -11,7 +11,7 @@ pub struct UringEngine {
     ring: IoUring,
     /// Write buffers at 0..depth; with a read/write mix, read buffers at depth..2·depth, so
     /// that reads never overwrite the data pattern of later writes.
-    bufs: Vec<AlignedBuf>,
+    bufs: BufPool,
     fixed_bufs: bool,
     depth: u32,
     mixed: bool,
@@ -41,9 +41,10 @@ impl UringEngine {
             .or_else(|_| IoUring::builder().setup_coop_taskrun().build(entries))
             .or_else(|_| IoUring::builder().build(entries))?;
         let count = setup.depth as usize * if setup.mixed { 2 } else { 1 };
-        let mut bufs = (0..count).map(|_| AlignedBuf::try_new(setup.buf_size)).collect::<io::Result<Vec<_>>>()?;
+        let mut bufs = BufPool::try_new(count, setup.buf_size)?;
+        let len = bufs.len();
         let iovecs: Vec<libc::iovec> =
-            bufs.iter_mut().map(|b| libc::iovec { iov_base: b.as_mut_ptr() as *mut _, iov_len: b.len() }).collect();
+            (0..count).map(|i| libc::iovec { iov_base: bufs.ptr(i) as *mut _, iov_len: len }).collect();
         // SAFETY: the buffers stay allocated while the kernel may use them: Drop waits for every
         // request in flight, and leaks the buffers if it cannot.
         let fixed_bufs = unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
@@ -56,7 +57,7 @@ impl UringEngine {
     fn sqe(&mut self, req: IoReq) -> squeue::Entry {
         let fd = types::Fixed(req.file);
         let idx = if req.op == OpKind::Read && self.mixed { req.slot + self.depth } else { req.slot } as usize;
-        let ptr = self.bufs[idx].as_mut_ptr();
+        let ptr = self.bufs.ptr(idx);
         let e = match (req.op, self.fixed_bufs) {
             (OpKind::Read, true) => {
                 opcode::ReadFixed::new(fd, ptr, req.len, idx as u16).offset(req.offset).ioprio(req.ioprio).build()
@@ -111,7 +112,7 @@ impl Engine for UringEngine {
     }
 
     fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.bufs[slot as usize].as_mut_slice()
+        self.bufs.slot(slot as usize)
     }
 
     fn queue(&mut self, req: IoReq) {
@@ -153,7 +154,7 @@ impl Drop for UringEngine {
             self.inflight = self.inflight.saturating_sub(n);
         }
         if self.inflight > 0 {
-            std::mem::forget(std::mem::take(&mut self.bufs));
+            self.bufs.leak();
         }
     }
 }

@@ -2,7 +2,7 @@
 //! files with FILE_FLAG_OVERLAPPED (keeping their cache flags), owns one port, keeps its depth
 //! in flight with ReadFile and WriteFile, and reaps in batches with GetQueuedCompletionStatusEx.
 
-use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq, OpKind};
+use super::{BufPool, Completion, Engine, EngineSetup, IoReq, OpKind};
 use crate::workload::AccessHint;
 use std::io;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
@@ -28,7 +28,7 @@ pub struct IocpEngine {
     files: Vec<OwnedHandle>,
     port: OwnedHandle,
     /// Write buffers at 0..depth; with a read/write mix, read buffers at depth..2·depth.
-    bufs: Vec<AlignedBuf>,
+    bufs: BufPool,
     /// One OVERLAPPED per slot, at addresses that never move while Windows holds them.
     ovl: Box<[OVERLAPPED]>,
     /// The file of each slot's I/O in flight, to read a failure back from its handle.
@@ -98,7 +98,7 @@ impl IocpEngine {
         }
         let depth = setup.depth as usize;
         let count = depth * if setup.mixed { 2 } else { 1 };
-        let bufs = (0..count).map(|_| AlignedBuf::try_new(setup.buf_size)).collect::<io::Result<Vec<_>>>()?;
+        let bufs = BufPool::try_new(count, setup.buf_size)?;
         Ok(IocpEngine {
             files,
             port,
@@ -139,7 +139,7 @@ impl IocpEngine {
             }
         };
         let idx = if !write && self.mixed { slot + self.depth as usize } else { slot };
-        let buf = self.bufs[idx].as_mut_ptr();
+        let buf = self.bufs.ptr(idx);
         let o = &mut self.ovl[slot];
         // SAFETY: all-zero is a valid OVERLAPPED; no I/O of this slot is in flight.
         *o = unsafe { std::mem::zeroed() };
@@ -223,7 +223,7 @@ impl Engine for IocpEngine {
     }
 
     fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.bufs[slot as usize].as_mut_slice()
+        self.bufs.slot(slot as usize)
     }
 
     fn queue(&mut self, req: IoReq) {
@@ -283,7 +283,7 @@ impl Drop for IocpEngine {
             }
         }
         if self.inflight > 0 {
-            std::mem::forget(std::mem::take(&mut self.bufs));
+            self.bufs.leak();
             std::mem::forget(std::mem::take(&mut self.ovl));
         }
     }

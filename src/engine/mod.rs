@@ -13,7 +13,7 @@ pub mod psync;
 pub mod trace;
 pub mod vectored;
 
-pub use buffers::AlignedBuf;
+pub use buffers::{AlignedBuf, BufPool};
 
 use crate::workload::EngineKind;
 

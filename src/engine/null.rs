@@ -1,12 +1,12 @@
 //! Does no I/O: every request completes at once with its full length. What it measures is the
 //! tool's own cost per I/O (offset generation, timestamps, histograms), as fio's ioengine=null.
 
-use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq};
+use super::{BufPool, Completion, Engine, EngineSetup, IoReq};
 use std::io;
 use std::time::Duration;
 
 pub struct NullEngine {
-    bufs: Vec<AlignedBuf>,
+    bufs: BufPool,
     done: Vec<Completion>,
     head: usize,
 }
@@ -14,7 +14,7 @@ pub struct NullEngine {
 impl NullEngine {
     pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {
         Ok(NullEngine {
-            bufs: (0..setup.depth).map(|_| AlignedBuf::try_new(setup.buf_size)).collect::<std::io::Result<_>>()?,
+            bufs: BufPool::try_new(setup.depth as usize, setup.buf_size)?,
             done: Vec::with_capacity(setup.depth as usize),
             head: 0,
         })
@@ -23,14 +23,14 @@ impl NullEngine {
 
 impl Engine for NullEngine {
     fn max_depth(&self) -> u32 {
-        self.bufs.len() as u32
+        self.bufs.count() as u32
     }
     fn synchronous(&self) -> bool {
         true
     }
 
     fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.bufs[slot as usize].as_mut_slice()
+        self.bufs.slot(slot as usize)
     }
 
     fn queue(&mut self, req: IoReq) {

@@ -1,0 +1,27 @@
+use super::*;
+
+#[test]
+fn a_pools_slots_are_aligned_apart_and_each_its_own() {
+    let mut p = BufPool::try_new(256, 4096).unwrap();
+    assert_eq!((p.count(), p.len()), (256, 4096));
+    let base = p.ptr(0) as usize;
+    assert_eq!(base % AlignedBuf::ALIGN, 0);
+    for i in 0..256 {
+        assert_eq!(p.ptr(i) as usize, base + i * 4096, "slot {i}");
+        p.slot(i).fill(i as u8);
+    }
+    assert!((0..256).all(|i| p.slot(i).iter().all(|&b| b == i as u8)));
+}
+
+#[test]
+fn odd_sizes_round_up_to_the_page_and_large_ones_never_straddle_a_huge_page() {
+    let p = BufPool::try_new(3, 5000).unwrap();
+    assert_eq!(p.len(), 8192);
+    let mut big = BufPool::try_new(4, 1536 << 10).unwrap();
+    assert_eq!(big.len(), 2 << 20);
+    let base = big.ptr(0) as usize;
+    assert_eq!(base % AlignedBuf::HUGE, 0);
+    assert_eq!(big.ptr(3) as usize - base, 6 << 20);
+    let mut one = BufPool::try_new(2, 1 << 20).unwrap();
+    assert_eq!((one.len(), one.ptr(1) as usize - one.ptr(0) as usize), (1 << 20, 1 << 20));
+}
