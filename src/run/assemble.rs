@@ -22,6 +22,10 @@ pub fn keep_mergeable() {
     MERGEABLE.store(true, Ordering::Relaxed);
 }
 
+pub(super) fn mergeable() -> bool {
+    MERGEABLE.load(Ordering::Relaxed)
+}
+
 pub struct Parts<'a> {
     pub spec: &'a Spec,
     pub engine: EngineKind,
@@ -275,9 +279,9 @@ fn seconds(collector: &Collector, span: f64, trims: bool) -> Vec<SecondStats> {
                 iops: (a.ios[0] + a.ios[1]) as f64 / len,
                 mbps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1e6,
                 mibps: (a.bytes[0] + a.bytes[1]) as f64 / len / 1048576.0,
-                p50_us: a.hist.percentile_us(50.0),
-                p99_us: a.hist.percentile_us(99.0),
-                latency_ns: if MERGEABLE.load(Ordering::Relaxed) { a.hist.buckets() } else { Vec::new() },
+                p50_us: a.p50_us(),
+                p99_us: a.p99_us(),
+                latency_ns: if mergeable() { a.buckets() } else { Vec::new() },
             })
         })
         .collect()

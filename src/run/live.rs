@@ -1,10 +1,14 @@
 //! Per-second figures. Each worker fills a `SecondData` for the current second and, once a
 //! second, swaps it into its mailbox (the only lock a worker takes, uncontended but for the
 //! moment the runner empties it). The runner merges the seconds, drives the progress line and
-//! keeps each worker's per-second I/O counts for DiskSpd's IopsStdDev.
+//! keeps each worker's per-second I/O counts for DiskSpd's IopsStdDev. A second's latency
+//! histogram lives only until every worker has moved past it; then only what the result keeps
+//! of it (p50, p99, and a multi-host run's buckets) stays, so memory does not grow 18 KiB a
+//! second over a long run.
 
 use crate::result::SecondLat;
 use crate::stats::SecondHist;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 #[derive(Default)]
@@ -30,34 +34,39 @@ struct Boxes {
     spare: Vec<SecondData>,
 }
 
-pub struct Mailbox(Mutex<Boxes>);
+pub struct Mailbox {
+    boxes: Mutex<Boxes>,
+    /// The second the worker is in: every earlier one has been handed over (u32::MAX: done).
+    at: AtomicU32,
+}
 
 impl Mailbox {
     pub fn new() -> Mailbox {
         // Spares allocated now so that the once-a-second swap allocates nothing.
         let spare = (0..3).map(|_| SecondData::default()).collect();
-        Mailbox(Mutex::new(Boxes { full: Vec::with_capacity(4), spare }))
+        Mailbox { boxes: Mutex::new(Boxes { full: Vec::with_capacity(4), spare }), at: AtomicU32::new(0) }
     }
 
     /// Hands over `cur` and starts `next_sec` in a spare.
     pub fn flush(&self, cur: &mut SecondData, next_sec: u32) {
-        if cur.is_empty() {
-            cur.sec = next_sec;
-            return;
+        if !cur.is_empty() {
+            let mut b = self.boxes.lock().unwrap_or_else(|e| e.into_inner());
+            let mut fresh = b.spare.pop().unwrap_or_default();
+            fresh.sec = next_sec;
+            b.full.push(std::mem::replace(cur, fresh));
         }
-        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let mut fresh = b.spare.pop().unwrap_or_default();
-        fresh.sec = next_sec;
-        b.full.push(std::mem::replace(cur, fresh));
+        cur.sec = next_sec;
+        // After the push: whoever reads this finds the seconds before it in the box.
+        self.at.store(next_sec, Ordering::Release);
     }
 
     fn take(&self, into: &mut Vec<SecondData>) {
-        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = self.boxes.lock().unwrap_or_else(|e| e.into_inner());
         into.append(&mut b.full);
     }
 
     fn give_back(&self, from: &mut Vec<SecondData>) {
-        let mut b = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = self.boxes.lock().unwrap_or_else(|e| e.into_inner());
         for mut d in from.drain(..) {
             d.ios = [0, 0];
             d.bytes = [0, 0];
@@ -73,7 +82,37 @@ impl Mailbox {
 pub struct SecondAgg {
     pub ios: [u64; 2],
     pub bytes: [u64; 2],
-    pub hist: SecondHist,
+    /// Its latency while a worker may still hand some over; None before any, or once sealed.
+    pub(super) hist: Option<SecondHist>,
+    /// What the result keeps of it once sealed: p50 and p99 (µs), and the buckets when asked.
+    pub(super) kept: (Option<f64>, Option<f64>, Vec<[u64; 2]>),
+}
+
+impl SecondAgg {
+    fn add(&mut self, h: &SecondHist) {
+        if !h.is_empty() {
+            self.hist.get_or_insert_with(SecondHist::default).add(h);
+        }
+    }
+
+    /// Every worker has moved past this second: keep what the result needs, drop the rest.
+    fn seal(&mut self, buckets: bool) {
+        if let Some(h) = self.hist.take() {
+            self.kept = (h.percentile_us(50.0), h.percentile_us(99.0), if buckets { h.buckets() } else { Vec::new() });
+        }
+    }
+
+    pub fn p50_us(&self) -> Option<f64> {
+        self.hist.as_ref().map_or(self.kept.0, |h| h.percentile_us(50.0))
+    }
+
+    pub fn p99_us(&self) -> Option<f64> {
+        self.hist.as_ref().map_or(self.kept.1, |h| h.percentile_us(99.0))
+    }
+
+    pub fn buckets(&self) -> Vec<[u64; 2]> {
+        self.hist.as_ref().map_or_else(|| self.kept.2.clone(), |h| h.buckets())
+    }
 }
 
 #[derive(Default)]
@@ -84,6 +123,8 @@ pub struct Collector {
     /// Per worker, per second: service latency of reads, writes.
     pub per_worker_lat: Vec<Vec<[SecondLat; 2]>>,
     scratch: Vec<SecondData>,
+    /// Seconds before this one are sealed.
+    sealed: usize,
 }
 
 impl Collector {
@@ -95,8 +136,12 @@ impl Collector {
         }
     }
 
-    pub fn collect(&mut self, mailboxes: &[Mailbox]) {
+    /// Takes what the workers handed over; `buckets`: sealed seconds keep their buckets.
+    pub fn collect(&mut self, mailboxes: &[Mailbox], buckets: bool) {
+        let mut past = u32::MAX;
         for (w, mb) in mailboxes.iter().enumerate() {
+            // Read before taking, so every second before it is in what is taken.
+            past = past.min(mb.at.load(Ordering::Acquire));
             mb.take(&mut self.scratch);
             for d in &self.scratch {
                 let s = d.sec as usize;
@@ -108,7 +153,7 @@ impl Collector {
                     agg.ios[k] += d.ios[k];
                     agg.bytes[k] += d.bytes[k];
                 }
-                agg.hist.add(&d.hist);
+                agg.add(&d.hist);
                 let pw = &mut self.per_worker[w];
                 if pw.len() <= s {
                     pw.resize(s + 1, [0; 4]);
@@ -127,6 +172,11 @@ impl Collector {
             }
             mb.give_back(&mut self.scratch);
         }
+        let upto = (past as usize).min(self.seconds.len());
+        for s in self.seconds.get_mut(self.sealed..upto).into_iter().flatten() {
+            s.seal(buckets);
+        }
+        self.sealed = self.sealed.max(upto);
     }
 
     /// I/Os and bytes of the newest second that every worker has finished, for the progress line.
@@ -163,3 +213,6 @@ pub(super) fn progress_line(t: u64, m_start: u64, m_end: u64, end: u64, cs: &[Co
         .unwrap_or_else(|| "…".into());
     format!("elapsed {:.0} s, remaining {:.0} s: {rate}", s(elapsed), s(m_end - t))
 }
+
+#[cfg(test)]
+mod tests;

@@ -305,7 +305,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         let mut agg_logged = 0;
         let mut tick = |at: Option<(u64, u64, u64)>| {
             for (k, c) in collectors.iter_mut().enumerate() {
-                c.collect(&mailboxes[layout.of_job(k)]);
+                c.collect(&mailboxes[layout.of_job(k)], assemble::mergeable());
             }
             if let Some((t, _, _)) = at {
                 // A second counts once every worker has had time to hand it over.
