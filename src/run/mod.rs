@@ -178,9 +178,9 @@ impl Shared {
         flows: flow::Flows,
         logs: iolog::Sinks,
         opts: &RunOptions,
+        io_count: Option<Arc<io_count::IoCount>>,
     ) -> anyhow::Result<Shared> {
         let (m_start, mut m_end, mut end) = w.edges();
-        let io_count = opts.io_count.clone();
         if let Some(t) = &io_count {
             t.begin(workers, w.duration);
             if t.open_ended() {
@@ -254,7 +254,10 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
     let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets)))?;
-    let mut shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
+    // The until-steady mode reads the workers' measured I/O count between their seconds.
+    let fine = jobs.iter().any(|j| j.spec.steady.is_some_and(|s| s.interval_ms > 0));
+    let counts = opts.io_count.clone().or_else(|| fine.then(|| Arc::new(io_count::IoCount::new(false))));
+    let mut shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts, counts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let mut steady: Vec<Option<steady::SteadyCheck>> =
@@ -308,8 +311,14 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
                 agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
+                let into = t.checked_sub(m_start);
                 for (k, s) in steady.iter_mut().enumerate() {
-                    if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
+                    let Some(s) = s.as_mut() else { continue };
+                    let fine = shared.io_count.as_ref().zip(into).is_some_and(|(c, at)| {
+                        let (ios, bytes) = c.measured(layout.of_job(k));
+                        s.sample(at, ios, bytes)
+                    });
+                    if s.feed(&collectors[k], complete) || fine {
                         shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
                     }
                 }
