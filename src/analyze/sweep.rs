@@ -20,7 +20,10 @@ pub const SIZES: [u64; 9] = [4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128
 pub const SKELETON: [usize; 5] = [0, 2, 4, 6, 8];
 /// A step is steady once its IOPS of each interval of this length (and of at least 40 I/Os)…
 /// Four samples a second: enough to tell a drift from noise within the one second a step
-/// lasts at least, each long enough to hold many of a throttle's dispatches.
+/// lasts at least. A throttle that lets I/Os through in bursts (cgroup blkio: one slice's worth
+/// every 100 ms) gives samples of two or three bursts, never steady: its steps run their full
+/// length, which its figure needs, since one burst more or less in a window of a second would
+/// move it by a tenth.
 pub const STEADY_INTERVAL_MS: u32 = 250;
 /// …are within ± this % of their mean over one second: four samples or more. Looser would take
 /// a throttle's first slices for its rate; tighter would rarely end a step on a busy host.
