@@ -31,7 +31,7 @@ pub use iolog::{inflate as inflate_log, inflate_to as inflate_log_to};
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use start::start_worker;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Barrier, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
@@ -311,17 +311,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
                 agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
-                let into = t.checked_sub(m_start);
-                for (k, s) in steady.iter_mut().enumerate() {
-                    let Some(s) = s.as_mut() else { continue };
-                    let fine = shared.io_count.as_ref().zip(into).is_some_and(|(c, at)| {
-                        let (ios, bytes) = c.measured(layout.of_job(k));
-                        s.sample(at, ios, bytes)
-                    });
-                    if s.feed(&collectors[k], complete) || fine {
-                        shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
-                    }
-                }
+                steady::judge_all(&mut steady, &collectors, complete, (&shared, &layout), t);
             }
             if let (Some(b), Some((t, m_end, end))) = (&bar, at) {
                 b.set_message(progress_line(t, m_start, m_end, end, &collectors));

@@ -112,6 +112,29 @@ impl SteadyCheck {
     }
 }
 
+/// Feeds each job's check (`checks[k]` of job `k`) what the supervisor has at `t` ns after the
+/// start: its whole seconds up to `complete`, and in the until-steady mode its measured I/O
+/// count; a job that has just reached steady state stops at `t`.
+pub(super) fn judge_all(
+    checks: &mut [Option<SteadyCheck>],
+    collectors: &[Collector],
+    complete: usize,
+    (shared, layout): (&super::Shared, &super::Layout),
+    t: u64,
+) {
+    let into = t.checked_sub(shared.measure_start);
+    for (k, s) in checks.iter_mut().enumerate() {
+        let Some(s) = s.as_mut() else { continue };
+        let fine = shared.io_count.as_ref().zip(into).is_some_and(|(c, at)| {
+            let (ios, bytes) = c.measured(layout.of_job(k));
+            s.sample(at, ios, bytes)
+        });
+        if s.feed(&collectors[k], complete) || fine {
+            shared.job_stop[k].fetch_min(t, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
 /// Why a test with a steady-state check ended, from whether the check was met, Ctrl-C, and its
 /// measured seconds against its duration (short of it, its workers ran out of I/Os).
 pub(super) fn stop(attained: bool, interrupted: bool, secs: f64, duration: f64) -> Stop {
