@@ -94,8 +94,13 @@ impl Sweeper {
     /// them the steps so far took (all of them until one finished).
     fn cost(&self, read: bool, i: usize) -> f64 {
         let share = if self.spent.1 > 0.0 { (self.spent.0 / self.spent.1).clamp(0.25, 1.5) } else { 1.0 };
+        share * self.full(read, i)
+    }
+
+    /// A step of `SIZES[i]`'s warm-up and full length, s: what it costs when never steady.
+    fn full(&self, read: bool, i: usize) -> f64 {
         let s = self.step(read, self.deep, SIZES[i]).spec;
-        share * (s.warmup + s.duration)
+        s.warmup + s.duration
     }
 
     /// What the sizes of `SKELETON` past index `i` (all of them for None) should cost, s.
@@ -113,14 +118,15 @@ impl Sweeper {
     }
 
     /// The size after `SIZES[i]`: the next one while `own` seconds pay for it and the five
-    /// sizes past it, else the next of the five, else 1M (where a MB/s cap shows) at once.
+    /// sizes past it, else the next of the five while 1M still fits after it, else 1M (where a
+    /// MB/s cap shows) at once.
     fn next_size(&self, read: bool, own: f64, i: usize) -> usize {
         let last = SIZES.len() - 1;
         if own >= self.cost(read, i + 1) + self.rest(read, Some(i + 1)) {
             return i + 1;
         }
         match SKELETON.iter().copied().find(|&j| j > i) {
-            Some(j) if own >= self.rest(read, Some(i)) => j,
+            Some(j) if j == last || own >= self.cost(read, j) + self.cost(read, last) => j,
             _ => last,
         }
     }
@@ -157,11 +163,13 @@ impl Sweeper {
                     // The knee: sweep block sizes at twice its depth (at least 16).
                     self.deep = (QDS[i - 1] * 2).clamp(16, 64);
                 }
-                // Deeper queues while the block sizes' five still fit after one more.
-                let room = self.own(read, left) >= self.cost(read, 0) + self.rest(read, None);
-                if self.flat >= 2 || i + 1 == QDS.len() || !room {
+                // Deeper queues while the block sizes' five still fit after one more at its
+                // full length.
+                let own = self.own(read, left);
+                if self.flat >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.rest(read, None) {
                     self.flat = 0;
-                    (read, 1, 0)
+                    // 4K at the deep queue was the climb's last step: the next size follows it.
+                    (read, 1, if QDS[i] == self.deep { self.next_size(read, own, 0) } else { 0 })
                 } else {
                     (read, 0, i + 1)
                 }
