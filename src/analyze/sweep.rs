@@ -36,6 +36,42 @@ pub struct Step {
     pub spec: Spec,
 }
 
+/// What the finished steps took: the seconds they measured of their full lengths, and the
+/// seconds around their warm-up and measured time (set-up, the runner's edges, the result).
+#[derive(Default)]
+struct Spent {
+    measured: f64,
+    full: f64,
+    between: f64,
+    steps: u32,
+}
+
+impl Spent {
+    fn add(&mut self, took: f64, warmup: f64, full: f64, measured: f64) {
+        self.measured += measured.min(full);
+        self.full += full;
+        self.between += (took - warmup - measured).max(0.0);
+        self.steps += 1;
+    }
+
+    /// The share of their full length steps measure, now that steady ones end early.
+    fn share(&self) -> f64 {
+        if self.full > 0.0 {
+            (self.measured / self.full).clamp(0.2, 1.0)
+        } else {
+            1.0
+        }
+    }
+
+    fn between(&self) -> f64 {
+        if self.steps > 0 {
+            self.between / f64::from(self.steps)
+        } else {
+            0.0
+        }
+    }
+}
+
 /// Where the sweep is, and when it must stop.
 pub struct Sweeper {
     base: Spec,
@@ -53,10 +89,9 @@ pub struct Sweeper {
     /// Tests run before the sweep (check's profile) are not the sweep's.
     skip: usize,
     /// When the last step was issued, and its warm-up and full length, s.
-    issued: Option<(Instant, f64)>,
-    /// Seconds the finished steps took, and their warm-ups and full lengths: the share of its
-    /// full length a step costs, now that steady steps end early.
-    spent: (f64, f64),
+    issued: Option<(Instant, f64, f64)>,
+    /// What the finished steps took: the price of those left.
+    spent: Spent,
     /// Before each step's name, to tell them from a profile's tests with the same name.
     pub prefix: &'static str,
 }
@@ -65,7 +100,7 @@ impl Sweeper {
     pub fn new(base: Spec, budget: f64, reads: bool, writes: bool, skip: usize) -> Sweeper {
         // About two dozen full-length steps fit the budget; long enough for throttles to settle.
         let step = (budget / 24.0).clamp(1.0, 5.0);
-        let (deadline, at, issued, spent) = (None, None, None, (0.0, 0.0));
+        let (deadline, at, issued, spent) = (None, None, None, Spent::default());
         Sweeper { base, reads, writes, step, budget, deadline, at, flat: 0, deep: 32, skip, issued, spent, prefix: "" }
     }
 
@@ -90,22 +125,36 @@ impl Sweeper {
         Step { name: format!("{}{}", self.prefix, test_key(&spec)), spec }
     }
 
-    /// What a step of `SIZES[i]` should cost, s: its warm-up and full length, times the share of
-    /// them the steps so far took (all of them until one finished).
+    /// What a step of `SIZES[i]` should cost, s: its warm-up, the share of its full length the
+    /// steps so far measured (all of it until one finished), and their time between.
     fn cost(&self, read: bool, i: usize) -> f64 {
-        let share = if self.spent.1 > 0.0 { (self.spent.0 / self.spent.1).clamp(0.25, 1.5) } else { 1.0 };
-        share * self.full(read, i)
+        self.priced(read, i, self.spent.share())
     }
 
-    /// A step of `SIZES[i]`'s warm-up and full length, s: what it costs when never steady.
+    /// A step of `SIZES[i]` measuring `share` of its full length, with its warm-up and the
+    /// time between steps, s.
+    fn priced(&self, read: bool, i: usize, share: f64) -> f64 {
+        let s = self.step(read, self.deep, SIZES[i]).spec;
+        s.warmup + share * s.duration + self.spent.between()
+    }
+
+    /// A step of `SIZES[i]` at its full length, s: what it costs when never steady.
     fn full(&self, read: bool, i: usize) -> f64 {
         let s = self.step(read, self.deep, SIZES[i]).spec;
-        s.warmup + s.duration
+        s.warmup + s.duration + self.spent.between()
     }
 
     /// What the sizes of `SKELETON` past index `i` (all of them for None) should cost, s.
     fn rest(&self, read: bool, i: Option<usize>) -> f64 {
         SKELETON.iter().filter(|&&j| i.is_none_or(|i| j > i)).map(|&j| self.cost(read, j)).sum()
+    }
+
+    /// The five sizes of `SKELETON` priced halfway between the share of their full length the
+    /// steps so far measured and all of it: a few of them running to their full length must
+    /// not push 256K out. What the queue-depth climb leaves them.
+    fn reserve(&self, read: bool) -> f64 {
+        let share = (self.spent.share() + 1.0) / 2.0;
+        SKELETON.iter().map(|&j| self.priced(read, j, share)).sum()
     }
 
     /// The seconds of `left` that `read`s may take: half the budget stays for the writes.
@@ -117,12 +166,12 @@ impl Sweeper {
         }
     }
 
-    /// The size after `SIZES[i]`: the next one while `own` seconds pay for it and the five
-    /// sizes past it, else the next of the five while 1M still fits after it, else 1M (where a
-    /// MB/s cap shows) at once.
+    /// The size after `SIZES[i]`: the next one while `own` seconds pay for it at its full length
+    /// and the five sizes past it (a size between them must not take their time), else the next
+    /// of the five while 1M still fits after it, else 1M (where a MB/s cap shows) at once.
     fn next_size(&self, read: bool, own: f64, i: usize) -> usize {
         let last = SIZES.len() - 1;
-        if own >= self.cost(read, i + 1) + self.rest(read, Some(i + 1)) {
+        if own >= self.full(read, i + 1) + self.rest(read, Some(i + 1)) {
             return i + 1;
         }
         match SKELETON.iter().copied().find(|&j| j > i) {
@@ -139,8 +188,9 @@ impl Sweeper {
                 (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
                 _ => true,
             };
-        if let Some((at, planned)) = self.issued.take() {
-            self.spent = (self.spent.0 + now.saturating_duration_since(at).as_secs_f64(), self.spent.1 + planned);
+        if let (Some((at, warmup, full)), Some(t)) = (self.issued.take(), mine.last()) {
+            let took = now.saturating_duration_since(at).as_secs_f64();
+            self.spent.add(took, warmup, full, t.duration_s);
         }
         let deadline = *self.deadline.get_or_insert_with(|| now + Duration::from_secs_f64(self.budget));
         let left = deadline.saturating_duration_since(now).as_secs_f64();
@@ -166,7 +216,7 @@ impl Sweeper {
                 // Deeper queues while the block sizes' five still fit after one more at its
                 // full length.
                 let own = self.own(read, left);
-                if self.flat >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.rest(read, None) {
+                if self.flat >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.reserve(read) {
                     self.flat = 0;
                     // 4K at the deep queue was the climb's last step: the next size follows it.
                     (read, 1, if QDS[i] == self.deep { self.next_size(read, own, 0) } else { 0 })
@@ -196,7 +246,7 @@ impl Sweeper {
         }
         self.at = Some((read, phase, i));
         let s = if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) };
-        self.issued = Some((now, s.spec.warmup + s.spec.duration));
+        self.issued = Some((now, s.spec.warmup, s.spec.duration));
         Some(s)
     }
 }

@@ -57,8 +57,9 @@ fn sweep_settling(
     let mut now = start;
     let (mut steps, mut done) = (Vec::new(), Vec::new());
     while let Some(s) = sw.next(&done, now) {
-        now += Duration::from_secs_f64(s.spec.warmup + s.spec.duration.min(settle(steps.len())) + overhead);
-        done.push(disk.measure(&t, &s));
+        let measured = s.spec.duration.min(settle(steps.len()));
+        now += Duration::from_secs_f64(s.spec.warmup + measured + overhead);
+        done.push(TestResult { duration_s: measured, ..disk.measure(&t, &s) });
         assert_ne!(steps.last(), Some(&s), "a step twice in a row");
         steps.push(s);
     }
@@ -137,7 +138,7 @@ fn a_tight_budget_gives_the_reads_half_and_the_writes_the_rest() {
     // the writes begin when those are done.
     let at = first_write_at.expect("writes ran");
     assert!((11.0..=14.0).contains(&at), "writes began at {at} s: {:?}", qd_and_bs(&steps, true));
-    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024]);
+    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024], "{:?}", qd_and_bs(&steps, true));
 }
 
 #[test]
@@ -211,7 +212,7 @@ fn quick_on_a_throttle_measures_five_block_sizes_in_twelve_seconds() {
     // second a steady judgement takes). 2,000 IOPS and 40 MB/s caps.
     let disk = Disk { lat_us: 100.0, iops: 2000.0, mbps: 40.0, write_share: 1.0 };
     let (steps, secs) = sweep_settling(&disk, 12.0, false, |_| 1.0, 0.1);
-    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024]);
+    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024], "{:?}", qd_and_bs(&steps, true));
     assert!(secs <= 12.0 + 1.0, "{secs} s");
 }
 
