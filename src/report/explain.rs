@@ -139,15 +139,15 @@ pub fn render(r: &RunResult) -> String {
     let w = r.tests.iter().map(|t| t.name.chars().count()).max().unwrap_or(5).max(5);
     let _ = writeln!(
         o,
-        "\n{:<w$} | {:>10} | {:>9} | {:>9} | {:>9} | {:>7} | {:>6} | {:<11}",
-        "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD", "s", "stop"
+        "\n{:<w$} | {:>10} | {:>9} | {:>9} | {:>9} | {:>7} | {:>6} | stop",
+        "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD", "s"
     );
-    let _ = writeln!(o, "{}", "-".repeat(w + 87));
+    let _ = writeln!(o, "{}", "-".repeat(w + 82));
     for t in &r.tests {
         let l = &t.total.lat_us;
         let _ = writeln!(
             o,
-            "{:<w$} | {:>10.1} | {:>9.2} | {:>9} | {:>9} | {:>7.2} | {:>6.2} | {:<11}",
+            "{:<w$} | {:>10.1} | {:>9.2} | {:>9} | {:>9} | {:>7.2} | {:>6.2} | {}",
             t.name,
             t.total.iops,
             t.total.mbps,
