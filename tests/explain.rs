@@ -45,6 +45,57 @@ fn a_bandwidth_throttle_alone_has_no_iops_cap() {
     assert_eq!(a["binding"]["1M"], "mbps");
 }
 
+/// `check` (`--quick` or not) on a loop device throttled to 2,000 IOPS and 40 MB/s: a block
+/// device, so reads only. Its sweep must measure five block sizes or more from 4K to 1M, find
+/// both caps within 3 %, and say of each step how long it measured and why it stopped.
+fn check_throttled(name: &str, quick: &str) {
+    let Some(t) = Throttled::new(name) else { return };
+    t.set("read_iops_device", 2000);
+    t.set("read_bps_device", 40_000_000);
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("check.html");
+    let bin = env!("CARGO_BIN_EXE_iolens");
+    let cmd = format!("{bin} check {} {quick} --format json --quiet --html {}", t.dev, page.display());
+    let (code, out, err) = parts(&t.run(&cmd));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sweep: Vec<&serde_json::Value> =
+        v["tests"].as_array().unwrap().iter().filter(|t| t["name"].as_str().unwrap().starts_with("sweep ")).collect();
+    let mut sizes: Vec<u64> = sweep.iter().map(|t| t["spec"]["blocks"][0]["size"].as_u64().unwrap()).collect();
+    sizes.sort();
+    sizes.dedup();
+    assert!(sizes.len() >= 5 && sizes[0] == 4096 && sizes.last() == Some(&(1 << 20)), "block sizes {sizes:?}");
+    for t in &sweep {
+        let (name, secs, full) =
+            (&t["name"], t["duration_s"].as_f64().unwrap(), t["spec"]["duration"].as_f64().unwrap());
+        assert_eq!(t["spec"]["read_pct"], 100, "{name}: a device without --force-device is only read");
+        match t["steady"]["stop"].as_str() {
+            // Steady over one second of 250 ms samples at least, before the step's full length.
+            Some("steady") => assert!((1.0..=full + 0.05).contains(&secs), "{name}: steady after {secs} s of {full}"),
+            Some("cap") => assert!((secs - full).abs() <= 0.05 * full, "{name}: capped after {secs} s of {full}"),
+            other => panic!("{name}: stopped by {other:?}"),
+        }
+    }
+    let a = &v["analysis"]["reads"];
+    eprintln!("{}", serde_json::to_string_pretty(a).unwrap());
+    assert!(within(&a["iops_cap"], 2000.0, 0.03), "iops_cap {}", a["iops_cap"]);
+    assert!(within(&a["mbps_cap"], 40.0, 0.03), "mbps_cap {}", a["mbps_cap"]);
+    assert_eq!((a["binding"]["4K"].as_str(), a["binding"]["1M"].as_str()), (Some("iops"), Some("mbps")));
+    // The page's table of every test has the two columns.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<th>s</th><th>stop</th>"), "no stop column on the page");
+}
+
+#[test]
+fn check_quick_on_a_throttle_finds_both_caps_over_five_block_sizes() {
+    check_throttled("check-quick", "--quick");
+}
+
+#[test]
+fn check_on_a_throttle_finds_both_caps_over_five_block_sizes() {
+    check_throttled("check-full", "");
+}
+
 #[test]
 fn check_quick_tables_walls_and_a_page() {
     let dir = tempfile::tempdir().unwrap();
@@ -56,9 +107,18 @@ fn check_quick_tables_walls_and_a_page() {
         .unwrap();
     let (code, text, err) = parts(&out);
     assert_eq!(code, 0, "{err}");
-    for part in
-        ["SEQ1M Q8T1", "RND4K Q1T1", "sweep RND4K Q1T1 Read", "\nWalls\n", "reads:", "Catalog matches", "\nAdvice\n"]
-    {
+    let steady = "s: measured seconds; stop: steady (IOPS of each 250 ms within ±5 % of their mean over 1 s), cap";
+    for part in [
+        "SEQ1M Q8T1",
+        "RND4K Q1T1",
+        "sweep RND4K Q1T1 Read",
+        "| mean QD |      s | stop",
+        steady,
+        "\nWalls\n",
+        "reads:",
+        "Catalog matches",
+        "\nAdvice\n",
+    ] {
         assert!(text.contains(part), "{part:?} missing:\n{text}");
     }
     // The page's verdict sentence, word for word, above the walls in the terminal too.

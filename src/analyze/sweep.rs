@@ -2,14 +2,32 @@
 //! 4K → 1M at a deep queue; reads, then writes. Each climb stops once throughput stops growing,
 //! all within a time budget. A pure state machine over the results so far and the time: the
 //! caller runs each step (through `run/`) and hands back what it measured.
+//!
+//! Each step ends once its rate is steady (`STEADY_PCT`, `STEADY_INTERVAL_MS`) or at its full
+//! length, whichever comes first. The time steady steps save goes to more block sizes: the
+//! climb takes the next size while what is left still pays for the five of `SKELETON` after it,
+//! else the next of those five, else 1M at once.
 
 use crate::compare::test_key;
 use crate::result::TestResult;
-use crate::workload::{BlockShare, Pattern, Spec};
+use crate::workload::{BlockShare, Pattern, Spec, SteadyState};
 use std::time::{Duration, Instant};
 
 pub const QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 pub const SIZES: [u64; 9] = [4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20];
+/// Indexes in `SIZES` of the block sizes a climb measures however tight its time: 4K, 16K,
+/// 64K, 256K and 1M, enough to draw where a MB/s cap takes over from an IOPS cap.
+pub const SKELETON: [usize; 5] = [0, 2, 4, 6, 8];
+/// A step is steady once its IOPS of each interval of this length (and of at least 40 I/Os)…
+/// Four samples a second: enough to tell a drift from noise within the one second a step
+/// lasts at least. A throttle that lets I/Os through in bursts (cgroup blkio: one slice's worth
+/// every 100 ms) gives samples of two or three bursts, never steady: its steps run their full
+/// length, which its figure needs, since one burst more or less in a window of a second would
+/// move it by a tenth.
+pub const STEADY_INTERVAL_MS: u32 = 250;
+/// …are within ± this % of their mean over one second: four samples or more. Looser would take
+/// a throttle's first slices for its rate; tighter would rarely end a step on a busy host.
+pub const STEADY_PCT: f64 = 5.0;
 
 /// One test the sweep asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,11 +36,48 @@ pub struct Step {
     pub spec: Spec,
 }
 
+/// What the finished steps took: the seconds they measured of their full lengths, and the
+/// seconds around their warm-up and measured time (set-up, the runner's edges, the result).
+#[derive(Default)]
+struct Spent {
+    measured: f64,
+    full: f64,
+    between: f64,
+    steps: u32,
+}
+
+impl Spent {
+    fn add(&mut self, took: f64, warmup: f64, full: f64, measured: f64) {
+        self.measured += measured.min(full);
+        self.full += full;
+        self.between += (took - warmup - measured).max(0.0);
+        self.steps += 1;
+    }
+
+    /// The share of their full length steps measure, now that steady ones end early.
+    fn share(&self) -> f64 {
+        if self.full > 0.0 {
+            (self.measured / self.full).clamp(0.2, 1.0)
+        } else {
+            1.0
+        }
+    }
+
+    fn between(&self) -> f64 {
+        if self.steps > 0 {
+            self.between / f64::from(self.steps)
+        } else {
+            0.0
+        }
+    }
+}
+
 /// Where the sweep is, and when it must stop.
 pub struct Sweeper {
     base: Spec,
     reads: bool,
     writes: bool,
+    /// A step's full length at small blocks (twice this at large ones), s.
     step: f64,
     budget: f64,
     /// Set at the first step, so a profile run before the sweep does not eat its budget.
@@ -33,18 +88,23 @@ pub struct Sweeper {
     deep: u32,
     /// Tests run before the sweep (check's profile) are not the sweep's.
     skip: usize,
+    /// When the last step was issued, and its warm-up and full length, s.
+    issued: Option<(Instant, f64, f64)>,
+    /// What the finished steps took: the price of those left.
+    spent: Spent,
     /// Before each step's name, to tell them from a profile's tests with the same name.
     pub prefix: &'static str,
 }
 
 impl Sweeper {
     pub fn new(base: Spec, budget: f64, reads: bool, writes: bool, skip: usize) -> Sweeper {
-        // About two dozen steps fit the budget; long enough for throttles to settle.
+        // About two dozen full-length steps fit the budget; long enough for throttles to settle.
         let step = (budget / 24.0).clamp(1.0, 5.0);
-        Sweeper { base, reads, writes, step, budget, deadline: None, at: None, flat: 0, deep: 32, skip, prefix: "" }
+        let (deadline, at, issued, spent) = (None, None, None, Spent::default());
+        Sweeper { base, reads, writes, step, budget, deadline, at, flat: 0, deep: 32, skip, issued, spent, prefix: "" }
     }
 
-    /// One step: `read`s or writes of `bs` bytes at `qd`, random, one thread.
+    /// One step: `read`s or writes of `bs` bytes at `qd`, random, one thread, ending once steady.
     pub fn step(&self, read: bool, qd: u32, bs: u64) -> Step {
         // Large blocks are few a second under a bandwidth cap (20 MB/s is 19 I/Os of 1M): a longer
         // step counts enough of them, and a longer warm-up lets a throttle settle.
@@ -59,22 +119,65 @@ impl Sweeper {
             threads: 1,
             duration,
             warmup,
+            steady: Some(SteadyState::until_steady(STEADY_PCT, STEADY_INTERVAL_MS, 1)),
             ..self.base.clone()
         };
         Step { name: format!("{}{}", self.prefix, test_key(&spec)), spec }
     }
 
-    /// Whether `left` seconds (of which the writes keep half while reads run) are too few for
-    /// the next block size and then 1M, and enough for 1M alone; not before two sizes show
-    /// whether IOPS stays flat across them (an IOPS cap).
-    fn short(&self, read: bool, left: f64, i: usize) -> bool {
-        let own = if read && self.writes { left - self.budget / 2.0 } else { left };
-        let cost = |bs: u64| {
-            let s = self.step(read, self.deep, bs).spec;
-            s.warmup + s.duration
-        };
-        let large = cost(SIZES[SIZES.len() - 1]);
-        i >= 1 && i + 2 < SIZES.len() && own < cost(SIZES[i + 1]) + large && own >= 0.75 * large
+    /// What a step of `SIZES[i]` should cost, s: its warm-up, the share of its full length the
+    /// steps so far measured (all of it until one finished), and their time between.
+    fn cost(&self, read: bool, i: usize) -> f64 {
+        self.priced(read, i, self.spent.share())
+    }
+
+    /// A step of `SIZES[i]` measuring `share` of its full length, with its warm-up and the
+    /// time between steps, s.
+    fn priced(&self, read: bool, i: usize, share: f64) -> f64 {
+        let s = self.step(read, self.deep, SIZES[i]).spec;
+        s.warmup + share * s.duration + self.spent.between()
+    }
+
+    /// A step of `SIZES[i]` at its full length, s: what it costs when never steady.
+    fn full(&self, read: bool, i: usize) -> f64 {
+        let s = self.step(read, self.deep, SIZES[i]).spec;
+        s.warmup + s.duration + self.spent.between()
+    }
+
+    /// What the sizes of `SKELETON` past index `i` (all of them for None) should cost, s.
+    fn rest(&self, read: bool, i: Option<usize>) -> f64 {
+        SKELETON.iter().filter(|&&j| i.is_none_or(|i| j > i)).map(|&j| self.cost(read, j)).sum()
+    }
+
+    /// The five sizes of `SKELETON` priced halfway between the share of their full length the
+    /// steps so far measured and all of it: a few of them running to their full length must
+    /// not push 256K out. What the queue-depth climb leaves them.
+    fn reserve(&self, read: bool) -> f64 {
+        let share = (self.spent.share() + 1.0) / 2.0;
+        SKELETON.iter().map(|&j| self.priced(read, j, share)).sum()
+    }
+
+    /// The seconds of `left` that `read`s may take: half the budget stays for the writes.
+    fn own(&self, read: bool, left: f64) -> f64 {
+        if read && self.writes {
+            left - self.budget / 2.0
+        } else {
+            left
+        }
+    }
+
+    /// The size after `SIZES[i]`: the next one while `own` seconds pay for it at its full length
+    /// and the five sizes past it (a size between them must not take their time), else the next
+    /// of the five while 1M still fits after it, else 1M (where a MB/s cap shows) at once.
+    fn next_size(&self, read: bool, own: f64, i: usize) -> usize {
+        let last = SIZES.len() - 1;
+        if own >= self.full(read, i + 1) + self.rest(read, Some(i + 1)) {
+            return i + 1;
+        }
+        match SKELETON.iter().copied().find(|&j| j > i) {
+            Some(j) if j == last || own >= self.cost(read, j) + self.cost(read, last) => j,
+            _ => last,
+        }
     }
 
     /// The next step from what the sweep measured so far, at time `now`; None when done.
@@ -85,6 +188,10 @@ impl Sweeper {
                 (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
                 _ => true,
             };
+        if let (Some((at, warmup, full)), Some(t)) = (self.issued.take(), mine.last()) {
+            let took = now.saturating_duration_since(at).as_secs_f64();
+            self.spent.add(took, warmup, full, t.duration_s);
+        }
         let deadline = *self.deadline.get_or_insert_with(|| now + Duration::from_secs_f64(self.budget));
         let left = deadline.saturating_duration_since(now).as_secs_f64();
         if left < self.step * 1.5 {
@@ -106,9 +213,13 @@ impl Sweeper {
                     // The knee: sweep block sizes at twice its depth (at least 16).
                     self.deep = (QDS[i - 1] * 2).clamp(16, 64);
                 }
-                if self.flat >= 2 || i + 1 == QDS.len() {
+                // Deeper queues while the block sizes' five still fit after one more at its
+                // full length.
+                let own = self.own(read, left);
+                if self.flat >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.reserve(read) {
                     self.flat = 0;
-                    (read, 1, 0)
+                    // 4K at the deep queue was the climb's last step: the next size follows it.
+                    (read, 1, if QDS[i] == self.deep { self.next_size(read, own, 0) } else { 0 })
                 } else {
                     (read, 0, i + 1)
                 }
@@ -122,13 +233,11 @@ impl Sweeper {
                     } else {
                         return None;
                     }
-                } else if self.flat >= 2 || self.short(read, left, i) {
+                } else if self.flat >= 2 {
                     // Throughput stopped growing: one more step at 1M confirms the wall there.
-                    // Or the time left would end the climb before the large blocks, where a
-                    // MB/s cap shows: 1M now, rather than a sweep that never reaches it.
                     (read, 1, SIZES.len() - 1)
                 } else {
-                    (read, 1, i + 1)
+                    (read, 1, self.next_size(read, self.own(read, left), i))
                 }
             }
         };
@@ -136,7 +245,9 @@ impl Sweeper {
             self.deep = 32;
         }
         self.at = Some((read, phase, i));
-        Some(if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) })
+        let s = if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) };
+        self.issued = Some((now, s.spec.warmup, s.spec.duration));
+        Some(s)
     }
 }
 

@@ -139,21 +139,31 @@ pub fn render(r: &RunResult) -> String {
     let w = r.tests.iter().map(|t| t.name.chars().count()).max().unwrap_or(5).max(5);
     let _ = writeln!(
         o,
-        "\n{:<w$} | {:>10} | {:>9} | {:>9} | {:>9} | {:>7}",
-        "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD"
+        "\n{:<w$} | {:>10} | {:>9} | {:>9} | {:>9} | {:>7} | {:>6} | stop",
+        "test", "IOPS", "MB/s", "mean µs", "p99 µs", "mean QD", "s"
     );
-    let _ = writeln!(o, "{}", "-".repeat(w + 62));
+    let _ = writeln!(o, "{}", "-".repeat(w + 82));
     for t in &r.tests {
         let l = &t.total.lat_us;
         let _ = writeln!(
             o,
-            "{:<w$} | {:>10.1} | {:>9.2} | {:>9} | {:>9} | {:>7.2}",
+            "{:<w$} | {:>10.1} | {:>9.2} | {:>9} | {:>9} | {:>7.2} | {:>6.2} | {}",
             t.name,
             t.total.iops,
             t.total.mbps,
             TEXT.us(l.mean),
             TEXT.us(l.percentiles.get("99")),
-            t.mean_qd
+            t.mean_qd,
+            t.duration_s,
+            t.steady.as_ref().and_then(|s| s.stop).map_or("–", |s| s.name())
+        );
+    }
+    if let Some(ss) = r.tests.iter().find_map(|t| t.spec.steady.filter(|s| s.interval_ms > 0)) {
+        let _ = writeln!(
+            o,
+            "s: measured seconds; stop: steady (IOPS of each {} ms within ±{} % of their mean over {} s), \
+             cap (its full length), interrupted",
+            ss.interval_ms, ss.limit, ss.dur
         );
     }
     for t in &r.tests {

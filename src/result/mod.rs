@@ -165,6 +165,34 @@ pub struct SteadyOutcome {
     /// measured; zeros where it had not filled.
     pub iops: Vec<u64>,
     pub bw: Vec<u64>,
+    /// Why the test ended; absent in results stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Stop>,
+}
+
+/// Why a test with a steady-state check ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The check was met.
+    Steady,
+    /// Its full duration, the check unmet.
+    Cap,
+    /// Ctrl-C.
+    Interrupted,
+    /// Its workers ran out of I/Os to issue (fio's number_ios or io_size, an I/O budget).
+    IoCount,
+}
+
+impl Stop {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Steady => "steady",
+            Stop::Cap => "cap",
+            Stop::Interrupted => "interrupted",
+            Stop::IoCount => "io count",
+        }
+    }
 }
 
 /// Failed I/Os passed over in the measured window.

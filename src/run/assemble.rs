@@ -97,7 +97,10 @@ pub fn test_result(p: Parts) -> TestResult {
         errors,
         failed,
         ranks: Vec::new(),
-        steady: p.steady,
+        steady: p.steady.map(|mut s| {
+            s.stop = Some(super::steady::stop(s.attained, p.interrupted, secs, p.spec.duration));
+            s
+        }),
         replay: p.spec.replay.as_ref().map(|r| {
             let mut lag = LatRec::default();
             for l in p.recs.iter().filter_map(|w| w.lag.as_ref()) {

@@ -63,6 +63,13 @@ impl IoCount {
         Progress { ios, bytes, seconds }
     }
 
+    /// The measured I/Os and bytes of `workers` so far (one job of a group).
+    pub(super) fn measured(&self, workers: std::ops::Range<usize>) -> (u64, u64) {
+        let slots = self.slots.get().map_or(&[][..], |s| &s[..]);
+        let of = slots.get(workers).unwrap_or(&[]);
+        of.iter().fold((0, 0), |(i, b), s| (i + s.ios.load(Relaxed), b + s.bytes.load(Relaxed)))
+    }
+
     /// When the measured window began and when the run was over, once they are known.
     pub fn window(&self) -> (Option<Instant>, Option<Instant>) {
         (self.start.get().copied(), self.end.get().copied())

@@ -31,7 +31,7 @@ pub use iolog::{inflate as inflate_log, inflate_to as inflate_log_to};
 use live::{progress_bar, progress_line, Collector, Mailbox};
 use start::start_worker;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Barrier, OnceLock};
 use std::time::Instant;
 use supervise::supervise;
@@ -180,9 +180,9 @@ impl Shared {
         flows: flow::Flows,
         logs: iolog::Sinks,
         opts: &RunOptions,
+        io_count: Option<Arc<io_count::IoCount>>,
     ) -> anyhow::Result<Shared> {
         let (m_start, mut m_end, mut end) = w.edges();
-        let io_count = opts.io_count.clone();
         if let Some(t) = &io_count {
             t.begin(workers, w.duration);
             if t.open_ended() {
@@ -257,7 +257,10 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let layout = Layout::of(jobs);
     let flows = flow::Flows::of(jobs.iter().zip(&layout.count).map(|(j, n)| (j.spec, *n)));
     let logs = iolog::Sinks::open(jobs.iter().map(|j| (j.spec, j.targets)))?;
-    let mut shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts)?;
+    // The until-steady mode reads the workers' measured I/O count between their seconds.
+    let fine = jobs.iter().any(|j| j.spec.steady.is_some_and(|s| s.interval_ms > 0));
+    let counts = opts.io_count.clone().or_else(|| fine.then(|| Arc::new(io_count::IoCount::new(false))));
+    let mut shared = Shared::new(&window, layout.workers(), jobs.len(), flows, logs, opts, counts)?;
     let mailboxes: Vec<Mailbox> = (0..layout.workers()).map(|_| Mailbox::new()).collect();
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let mut steady: Vec<Option<steady::SteadyCheck>> =
@@ -311,11 +314,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 // A second counts once every worker has had time to hand it over.
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
                 agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
-                for (k, s) in steady.iter_mut().enumerate() {
-                    if s.as_mut().is_some_and(|s| s.feed(&collectors[k], complete)) {
-                        shared.job_stop[k].fetch_min(t, Ordering::Relaxed);
-                    }
-                }
+                steady::judge_all(&mut steady, &collectors, complete, (&shared, &layout), t);
             }
             if let (Some(b), Some((t, m_end, end))) = (&bar, at) {
                 b.set_message(progress_line(t, m_start, m_end, end, &collectors));

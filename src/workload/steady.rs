@@ -1,6 +1,7 @@
 //! Steady state (fio's `ss`, `ss_dur`, `ss_ramp`): a job ends once its per-second IOPS or
 //! bandwidth has settled over a window of seconds, judged by the largest deviation from the
-//! window's mean or by the slope of a line fitted through it.
+//! window's mean or by the slope of a line fitted through it. iolens's own "until steady" mode
+//! (the sweep of `check` and `explain`) judges the same way at a finer interval than a second.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,14 @@ pub struct SteadyState {
     pub dur: u32,
     /// Seconds before the first sample (fio's ss_ramp).
     pub ramp: f64,
+    /// Length of one sample, ms; 0 is fio's whole second. Finer samples fill a window of `dur`
+    /// seconds sooner than whole ones, so a steady test can end after about a second.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interval_ms: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl SteadyState {
@@ -37,7 +46,20 @@ impl SteadyState {
             None => (limit, false),
         };
         let limit: f64 = num.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(bad)?;
-        Ok(SteadyState { iops, slope, pct, limit, dur, ramp })
+        Ok(SteadyState { iops, slope, pct, limit, dur, ramp, interval_ms: 0 })
+    }
+
+    /// Until steady: IOPS of each `interval_ms` within ±`pct` % of their mean over `dur` s.
+    pub fn until_steady(pct: f64, interval_ms: u32, dur: u32) -> SteadyState {
+        SteadyState { iops: true, slope: false, pct: true, limit: pct, dur, ramp: 0.0, interval_ms }
+    }
+
+    /// Samples in the judged window: `dur` seconds of them.
+    pub fn samples(&self) -> usize {
+        match self.interval_ms {
+            0 => self.dur.max(1) as usize,
+            ms => ((u64::from(self.dur.max(1)) * 1000).div_ceil(u64::from(ms))).max(2) as usize,
+        }
     }
 
     /// What fio's `--debug=parse` says of the limit as it reads it.

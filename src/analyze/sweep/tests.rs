@@ -35,19 +35,43 @@ impl Disk {
     }
 }
 
-/// Runs the sweep to its end; returns the steps and the simulated seconds they took.
+/// Runs the sweep to its end, every step at its full length; returns the steps and the
+/// simulated seconds they took.
 fn sweep(disk: &Disk, budget: f64, writes: bool) -> (Vec<Step>, f64) {
+    sweep_settling(disk, budget, writes, |_| f64::INFINITY, 0.0)
+}
+
+/// As `sweep`, step `n` steady after `settle(n)` measured seconds (ending there, or at its full
+/// length when that is shorter), `overhead` seconds between steps. No step repeats the one
+/// before it.
+fn sweep_settling(
+    disk: &Disk,
+    budget: f64,
+    writes: bool,
+    settle: impl Fn(usize) -> f64,
+    overhead: f64,
+) -> (Vec<Step>, f64) {
     let t = template();
     let mut sw = Sweeper::new(Spec::default(), budget, true, writes, 0);
     let start = Instant::now();
     let mut now = start;
     let (mut steps, mut done) = (Vec::new(), Vec::new());
     while let Some(s) = sw.next(&done, now) {
-        now += Duration::from_secs_f64(s.spec.warmup + s.spec.duration);
-        done.push(disk.measure(&t, &s));
+        let measured = s.spec.duration.min(settle(steps.len()));
+        now += Duration::from_secs_f64(s.spec.warmup + measured + overhead);
+        done.push(TestResult { duration_s: measured, ..disk.measure(&t, &s) });
+        assert_ne!(steps.last(), Some(&s), "a step twice in a row");
         steps.push(s);
     }
     (steps, now.duration_since(start).as_secs_f64())
+}
+
+/// The block sizes of one direction's block-size climb, KiB (its first step is the 4K one).
+fn sizes_kib(steps: &[Step], read: bool) -> Vec<u64> {
+    let mine: Vec<&Step> = steps.iter().filter(|s| (s.spec.read_pct == 100) == read).collect();
+    // The climb begins at the last 4K step (block sizes at the deep queue start there).
+    let from = mine.iter().rposition(|s| s.spec.blocks[0].size == 4096).unwrap_or(mine.len());
+    mine[from..].iter().map(|s| s.spec.blocks[0].size >> 10).collect()
 }
 
 fn qd_and_bs(steps: &[Step], read: bool) -> Vec<(u32, u64)> {
@@ -110,9 +134,11 @@ fn a_tight_budget_gives_the_reads_half_and_the_writes_the_rest() {
         }
         t += s.spec.warmup + s.spec.duration;
     }
-    // 24 s, 1 s steps: reads switch to writes once half the budget is spent.
+    // 24 s, 1 s steps: the reads' half pays for QD 1 to 4 and the five block sizes up to 1M;
+    // the writes begin when those are done.
     let at = first_write_at.expect("writes ran");
-    assert!((12.0..=14.0).contains(&at), "writes began at {at} s");
+    assert!((11.0..=14.0).contains(&at), "writes began at {at} s: {:?}", qd_and_bs(&steps, true));
+    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024], "{:?}", qd_and_bs(&steps, true));
 }
 
 #[test]
@@ -127,15 +153,75 @@ fn a_profile_before_the_sweep_is_not_counted_as_its_steps() {
 }
 
 #[test]
-fn a_budget_too_short_for_every_block_size_still_ends_each_climb_at_1m() {
-    // check's 70 s on a 5,000 IOPS / 200 MB/s disk: stepping through every size would leave
-    // the writes at 32K, short of the MB/s cap.
+fn a_budget_too_short_for_every_block_size_still_measures_five_of_them_up_to_1m() {
+    // check's 64 s on a 5,000 IOPS / 200 MB/s disk, no step ever steady: stepping through every
+    // size would leave the writes at 32K, short of the MB/s cap.
     let disk = Disk { lat_us: 200.0, iops: 5000.0, mbps: 200.0, write_share: 1.0 };
-    let (steps, secs) = sweep(&disk, 70.0, true);
+    let (steps, secs) = sweep(&disk, 64.0, true);
     for read in [true, false] {
-        let sizes: Vec<u64> = qd_and_bs(&steps, read).iter().skip_while(|(_, b)| *b == 4096).map(|(_, b)| *b).collect();
-        assert_eq!(sizes.last(), Some(&(1 << 20)), "read {read}: {sizes:?}");
-        assert_eq!(sizes[0], 8 << 10, "read {read}: two sizes before the jump: {sizes:?}");
+        // The five at least; the writes, with the time the reads left them, one more.
+        let sizes = sizes_kib(&steps, read);
+        let five: Vec<u64> = sizes.iter().copied().filter(|k| [4, 16, 64, 256, 1024].contains(k)).collect();
+        assert_eq!(five, [4, 16, 64, 256, 1024], "read {read}: {sizes:?}");
+        assert_eq!(sizes.len(), if read { 5 } else { 6 }, "read {read}: {sizes:?}");
+        // The queue depths before them: QD 1 to 4, the climb cut short to leave them room.
+        let qds: Vec<u32> = qd_and_bs(&steps, read).iter().map(|(q, _)| *q).collect();
+        assert_eq!(qds[..3], [1, 2, 4], "read {read}: {qds:?}");
     }
-    assert!(secs <= 70.0 + 2.0, "{secs} s");
+    assert!(secs <= 64.0 + 2.0, "{secs} s");
+}
+
+#[test]
+fn steps_that_end_steady_buy_every_queue_depth_and_more_block_sizes_in_the_same_budget() {
+    // The same disk and budget; each step steady after 1 s measured (four samples of 250 ms),
+    // a fifth of a second between steps.
+    let disk = Disk { lat_us: 200.0, iops: 5000.0, mbps: 200.0, write_share: 1.0 };
+    let (capped, capped_secs) = sweep(&disk, 64.0, true);
+    let (steps, secs) = sweep_settling(&disk, 64.0, true, |_| 1.0, 0.2);
+    for read in [true, false] {
+        // QD 1 (5,000 IOPS at 200 µs), 2 and 4 flat: the knee at QD 1, block sizes at QD 16.
+        let qds: Vec<u32> = qd_and_bs(&steps, read).iter().map(|(q, _)| *q).take(3).collect();
+        assert_eq!(qds, [1, 2, 4], "read {read}");
+        let sizes = sizes_kib(&steps, read);
+        // MB/s grows to 200 MB/s ÷ 5,000 IOPS = 40 KB: 4K to 64K, then 128K and 256K flat and
+        // 1M confirms the wall; every size on the way, more than the five of a capped sweep.
+        assert_eq!(sizes, [4, 8, 16, 32, 64, 128, 256, 1024], "read {read}");
+        assert!(sizes.len() > sizes_kib(&capped, read).len());
+    }
+    assert!(steps.iter().all(|s| s.spec.qd <= 4 || s.spec.qd == 16), "block sizes at twice the knee's QD");
+    assert!(secs <= 64.0 && secs <= capped_secs, "{secs} s, capped {capped_secs} s");
+}
+
+#[test]
+fn a_disk_still_growing_at_deep_queues_keeps_five_block_sizes_each_way_when_some_steps_never_settle() {
+    // check's 64 s on a disk without a wall, as a fast file is: IOPS grow with every queue
+    // depth. One step in three runs its full length; the others are steady after 1 s.
+    let disk = Disk { lat_us: 50.0, iops: f64::INFINITY, mbps: f64::INFINITY, write_share: 0.5 };
+    let (steps, secs) = sweep_settling(&disk, 64.0, true, |n| if n % 3 == 2 { f64::INFINITY } else { 1.0 }, 0.3);
+    for read in [true, false] {
+        let sizes = sizes_kib(&steps, read);
+        let five: Vec<u64> = sizes.iter().copied().filter(|k| [4, 16, 64, 256, 1024].contains(k)).collect();
+        assert_eq!(five, [4, 16, 64, 256, 1024], "read {read}: {sizes:?}");
+    }
+    assert!(secs <= 64.0 + 3.0, "{secs} s");
+}
+
+#[test]
+fn quick_on_a_throttle_measures_five_block_sizes_in_twelve_seconds() {
+    // check --quick on a block device: reads only, 12 s, 1 s steps (no shorter than the one
+    // second a steady judgement takes). 2,000 IOPS and 40 MB/s caps.
+    let disk = Disk { lat_us: 100.0, iops: 2000.0, mbps: 40.0, write_share: 1.0 };
+    let (steps, secs) = sweep_settling(&disk, 12.0, false, |_| 1.0, 0.1);
+    assert_eq!(sizes_kib(&steps, true), [4, 16, 64, 256, 1024], "{:?}", qd_and_bs(&steps, true));
+    assert!(secs <= 12.0 + 1.0, "{secs} s");
+}
+
+#[test]
+fn every_step_ends_once_its_iops_are_steady_or_at_its_full_length() {
+    let sw = Sweeper::new(Spec::default(), 64.0, true, true, 0);
+    for (qd, bs, full) in [(1, 4096, 64.0 / 24.0), (64, 1 << 20, 64.0 / 12.0)] {
+        let s = sw.step(true, qd, bs).spec;
+        assert_eq!(s.steady, Some(crate::workload::SteadyState::until_steady(5.0, 250, 1)));
+        assert!((s.duration - full).abs() < 1e-9, "QD {qd}, {bs} B: {} s", s.duration);
+    }
 }

@@ -63,18 +63,26 @@ pub fn host(o: &mut String, r: &RunResult) {
 
 pub fn summary(o: &mut String, r: &RunResult) {
     let heads: String = LATENCY_HEADS.iter().map(|h| format!("<th>{h}</th>")).collect();
+    // Tests that end once steady (the sweep's, fio's ss): how long each ran, and why it stopped.
+    let stops = r.tests.iter().any(|t| t.steady.as_ref().is_some_and(|s| s.stop.is_some()));
     let _ = writeln!(
         o,
         "<table><tr><th>test</th><th>op</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th>{heads}<th>mean QD</th>\
-         <th>CPU µs/IO</th></tr>"
+         <th>CPU µs/IO</th>{}</tr>",
+        if stops { "<th>s</th><th>stop</th>" } else { "" }
     );
     for t in &r.tests {
+        let stop = match t.steady.as_ref().and_then(|s| s.stop).filter(|_| stops) {
+            Some(s) => format!("<td class=n>{:.2}</td><td>{}</td>", t.duration_s, s.name()),
+            None if stops => "<td></td><td></td>".into(),
+            None => String::new(),
+        };
         for (op, s) in ops(t) {
             let lat: String = PAGE.latency(&s.lat_us).iter().map(|c| format!("<td class=n>{c}</td>")).collect();
             let _ = writeln!(
                 o,
                 "<tr><td>{}</td><td>{op}</td><td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{:.2}</td>{lat}\
-                 <td class=n>{:.2}</td><td class=n>{}</td></tr>",
+                 <td class=n>{:.2}</td><td class=n>{}</td>{stop}</tr>",
                 esc(&t.name),
                 s.iops,
                 s.mbps,
