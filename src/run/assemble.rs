@@ -189,7 +189,7 @@ impl Recs {
     /// The service and fsync histograms (fio reports fsync percentiles), and where a multi-host
     /// run merges them, the response ones.
     fn histograms(&self) -> Histograms {
-        let mergeable = MERGEABLE.load(Ordering::Relaxed);
+        let mergeable = mergeable();
         let trims = self.trims_only;
         Histograms {
             response_read: (mergeable && self.paced).then(|| self.resp_read.dump()),

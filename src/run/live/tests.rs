@@ -9,7 +9,7 @@ fn second(sec: u32, n: u64, ns: u64) -> SecondData {
     d
 }
 
-/// The percentile of a histogram of `n`s I/Os of `ns` each, as a second's would give it.
+/// The percentile `p` of a histogram of each `(n, ns)`: `n` I/Os of `ns`, as a second would give it.
 fn pct(ios: &[(u64, u64)], p: f64) -> Option<f64> {
     let mut h = SecondHist::default();
     for &(n, ns) in ios {
