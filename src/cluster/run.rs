@@ -117,6 +117,8 @@ fn run_rank(group: &mut Group, items: &[Item], on: &Rank, p: &mut Ready, fin: &m
     let size = group.comm.size();
     REMOVE_AT_STOP.store(!p.base.keep, Ordering::SeqCst);
     p.opts.trace = p.opts.trace.take().map(|t| rank_file(&t.to_string_lossy(), group.comm.rank(), size).into());
+    // Before the ranks meet, so that no rank's first test starts late by it.
+    crate::stats::clock::RunClock::calibrate();
     let result = if group.ready().unwrap_or(false) {
         let clock = group.comm.clock_offset();
         let mut it = items.iter();

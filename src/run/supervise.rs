@@ -4,7 +4,7 @@ use super::{worker, Shared};
 use crate::stats::cpu::CpuSnapshot;
 use crate::stats::disk::DiskSnapshot;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What the supervisor saw of the measured window.
 pub(super) struct Measured {
@@ -24,10 +24,13 @@ pub(super) fn supervise(
     devices: &[String],
     tick: &mut dyn FnMut(Option<(u64, u64, u64)>),
 ) -> Measured {
+    // While the workers get ready, not after: the run starts as soon as they are.
+    crate::stats::clock::RunClock::calibrate();
     shared.ready.wait();
-    let t0 = Instant::now();
-    shared.t0.set(t0).expect("t0 set once");
+    // One moment on both clocks: the workers keep the window by one, the I/O count by the other.
     let clock = shared.clock.get_or_init(crate::stats::clock::RunClock::start);
+    let t0 = clock.origin();
+    shared.t0.set(t0).expect("t0 set once");
     if let Some(t) = &shared.io_count {
         t.measuring_from(t0 + Duration::from_nanos(shared.measure_start));
     }
