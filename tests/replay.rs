@@ -207,8 +207,24 @@ fn files_map_to_targets_in_order_and_redirect_puts_them_on_one() {
     );
 }
 
-/// One `struct blk_io_trace` record (blktrace_api.h) and its payload, in either byte order.
+/// One `struct blk_io_trace` record (blktrace_api.h) and its payload, in either byte order, on
+/// device 7,0.
 fn blk_record(big: bool, time: u64, sector: u64, bytes: u32, action: u32, cpu: u32, pdu: &[u8]) -> Vec<u8> {
+    blk_record_on(7 << 20, big, time, sector, bytes, action, cpu, pdu)
+}
+
+/// The same on device `dev` (the kernel's dev_t: MAJOR << 20 | MINOR).
+#[allow(clippy::too_many_arguments)]
+fn blk_record_on(
+    dev: u32,
+    big: bool,
+    time: u64,
+    sector: u64,
+    bytes: u32,
+    action: u32,
+    cpu: u32,
+    pdu: &[u8],
+) -> Vec<u8> {
     let mut r = Vec::new();
     // A field's big-endian bytes are its little-endian ones reversed.
     let mut put = |le: &[u8]| {
@@ -225,7 +241,7 @@ fn blk_record(big: bool, time: u64, sector: u64, bytes: u32, action: u32, cpu: u
     put(&bytes.to_le_bytes());
     put(&action.to_le_bytes());
     put(&4242u32.to_le_bytes()); // pid
-    put(&(7u32 << 20).to_le_bytes()); // dev 7,0
+    put(&dev.to_le_bytes());
     put(&cpu.to_le_bytes());
     put(&0u16.to_le_bytes()); // error
     put(&(pdu.len() as u16).to_le_bytes());
@@ -244,10 +260,15 @@ const NOTIFY_PROCESS: u32 = 1 << 10 << 16;
 /// A request's queue, issue and complete records: queued at `t`, issued 500 ns later,
 /// completed `lat_ns` after its issue.
 fn blk_request(big: bool, cpu: u32, t: u64, sector: u64, bytes: u32, rw: u32, lat_ns: u64) -> Vec<u8> {
+    blk_request_on(7 << 20, big, cpu, t, sector, bytes, rw, lat_ns)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn blk_request_on(dev: u32, big: bool, cpu: u32, t: u64, sector: u64, bytes: u32, rw: u32, lat_ns: u64) -> Vec<u8> {
     [
-        blk_record(big, t, sector, bytes, QUEUE | rw, cpu, &[]),
-        blk_record(big, t + 500, sector, bytes, ISSUE | rw, cpu, &[]),
-        blk_record(big, t + 500 + lat_ns, sector, bytes, COMPLETE | rw, cpu, &[]),
+        blk_record_on(dev, big, t, sector, bytes, QUEUE | rw, cpu, &[]),
+        blk_record_on(dev, big, t + 500, sector, bytes, ISSUE | rw, cpu, &[]),
+        blk_record_on(dev, big, t + 500 + lat_ns, sector, bytes, COMPLETE | rw, cpu, &[]),
     ]
     .concat()
 }
@@ -338,4 +359,116 @@ fn a_bad_blktrace_record_is_one_line_naming_file_and_byte() {
     other[48..52].copy_from_slice(b"fio ");
     check("magic.0", other, "error: magic.0: byte 48: expected a record's magic 0x65617400, found 0x206f6966\n");
     assert_eq!(std::fs::read(d.join("disk.img")).unwrap(), vec![0u8; 65536]);
+}
+
+/// A capture of three requests on device `dev` (two 4 KiB reads, one 8 KiB write between them),
+/// written as DIR/NAME.blktrace.0.
+fn three_requests(dir: &Path, name: &str, dev: u32) {
+    let cpu0 = [
+        blk_request_on(dev, false, 0, 1_000, 8, 4096, TC_READ, 100_000),
+        blk_request_on(dev, false, 0, 2_000_000, 64, 8192, TC_WRITE, 200_000),
+        blk_request_on(dev, false, 0, 3_000_000, 16, 4096, TC_READ, 300_000),
+    ]
+    .concat();
+    std::fs::write(dir.join(format!("{name}.blktrace.0")), cpu0).unwrap();
+}
+
+#[test]
+fn a_blktrace_capture_with_no_target_replays_on_its_own_device_as_fio_does() {
+    let privileged = Privileged::new();
+    if privileged.need("root (loop devices)", root()).is_none()
+        || privileged.need("losetup (util-linux)", program("losetup")).is_none()
+    {
+        return;
+    }
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let d = dir.path();
+    let img = d.join("disk.img");
+    std::fs::write(&img, vec![0u8; 1 << 20]).unwrap();
+    let out = std::process::Command::new("losetup").args(["-f", "--show"]).arg(&img).output().unwrap();
+    assert!(out.status.success(), "losetup: {}", String::from_utf8_lossy(&out.stderr));
+    let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    struct Detach(String);
+    impl Drop for Detach {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("losetup").args(["-d", &self.0]).status();
+        }
+    }
+    let _detach = Detach(dev.clone());
+    let sys = format!("/sys/block/{}/dev", dev.trim_start_matches("/dev/"));
+    let majmin = std::fs::read_to_string(&sys).unwrap();
+    let (major, minor) = majmin.trim().split_once(':').unwrap();
+    let number: u32 = major.parse::<u32>().unwrap() << 20 | minor.parse::<u32>().unwrap();
+    three_requests(d, "cap", number);
+
+    // The capture's device is a block device: writing to it takes --force-device, as any device.
+    let (code, _, err) = replay(d, &["cap.blktrace", "--no-stall", "--trace", "out.csv"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            format!("error: {dev}: is a block device; writing to it destroys its data and needs --force-device\n")
+                .as_str()
+        )
+    );
+    assert!(!d.join("out.csv").exists());
+    assert_eq!(std::fs::read(&img).unwrap(), vec![0u8; 1 << 20]);
+
+    let (code, v, err) = replay(d, &["cap.blktrace", "--no-stall", "--force-device", "--trace", "out.csv"]);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(d.join("out.csv")).unwrap();
+    assert_eq!(
+        csv.lines().skip(1).map(|l| l.split_once(',').unwrap().1).collect::<Vec<_>>(),
+        ["0,read,4096,4096", "0,write,32768,8192", "0,read,8192,4096"]
+    );
+    let t = test0(&v);
+    assert_eq!(counts(t), [2, 8192, 1, 8192]);
+    // The spec keeps the capture's name for the device; the target is its node.
+    assert_eq!(t["spec"]["targets"][0], format!("dev {major},{minor}"));
+    assert_eq!(v["host"]["targets"][0]["path"], dev.as_str(), "{}", v["host"]);
+    assert_eq!(v["host"]["targets"][0]["kind"], "block_device");
+    // The write went through the device to the file under it, and nowhere else.
+    let data = std::fs::read(&img).unwrap();
+    assert!(data[32768..40960].iter().any(|b| *b != 0), "the replayed write is not on {dev}");
+    assert!(data[..32768].iter().chain(&data[40960..]).all(|b| *b == 0));
+
+    // fio's read_iolog of the capture does the same.
+    std::fs::write(d.join("re.fio"), "[re]\nread_iolog=cap.blktrace\nreplay_no_stall=1\n").unwrap();
+    let out = bin().current_dir(d).args(["fio", "re.fio", "--output-format=json", "--force-device"]).output().unwrap();
+    let (code, stdout, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    let j = &serde_json::from_str::<Value>(&stdout).unwrap()["jobs"][0];
+    assert_eq!(
+        [&j["read"]["total_ios"], &j["read"]["io_bytes"], &j["write"]["total_ios"], &j["write"]["io_bytes"]].map(u),
+        [2, 8192, 1, 8192]
+    );
+}
+
+#[test]
+fn a_blktrace_device_with_no_node_under_dev_is_one_line_naming_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Major 4095, minor 2^20 - 1: the largest numbers a capture can hold, which no driver takes.
+    three_requests(d, "ghost", 4095 << 20 | 0xf_ffff);
+    let (code, _, err) = replay(d, &["ghost.blktrace", "--buffered", "--trace", "out.csv"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "error: ghost.blktrace: no block device under /dev is the capture's device 4095,1048575; give a TARGET or --redirect\n"
+        )
+    );
+    std::fs::write(d.join("re.fio"), "[re]\nread_iolog=ghost.blktrace\n").unwrap();
+    let out = bin().current_dir(d).args(["fio", "re.fio"]).output().unwrap();
+    let (code, _, err) = parts(&out);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "error: ghost.blktrace: no block device under /dev is the capture's device 4095,1048575; set replay_redirect\n"
+        )
+    );
+    let mut names = entries(d);
+    names.sort();
+    assert_eq!(names, ["ghost.blktrace.0", "re.fio"]);
 }

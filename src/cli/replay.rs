@@ -15,7 +15,8 @@ pub struct ReplayArgs {
     #[arg(value_name = "TRACE")]
     pub log: PathBuf,
     /// Targets for the trace's files, in their order of first appearance [default: the
-    /// trace's own file names, which must exist]
+    /// trace's own file names, which must exist; a blktrace capture's devices: the block
+    /// devices with their numbers under /dev]
     #[arg(value_name = "TARGET")]
     pub targets: Vec<String>,
     /// Issue the I/Os as fast as the targets allow, in order and at the depth (fio's replay_no_stall)

@@ -6,6 +6,7 @@
 mod claim;
 pub mod content;
 pub mod data;
+mod devnode;
 pub mod host;
 mod mark;
 mod region;
@@ -107,7 +108,7 @@ pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
             plans.push(Plan { path: PathBuf::from(t), kind: Kind::Untouched, size: spec.size });
             continue;
         }
-        let mut path = PathBuf::from(t);
+        let mut path = devnode::replayed(spec, t)?.unwrap_or_else(|| PathBuf::from(t));
         if path.is_dir() {
             path = path.join(format!("iolens-test-{}-{}.dat", std::process::id(), plans.len()));
         }

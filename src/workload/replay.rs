@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
-pub use blktrace::{capture_files, is_blktrace, parse_blktrace, RECORD_LIMIT};
+pub use blktrace::{capture_files, device_of, is_blktrace, parse_blktrace, RECORD_LIMIT};
 pub use parse::{parse, timed_row, Format, IOLENS_HEADER, TIMED_HEADER};
 pub use setup::{apply, check_direct, load, Shaping};
 pub use tracepoints::{Capture, Request};
@@ -79,6 +79,9 @@ pub struct Replay {
     /// The capture's own latencies (blktrace's issue → complete, `iolens capture`'s), ns.
     #[serde(skip)]
     pub capture_ns: Arc<Vec<u64>>,
+    /// What the front end calls the redirect ("--redirect", fio's "replay_redirect"), for errors.
+    #[serde(skip)]
+    pub redirect_name: String,
 }
 
 impl Replay {
@@ -115,6 +118,7 @@ impl Replay {
             redirect: None,
             ios: Arc::new(ios),
             capture_ns: Arc::new(capture_ns),
+            redirect_name: String::new(),
         })
     }
 
@@ -138,6 +142,20 @@ impl Replay {
             1
         } else {
             self.files.len()
+        }
+    }
+
+    /// The device number a blktrace capture's file `name` stands for; None for any other trace
+    /// or name.
+    pub fn device(&self, name: &str) -> Option<(u32, u32)> {
+        device_of(name).filter(|_| self.format == Format::Blktrace.name() && self.files.iter().any(|f| f == name))
+    }
+
+    /// How to give the trace's files targets, in the words of the front end that asked.
+    pub fn name_a_target(&self) -> String {
+        match self.redirect_name.as_str() {
+            "--redirect" => "give a TARGET or --redirect".into(),
+            other => format!("set {other}"),
         }
     }
 

@@ -109,6 +109,18 @@ fn events(data: &[u8], shown: &str, budget: usize, out: &mut Vec<Event>) -> Resu
     Ok(())
 }
 
+/// The trace's name for a captured device (the kernel's dev_t: MAJOR << 20 | MINOR), as
+/// blkparse shows it.
+fn device_name(dev: u32) -> String {
+    format!("dev {},{}", dev >> 20, dev & 0xf_ffff)
+}
+
+/// (major, minor) of a device named by `device_name`.
+pub fn device_of(name: &str) -> Option<(u32, u32)> {
+    let (major, minor) = name.strip_prefix("dev ")?.split_once(',')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
 /// A capture's per-CPU files, merged by time: its I/Os (one file of the trace per device,
 /// named "dev MAJOR,MINOR"), and each issued request's latency where it completed.
 pub fn parse_blktrace(files: &[(&str, &[u8])]) -> Result<Parsed, UsageError> {
@@ -158,7 +170,7 @@ pub fn parse_blktrace(files: &[(&str, &[u8])]) -> Result<Parsed, UsageError> {
                     }
                     None => {
                         devices.push(e.device);
-                        p.files.push(format!("dev {},{}", e.device >> 20, e.device & 0xf_ffff));
+                        p.files.push(device_name(e.device));
                         devices.len() - 1
                     }
                 } as u32;

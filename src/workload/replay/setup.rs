@@ -41,6 +41,7 @@ pub fn load(log: &std::path::Path, s: &Shaping) -> Result<Replay, UsageError> {
     r.scale = scale;
     r.align = align;
     r.redirect = s.redirect.map(str::to_string);
+    r.redirect_name = s.names[2].to_string();
     r.shape();
     Ok(r)
 }
@@ -52,7 +53,8 @@ pub fn apply(spec: &mut Spec, r: Replay, targets: &[String]) -> Result<(), Usage
         (Some(t), 0) => vec![t.clone()],
         (Some(_), _) => return usage("--redirect", "puts every file of the trace on one target; give no other TARGET"),
         (None, 0) => {
-            if let Some(f) = r.files.iter().find(|f| !std::path::Path::new(f).exists()) {
+            // A capture's device stays named by its number; the targets find its node.
+            if let Some(f) = r.files.iter().find(|f| !std::path::Path::new(f).exists() && r.device(f).is_none()) {
                 return usage("TARGET", format!("the trace's file '{f}' does not exist; name a target for each file"));
             }
             r.files.clone()

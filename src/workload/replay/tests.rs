@@ -66,6 +66,7 @@ fn shape_scales_aligns_redirects_and_rescales_time() {
         redirect: Some("/dev/x".into()),
         ios: Arc::new(ios),
         capture_ns: Arc::default(),
+        redirect_name: "--redirect".into(),
     };
     r.shape();
     let got: Vec<_> = r.ios.iter().map(|i| (i.at_ns, i.file, i.offset)).collect();
