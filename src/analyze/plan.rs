@@ -28,6 +28,10 @@ pub struct Candidate {
     /// Provisioned IOPS per disk (provisioned types).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provisioned_iops: Option<f64>,
+    /// Provisioned MB/s (10^6 B/s) per disk, for types whose throughput is provisioned apart
+    /// from their IOPS: what each disk gives and what its price pays for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned_mbps: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vm: Option<String>,
     pub iops: f64,
@@ -54,11 +58,12 @@ pub struct Candidate {
     pub currency: Option<String>,
 }
 
-/// The configuration's prices: each disk provisioned for what it carries (its IOPS, and the
-/// target's MB/s share but at least the free baseline), the VM on demand.
+/// The configuration's prices: each disk at the IOPS and MB/s it is provisioned for (those
+/// shown), the VM on demand.
 fn priced(mut c: Candidate, d: &Disk, vm: Option<&Vm>, t: &Target) -> Candidate {
     let n = c.count as f64;
-    c.disk_price_month = price::disk_month(d, c.disk_gib, c.provisioned_iops, t.mbps / n);
+    let mbps = c.provisioned_mbps.unwrap_or(t.mbps / n);
+    c.disk_price_month = price::disk_month(d, c.disk_gib, c.provisioned_iops, mbps);
     c.vm_price_month = vm.and_then(price::vm_month);
     c.price_month = match (c.disk_price_month, c.vm_price_month) {
         (Some(dp), Some(vp)) if d.currency == vm.and_then(|v| v.currency.clone()) => Some(dp * n + vp),
@@ -78,13 +83,22 @@ fn by_price(c: &Candidate) -> (u8, f64) {
     }
 }
 
+/// How each disk of a stripe is sized and provisioned, and what it then gives.
+struct Each {
+    gib: f64,
+    iops: Option<f64>,
+    mbps: Option<f64>,
+    caps: Caps,
+}
+
 /// Each disk of a `count`-disk stripe sized (and provisioned) to carry its share of `t`.
-fn sized(d: &Disk, t: &Target, count: u32) -> Option<(f64, Option<f64>, Caps)> {
+fn sized(d: &Disk, t: &Target, count: u32) -> Option<Each> {
     let n = count as f64;
     let need_gib = t.size_gib.map_or(0.0, |g| g / n);
+    let each = |gib: f64| Each { gib, iops: None, mbps: None, caps: d.caps(gib, None) };
     if !d.is_formula() {
         let gib = d.size_gib.unwrap_or(0.0);
-        return (gib >= need_gib).then(|| (gib, None, d.caps(gib, None)));
+        return (gib >= need_gib).then(|| each(gib));
     }
     let (min, max) = (d.min_gib.unwrap_or(1.0), d.max_gib.unwrap_or(65536.0));
     let share = t.iops / n;
@@ -93,13 +107,19 @@ fn sized(d: &Disk, t: &Target, count: u32) -> Option<(f64, Option<f64>, Caps)> {
         if let Some(r) = d.iops_per_gib {
             gib = gib.max(share / r);
         }
-        // Throughput grows with provisioned IOPS on some types: provision for both.
-        let iops = share.max(d.mbps_per_iops.map_or(0.0, |p| t.mbps / n / p)).max(d.base_iops.unwrap_or(0.0));
+        // Throughput grows with provisioned IOPS on some types: provision for both, in whole IOPS.
+        let iops = share.max(d.mbps_per_iops.map_or(0.0, |p| t.mbps / n / p)).max(d.base_iops.unwrap_or(0.0)).ceil();
         if let Some(r) = d.iops_per_gib {
             gib = gib.max(iops / r);
         }
         let gib = gib.ceil();
-        return (gib <= max).then(|| (gib, Some(d.caps(gib, Some(iops)).iops), d.caps(gib, Some(iops))));
+        let allowed = d.caps(gib, Some(iops));
+        // A type with free baseline throughput (gp3, Premium SSD v2, Hyperdisk Balanced) has its
+        // MB/s provisioned, and paid for, apart from its IOPS: the disk's share of the target,
+        // at least the baseline. It gives that, not the most its IOPS would allow.
+        let mbps = d.base_mbps.map(|b| (t.mbps / n).max(b).min(allowed.mbps));
+        let caps = Caps { iops: allowed.iops, mbps: mbps.unwrap_or(allowed.mbps) };
+        return (gib <= max).then_some(Each { gib, iops: Some(allowed.iops), mbps, caps });
     }
     if let Some(r) = d.iops_per_gib.filter(|r| *r > 0.0) {
         gib = gib.max((share - d.base_iops.unwrap_or(0.0)) / r);
@@ -108,7 +128,7 @@ fn sized(d: &Disk, t: &Target, count: u32) -> Option<(f64, Option<f64>, Caps)> {
         gib = gib.max((t.mbps / n - d.base_mbps.unwrap_or(0.0)) / r);
     }
     let gib = gib.ceil().max(min);
-    (gib <= max).then(|| (gib, None, d.caps(gib, None)))
+    (gib <= max).then(|| each(gib))
 }
 
 fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<&'a Vm>> {
@@ -131,6 +151,7 @@ struct Sizing {
     count: u32,
     gib: f64,
     prov: Option<f64>,
+    prov_mbps: Option<f64>,
     burst: (Option<f64>, Option<f64>),
 }
 
@@ -144,6 +165,7 @@ fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: 
         count: s.count,
         disk_gib: s.gib,
         provisioned_iops: s.prov,
+        provisioned_mbps: s.prov_mbps,
         vm: vm.map(|v| v.name.clone()),
         iops,
         mbps,
@@ -161,6 +183,14 @@ fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: 
     priced(c, d, vm, t)
 }
 
+/// The disks' part in what the configuration gives, bursting included, at what each disk is
+/// provisioned for (`caps`), not the most its type allows.
+fn disks_part(d: &Disk, gib: f64, count: u32, prov: Option<f64>, caps: Caps) -> burst::Part {
+    let mut part = burst::disks(d, gib, count, prov, false);
+    part.caps = Caps { iops: caps.iops * count as f64, mbps: caps.mbps * count as f64 };
+    part
+}
+
 /// Configurations meeting `t`, cheapest first where the catalog has prices, then fewest disks
 /// and the smallest VM that carries them.
 pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
@@ -169,7 +199,7 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
     let plannable = |d: &&Disk| d.is_formula() || d.mbps.is_some();
     for d in cat.disks.iter().filter(plannable).filter(|d| t.clouds.is_empty() || t.clouds.contains(&d.cloud)) {
         for count in 1..=t.max_disks.max(1) {
-            let Some((gib, prov, caps)) = sized(d, t, count) else { continue };
+            let Some(Each { gib, iops: prov, mbps: prov_mbps, caps }) = sized(d, t, count) else { continue };
             let (di, dm) = (caps.iops * count as f64, caps.mbps * count as f64);
             if di < t.iops || dm < t.mbps {
                 continue;
@@ -189,18 +219,18 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                     continue;
                 }
                 let x = burst::expected(
-                    Some(burst::disks(d, gib, count, prov, false)),
+                    Some(disks_part(d, gib, count, prov, caps)),
                     vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone()))),
                 );
-                let sizing =
-                    Sizing { count, gib, prov, burst: x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps)) };
+                let burst = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
+                let sizing = Sizing { count, gib, prov, prov_mbps, burst };
                 out.push(candidate(d, vm, &sizing, [(iops, iops_by), (mbps, mbps_by)], t));
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
-                let x = burst::expected(Some(burst::disks(d, gib, count, prov, false)), None);
-                let sizing =
-                    Sizing { count, gib, prov, burst: x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps)) };
+                let x = burst::expected(Some(disks_part(d, gib, count, prov, caps)), None);
+                let burst = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
+                let sizing = Sizing { count, gib, prov, prov_mbps, burst };
                 out.push(candidate(d, None, &sizing, [(di, "disks"), (dm, "disks")], t));
             }
         }

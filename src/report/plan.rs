@@ -240,14 +240,18 @@ pub fn candidates(
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{:>3}  {:<6} {:<20} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  {:<24} binds (headroom)",
+        "{:>3}  {:<6} {:<24} {:>5} {:>8} {:<22} {:>9} {:>9} {:>11}  {:<24} binds (headroom)",
         "#", "cloud", "disk", "count", "GiB each", "VM", "IOPS", "MB/s", "burst IOPS", "list price a month"
     );
     for (i, c) in found.iter().take(top).enumerate() {
-        let prov = c.provisioned_iops.map(|p| format!(" @{p:.0}")).unwrap_or_default();
+        let prov = match (c.provisioned_iops, c.provisioned_mbps) {
+            (Some(i), Some(m)) => format!(" @{i:.0}/{m:.0}"),
+            (Some(i), None) => format!(" @{i:.0}"),
+            _ => String::new(),
+        };
         let _ = writeln!(
             o,
-            "{:>3}  {:<6} {:<20} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  {:<24} IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
+            "{:>3}  {:<6} {:<24} {:>5} {:>8.0} {:<22} {:>9.0} {:>9.1} {:>11}  {:<24} IOPS: {} ({:+.0} %), MB/s: {} ({:+.0} %)",
             i + 1,
             c.cloud,
             format!("{}{prov}", c.disk),
@@ -271,7 +275,8 @@ pub fn candidates(
     }
     let _ = writeln!(
         o,
-        "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk.\n\
+        "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk; @N/M: and\n\
+         MB/s per disk, where throughput is provisioned apart; the disks give, and are priced for, what is shown.\n\
          Cheapest first where every part has a list price (disks × count + VM on demand, 730 hours a month),\n\
          then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one."
     );
