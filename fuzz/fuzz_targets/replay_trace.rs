@@ -29,7 +29,11 @@ fuzz_target!(|data: &[u8]| {
         redirect: (knobs & 1 == 1).then(|| "x".into()),
         ios: Arc::new(ios),
         capture_ns: Arc::new(capture_ns),
+        redirect_name: "--redirect".into(),
     };
+    for f in &r.files {
+        let _ = r.device(f);
+    }
     r.shape();
     for f in 0..r.target_count() as u32 {
         let _ = r.extent(f);
