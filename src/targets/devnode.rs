@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 /// How deep under /dev the walk goes: nodes sit at most two levels down (/dev/mapper/x,
 /// /dev/vg/lv); the bound only stops a bind mount of /dev inside itself.
+#[cfg(unix)]
 const DEPTH: usize = 6;
 /// Entries looked at before giving up: a /dev holds hundreds to a few thousand.
+#[cfg(unix)]
 const ENTRIES: usize = 200_000;
 
 /// The node for the replayed capture's device that `target` names, when it names one (a
