@@ -88,6 +88,26 @@ fn includes_are_bounded_in_number_however_they_nest() {
 }
 
 #[test]
+fn includes_are_bounded_in_bytes_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 100 includes of 64 KB each: few enough files, but 6.4 MB of option lines together, which
+    // took 150 MB to hold (1,000 of them: 1.4 GB). The 66th include would pass 4 MiB.
+    std::fs::write(d.join("c.inc"), "size=1m\n".repeat(8000)).unwrap();
+    std::fs::write(d.join("a.fio"), format!("[j]\nioengine=null\n{}", "include c.inc\n".repeat(100))).unwrap();
+    refused(
+        d,
+        &["fio", "--parse-only", "a.fio"],
+        "a.fio:68: include: c.inc: the job file and its includes hold more than 4194304 bytes together",
+    );
+    // Within the bound, the same files are read.
+    std::fs::write(d.join("b.fio"), format!("[j]\nioengine=null\n{}", "include c.inc\n".repeat(60))).unwrap();
+    let (code, err) = iolens(d, &[std::ffi::OsStr::new("fio"), "--parse-only".as_ref(), "b.fio".as_ref()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(left(d, &["a.fio", "b.fio", "c.inc"]), Vec::<String>::new());
+}
+
+#[test]
 fn a_job_named_global_in_fio_json_imports_as_a_default_test_with_a_notice() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

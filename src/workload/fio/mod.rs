@@ -202,7 +202,7 @@ struct Builder {
 
 impl Builder {
     fn file(&mut self, path: &Path, stonewall: bool) -> R<()> {
-        let text = crate::input::read_text(path, "job file", crate::input::TEXT_LIMIT)?;
+        let text = crate::input::read_text(path, "job file", read::JOB_TEXT_LIMIT)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let name: Rc<str> = path.display().to_string().into();
         self.text(&text, Some(name), dir, &|v| std::env::var(v).ok(), stonewall)
@@ -218,7 +218,7 @@ impl Builder {
         stonewall: bool,
     ) -> R<()> {
         let mut sections = Vec::new();
-        read(text, file, dir, env, 0, &mut Includes::default(), &mut sections)?;
+        read(text, file, dir, env, 0, &mut Includes::of(text), &mut sections)?;
         let mut stonewall = stonewall;
         for s in sections {
             let global = s.name.starts_with("global");

@@ -9,15 +9,26 @@ use crate::error::UsageError;
 use std::path::Path;
 use std::rc::Rc;
 
-/// What the includes of one job file have taken so far: however they nest, together they read
-/// at most `MAX_INCLUDES` files and `input::TEXT_LIMIT` bytes.
-#[derive(Default)]
+/// What one job file and its includes have taken so far: however they nest, together they read
+/// at most `MAX_INCLUDES` files and `JOB_TEXT_LIMIT` bytes.
 pub(super) struct Includes {
     files: u32,
     bytes: u64,
 }
 
+impl Includes {
+    /// The includes of a job file whose own text is `text`.
+    pub(super) fn of(text: &str) -> Includes {
+        Includes { files: 0, bytes: text.len() as u64 }
+    }
+}
+
 const MAX_INCLUDES: u32 = 1000;
+
+/// The most a job file and all its includes hold together. Each option line is kept with its
+/// place (~180 bytes of memory a line), so this bounds a job file's memory near 100 MB; fio's
+/// own examples hold a few KiB, and 4 MiB is some 20,000 jobs.
+pub(super) const JOB_TEXT_LIMIT: u64 = 4 << 20;
 
 /// Splits job-file text into sections, following includes (which may not open sections);
 /// `file` names the text in the places of its lines.
@@ -63,8 +74,15 @@ pub(super) fn read(
                 let why = format!("{name}: more than {MAX_INCLUDES} includes in one job file");
                 return Err(UsageError::new(here("include"), why));
             }
-            let left = crate::input::TEXT_LIMIT.saturating_sub(inc.bytes);
-            let text = crate::input::read_text(&path, &here("include"), left)?;
+            let left = JOB_TEXT_LIMIT.saturating_sub(inc.bytes);
+            let text = crate::input::read_text(&path, &here("include"), left).map_err(|e| {
+                if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() > left) {
+                    let why = format!("{name}: the job file and its includes hold more than {JOB_TEXT_LIMIT} bytes together, the most iolens reads");
+                    UsageError::new(here("include"), why)
+                } else {
+                    e
+                }
+            })?;
             inc.bytes += text.len() as u64;
             let shown = file.is_some().then(|| Rc::from(path.display().to_string()));
             read(&text, shown, path.parent().unwrap_or(Path::new(".")), env, depth + 1, inc, out)?;
