@@ -121,6 +121,46 @@ fn a_job_named_global_in_fio_json_imports_as_a_default_test_with_a_notice() {
     assert!(out.contains("names fio's section of shared options, not a job"), "{out}");
 }
 
+/// fio JSON of `n` entries of a json+ read job with one latency bin each, named `name(i)`.
+fn fio_json_entries(n: usize, name: impl Fn(usize) -> String) -> String {
+    let entry = |i| {
+        format!(
+            r#"{{"jobname":"{}","groupid":0,"error":0,"job options":{{"rw":"read"}},"read":{{"io_bytes":4096,"bw_bytes":4096,"iops":1.0,"runtime":1000,"total_ios":1,"clat_ns":{{"N":1,"min":1000,"max":1000,"mean":1000.0,"stddev":0.0,"bins":{{"1000":1}}}}}},"write":{{"io_bytes":0,"bw_bytes":0,"iops":0.0,"runtime":0,"total_ios":0}}}}"#,
+            name(i)
+        )
+    };
+    let jobs: Vec<String> = (0..n).map(entry).collect();
+    format!(r#"{{"fio version":"fio-3.33","timestamp":1700000000,"jobs":[{}]}}"#, jobs.join(","))
+}
+
+#[test]
+fn a_fio_json_of_more_jobs_than_fio_runs_is_refused_and_4096_merge_without_a_histogram_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let store = d.join("s.db");
+    let run = |args: &[&str]| parts(&bin().current_dir(d).env("IOLENS_STORE", &store).args(args).output().unwrap());
+    // Before: entries were grouped in quadratic time, and each held 270 KiB histograms; 200,000
+    // of them ran for minutes and out of memory.
+    std::fs::write(d.join("many.json"), fio_json_entries(4097, |i| format!("j{i}"))).unwrap();
+    let (code, _, err) = run(&["import", "many.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim(),
+        r#"error: many.json: is not fio's JSON output: its "jobs" list holds 4097 entries; fio runs at most 4096 jobs"#
+    );
+    assert!(!store.exists());
+    // fio's most, as clones of one job: one test, its latency the merge of every entry's bins.
+    std::fs::write(d.join("clones.json"), fio_json_entries(4096, |_| "j".into())).unwrap();
+    let (code, _, err) = run(&["import", "clones.json"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["show", "1", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = &v["tests"][0];
+    assert_eq!((t["read"]["ios"].as_u64(), t["threads"].as_array().map(Vec::len)), (Some(4096), Some(4096)));
+    assert_eq!(t["read"]["lat_us"]["percentiles"]["50"].as_f64(), Some(1.0));
+}
+
 #[test]
 fn a_path_that_is_not_utf8_keeps_the_run() {
     use std::os::unix::ffi::OsStrExt;

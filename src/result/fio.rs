@@ -62,7 +62,9 @@ fn lat(block: &Value) -> Lat {
     Lat { rec: LatRec::from_dump(&dump), pcts, bins: n == 0 || !bins.is_empty() }
 }
 
-fn dir(v: &Value, use_lat: bool) -> Dir {
+/// One entry's direction; its histogram goes into `acc` at once, so that thousands of json+
+/// entries never hold a histogram each (the entry keeps what its thread's figures need).
+fn dir(v: &Value, use_lat: bool, acc: &mut LatRec) -> Dir {
     let block = if use_lat { &v["lat_ns"] } else { &v["clat_ns"] };
     Dir {
         ios: num(v, "total_ios") as u64,
@@ -70,17 +72,28 @@ fn dir(v: &Value, use_lat: bool) -> Dir {
         iops: num(v, "iops"),
         bw: num(v, "bw_bytes"),
         iops_stddev: num(v, "iops_stddev"),
-        lat: lat(block),
+        lat: lat_into(block, acc),
     }
 }
 
+fn lat_into(block: &Value, acc: &mut LatRec) -> Lat {
+    let mut l = lat(block);
+    *acc += &l.rec;
+    l.rec = l.rec.stats_only();
+    l
+}
+
 /// Merged latency of several entries: percentiles from the bins when every entry has them,
-/// fio's own when there is one entry, none otherwise (percentiles do not add up).
-fn merged(lats: &[&Lat]) -> (LatStats, LatRec, bool) {
-    let mut rec = LatRec::default();
-    for l in lats {
-        rec += &l.rec;
-    }
+/// fio's own when there is one entry, none otherwise (percentiles do not add up). `all` is the
+/// entries' merged record where it was kept as they were read; else their figures are summed.
+fn merged(lats: &[&Lat], all: Option<LatRec>) -> (LatStats, LatRec, bool) {
+    let rec = all.unwrap_or_else(|| {
+        let mut rec = LatRec::default();
+        for l in lats {
+            rec += &l.rec;
+        }
+        rec
+    });
     let mut s = rec.summary();
     let have: Vec<&&Lat> = lats.iter().filter(|l| l.rec.count() > 0).collect();
     let exact = have.iter().all(|l| l.bins);
@@ -102,8 +115,8 @@ fn merged(lats: &[&Lat]) -> (LatStats, LatRec, bool) {
     (s, rec, exact)
 }
 
-fn op_stats(dirs: &[&Dir]) -> (OpStats, LatRec, bool) {
-    let (lat_us, rec, exact) = merged(&dirs.iter().map(|d| &d.lat).collect::<Vec<_>>());
+fn op_stats(dirs: &[&Dir], all: Option<LatRec>) -> (OpStats, LatRec, bool) {
+    let (lat_us, rec, exact) = merged(&dirs.iter().map(|d| &d.lat).collect::<Vec<_>>(), all);
     let bytes: u64 = dirs.iter().map(|d| d.bytes).sum();
     let bw: f64 = dirs.iter().map(|d| d.bw).sum();
     let ios = dirs.iter().map(|d| d.ios).sum();
@@ -112,7 +125,7 @@ fn op_stats(dirs: &[&Dir]) -> (OpStats, LatRec, bool) {
 }
 
 fn thread_op(d: &[&Dir]) -> ThreadOp {
-    let (s, _, _) = op_stats(d);
+    let (s, _, _) = op_stats(d, None);
     ThreadOp {
         bytes: s.bytes,
         ios: s.ios,
@@ -135,6 +148,9 @@ fn options(v: &Value) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
+/// fio's REAL_MAX_JOBS: no fio run reports more jobs than this.
+const MAX_JOBS: usize = 4096;
+
 /// `doc` is fio's JSON; `file` names it in notices; `host` is where it ran when fio does not say.
 pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunResult, UsageError> {
     let bad = |m: &str| UsageError::new(file, format!("is not fio's JSON output: {m}"));
@@ -142,18 +158,25 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
     if jobs.is_empty() {
         return Err(bad("its \"jobs\" list is empty"));
     }
+    if jobs.len() > MAX_JOBS {
+        return Err(bad(&format!("its \"jobs\" list holds {} entries; fio runs at most {MAX_JOBS} jobs", jobs.len())));
+    }
     let version = doc.get("fio version").and_then(Value::as_str).unwrap_or("fio").to_string();
     let globals = options(&doc["global options"]);
     // Entries of one job (same name and group) become one test, in the order fio listed them.
     let mut groups: Vec<((String, u64), Vec<&Value>)> = Vec::new();
+    let mut index: std::collections::HashMap<(String, u64), usize> = std::collections::HashMap::new();
     for j in jobs {
         let key = (
             j["jobname"].as_str().ok_or_else(|| bad("a job without \"jobname\""))?.to_string(),
             j["groupid"].as_u64().unwrap_or(0),
         );
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(j),
-            None => groups.push((key, vec![j])),
+        match index.get(&key) {
+            Some(&k) => groups[k].1.push(j),
+            None => {
+                index.insert(key.clone(), groups.len());
+                groups.push((key, vec![j]));
+            }
         }
     }
     bounds::check(doc, &mut String::new()).map_err(|m| bad(&m))?;
@@ -247,17 +270,21 @@ fn test(
     let use_lat = entries
         .iter()
         .any(|e| e["read"]["lat_ns"].get("percentile").is_some() || e["write"]["lat_ns"].get("percentile").is_some());
-    let reads: Vec<Dir> = entries.iter().map(|e| dir(&e["read"], use_lat)).collect();
-    let writes: Vec<Dir> = entries.iter().map(|e| dir(&e["write"], use_lat)).collect();
-    let trims: Vec<Dir> = entries.iter().map(|e| dir(&e["trim"], use_lat)).collect();
+    let [mut r, mut w, mut t, mut s] = [(); 4].map(|_| LatRec::default());
+    let reads: Vec<Dir> = entries.iter().map(|e| dir(&e["read"], use_lat, &mut r)).collect();
+    let writes: Vec<Dir> = entries.iter().map(|e| dir(&e["write"], use_lat, &mut w)).collect();
+    let trims: Vec<Dir> = entries.iter().map(|e| dir(&e["trim"], use_lat, &mut t)).collect();
+    let mut every = r.clone();
+    every += &w;
+    every += &t;
     let secs =
         entries.iter().flat_map(|e| ["read", "write", "trim"].map(|d| num(&e[d], "runtime"))).fold(0f64, f64::max)
             / 1000.0;
-    let (read, rrec, rx) = op_stats(&reads.iter().collect::<Vec<_>>());
-    let (write, wrec, wx) = op_stats(&writes.iter().collect::<Vec<_>>());
-    let (trim, trec, trx) = op_stats(&trims.iter().collect::<Vec<_>>());
+    let (read, rrec, rx) = op_stats(&reads.iter().collect::<Vec<_>>(), Some(r));
+    let (write, wrec, wx) = op_stats(&writes.iter().collect::<Vec<_>>(), Some(w));
+    let (trim, trec, trx) = op_stats(&trims.iter().collect::<Vec<_>>(), Some(t));
     let trim = (trim.ios > 0).then_some((trim, trec, trx));
-    let (total, _, tx) = op_stats(&reads.iter().chain(&writes).chain(&trims).collect::<Vec<_>>());
+    let (total, _, tx) = op_stats(&reads.iter().chain(&writes).chain(&trims).collect::<Vec<_>>(), Some(every));
     notices.push(format!(
         "from {version}: latency is fio's {}; no per-second figures",
         if use_lat { "total latency (lat)" } else { "completion latency (clat, from submission to completion)" }
@@ -273,8 +300,8 @@ fn test(
     }
     let threads = threads(&reads, &writes, &trims);
     notices.push("CPU: fio's usr/sys percentages of one CPU, summed over its jobs".into());
-    let sync: Vec<Lat> = entries.iter().map(|e| lat(&e["sync"]["lat_ns"])).collect();
-    let (fsync_lat, _, _) = merged(&sync.iter().collect::<Vec<_>>());
+    let sync: Vec<Lat> = entries.iter().map(|e| lat_into(&e["sync"]["lat_ns"], &mut s)).collect();
+    let (fsync_lat, _, _) = merged(&sync.iter().collect::<Vec<_>>(), Some(s));
     let errors: Vec<i64> = entries.iter().filter_map(|e| e["error"].as_i64()).filter(|&e| e != 0).collect();
     if let Some(e) = errors.first() {
         notices.push(format!("fio reported error {e} for this job"));

@@ -81,6 +81,11 @@ impl LatRec {
         self.count
     }
 
+    /// The count, sums and extremes without the histogram: what means and deviations need.
+    pub fn stats_only(&self) -> LatRec {
+        LatRec { hist: None, ..*self }
+    }
+
     /// Makes the histogram now, writing every counter (so the pages behind them exist), rather
     /// than on the hot path's first record.
     pub fn prefault(&mut self) {
@@ -139,12 +144,18 @@ impl LatRec {
     }
 
     pub fn from_dump(d: &HistDump) -> LatRec {
-        let mut hist = new_hist(d.significant_digits);
-        for &(v, c) in &d.buckets {
-            hist.saturating_record_n(v.clamp(1, MAX_NS), c);
-        }
+        // No buckets at the default precision: nothing a histogram would add (its 270 KiB, per
+        // entry of a fio JSON without bins, is what an import of many entries ran out of
+        // memory on). Another precision is kept, so the dump reads back as it was.
+        let hist = (!d.buckets.is_empty() || d.significant_digits != 3).then(|| {
+            let mut hist = new_hist(d.significant_digits);
+            for &(v, c) in &d.buckets {
+                hist.saturating_record_n(v.clamp(1, MAX_NS), c);
+            }
+            hist
+        });
         LatRec {
-            hist: Some(hist),
+            hist,
             count: d.count,
             sum_ns: d.sum_ns as u128,
             sum_sq: d.sum_sq_ns,
