@@ -171,7 +171,11 @@ fn a_stdout_that_cannot_be_written_is_one_line_not_a_crash() {
     assert_eq!(code, Some(4), "{err}");
     assert!(err.ends_with(&line) && err.starts_with("saved as result 1 in "), "{err}");
     assert_eq!(err.lines().count(), 2, "{err}");
-    for args in [&["show", "1"][..], &["export", "1", "--format", "html"], &["compare", "1", "1"]] {
+    assert_eq!(
+        bin().current_dir(d).env("IOLENS_STORE", &store).args([&RUN[..], &["x.dat"]].concat()).status().unwrap().code(),
+        Some(0)
+    );
+    for args in [&["show", "1"][..], &["export", "1", "--format", "html"], &["compare", "1", "2"]] {
         assert_eq!(run(args), (Some(4), line.clone()), "{args:?}");
     }
     // fio's --inflate-log streams its text: a stdout that fails is the same one line.
