@@ -174,6 +174,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         size: opt_size("--size", &a.size)?.unwrap_or(def.size),
         offset: opt_size("--offset", &a.offset)?.unwrap_or(0),
         range: opt_size("--range", &a.range)?,
+        end_asked: None,
         align: opt_size("--align", &a.align)?,
         duration: parse::seconds("--duration", &a.duration)?,
         warmup: parse::seconds("--warmup", &a.warmup)?,

@@ -171,6 +171,10 @@ pub struct Spec {
     pub offset: u64,
     /// Length of the tested region; `None` = from `offset` to `size`.
     pub range: Option<u64>,
+    /// The region's end as given, when it lay past the target and `range` was cut back to it
+    /// (DiskSpd's -f): DiskSpd's reports still show the end as typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_asked: Option<u64>,
     /// Random offsets are multiples of this; `None` = the smallest block size
     /// (rounded up to a multiple of 4 KiB with O_DIRECT).
     pub align: Option<u64>,
@@ -280,6 +284,7 @@ impl Default for Spec {
             size: 1 << 30,
             offset: 0,
             range: None,
+            end_asked: None,
             align: None,
             duration: 10.0,
             warmup: 0.0,
