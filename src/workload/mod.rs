@@ -366,15 +366,8 @@ impl Spec {
 
     /// The alignment random offsets obey.
     pub fn effective_align(&self) -> u64 {
-        if let Some(a) = self.align {
-            return a;
-        }
         let b = self.min_block();
-        if self.direct {
-            b.div_ceil(4096) * 4096
-        } else {
-            b
-        }
+        self.align.unwrap_or(if self.direct { b.div_ceil(4096) * 4096 } else { b })
     }
 
     /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw, trim,
