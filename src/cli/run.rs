@@ -174,7 +174,6 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         size: opt_size("--size", &a.size)?.unwrap_or(def.size),
         offset: opt_size("--offset", &a.offset)?.unwrap_or(0),
         range: opt_size("--range", &a.range)?,
-        end_asked: None,
         align: opt_size("--align", &a.align)?,
         duration: parse::seconds("--duration", &a.duration)?,
         warmup: parse::seconds("--warmup", &a.warmup)?,
@@ -232,8 +231,6 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         },
         min_rate: None,
         verify: verify_spec(a)?,
-        trim: false,
-        trim_write: false,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,
         steady: None,
@@ -244,6 +241,8 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         random_map: false,
         file_service: None,
         replay: None,
+        // No trims and no DiskSpd-only or fio-only regions or lengths.
+        ..Spec::default()
     };
     spec.validate()?;
     Ok(spec)

@@ -138,6 +138,9 @@ pub struct Spec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_blocks: Option<Vec<BlockShare>>,
     pub pattern: Pattern,
+    /// A length is any byte count from the smallest block size to the largest (fio's bs_unaligned).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unaligned: bool,
     /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
     /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
     #[serde(default)]
@@ -273,6 +276,7 @@ impl Default for Spec {
             blocks: vec![BlockShare { size: 4096, pct: 100 }],
             write_blocks: None,
             pattern: Pattern::Random,
+            unaligned: false,
             seq_skip: 0,
             shared_seq: false,
             read_pct: 100,
@@ -349,13 +353,8 @@ impl Spec {
     /// Mean bytes per I/O, weighted by the bssplit shares and, with write_blocks, the mix.
     pub fn mean_block(&self) -> f64 {
         let mean = |b: &[BlockShare]| b.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum::<f64>();
-        match &self.write_blocks {
-            None => mean(&self.blocks),
-            Some(w) => {
-                let r = self.read_pct as f64 / 100.0;
-                r * mean(&self.blocks) + (1.0 - r) * mean(w)
-            }
-        }
+        let r = self.read_pct as f64 / 100.0;
+        self.write_blocks.as_ref().map_or(mean(&self.blocks), |w| r * mean(&self.blocks) + (1.0 - r) * mean(w))
     }
 
     /// Whether the workload writes to its targets. A read job with verify checks what is on
