@@ -88,3 +88,29 @@ fn xml_has_the_samples_elements_and_attributes() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// The lines of `text` that hold any of `keys`, trimmed.
+fn lines_with<'a>(text: &'a str, keys: &[&str]) -> Vec<&'a str> {
+    text.lines().map(str::trim).filter(|l| keys.iter().any(|k| l.contains(k))).collect()
+}
+
+#[test]
+fn an_end_past_the_file_is_cut_back_and_still_shown_as_typed() {
+    let d = scratch("cut");
+    let file = d.join("t.dat");
+    std::fs::write(&file, vec![7u8; 1 << 20]).unwrap();
+    let warning = "WARNING: file size 1048576 is less than MaxFileSize 2097152\n";
+    let keys = ["base file offset:", "max file size:", "<BaseFileOffset>", "<MaxFileSize>"];
+    for (name, line) in [("e.txt", "-b4K -d1 -W0 -f2M -B64K"), ("e.xml", "-b4K -d1 -W0 -f2M -B64K -Rxml")] {
+        let out = bin().arg("diskspd").args(line.split_whitespace()).arg(&file).output().unwrap();
+        let (code, stdout, stderr) = parts(&out);
+        assert_eq!(code, 0, "{line}: {stderr}");
+        assert!(stderr.starts_with(warning), "{line}: {stderr}");
+        let want = sample(name);
+        assert_eq!(lines_with(&stdout, &keys), lines_with(&want, &keys), "{name}: {line}");
+        assert_eq!(lines_with(&want, &keys).len(), 2, "{name}");
+    }
+    // The run kept to the file: 1 MiB it was, 1 MiB it stays.
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 1 << 20);
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -342,3 +342,51 @@ fn flow_holds_a_faster_job_to_its_weight_on_a_real_file() {
     assert!(n[1] > 500.0, "{n:?}");
     assert!((n[0] / n[1] / 8.0 - 1.0).abs() < 0.05, "8:1 gave {n:?}");
 }
+
+/// The lengths of the reads `iolens fio ARGS` logged in its write_iolog, and its JSON.
+fn logged_lengths(dir: &Path, args: &[&str]) -> (Vec<u64>, Value) {
+    let mut cmd = bin();
+    cmd.current_dir(dir).args(["fio", "--no-store", "--write_iolog=u.log", "--output-format=json"]);
+    let out = cmd.args(args).output().unwrap();
+    let (code, json, err) = parts(&out);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let log = std::fs::read_to_string(dir.join("u.log")).unwrap();
+    std::fs::remove_file(dir.join("u.log")).unwrap();
+    let lengths = log.lines().map(|l| l.split(' ').collect::<Vec<_>>()).filter(|f| f.len() == 5 && f[2] == "read");
+    (lengths.map(|f| f[4].parse().unwrap()).collect(), serde_json::from_str(&json).unwrap())
+}
+
+/// fio's bs_unaligned: lengths of any byte count in bsrange, drawn as fio draws them (the low
+/// end plus up to the high end, capped there: 1/9 of the I/Os are 9000 bytes at 1000-9000).
+#[test]
+fn bs_unaligned_draws_any_length_in_the_range_as_fio_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let job = ["--name=u", "--filename=u.dat", "--size=4m", "--rw=randread", "--bsrange=1000-9000", "--norandommap=1"];
+    let (lengths, v) = logged_lengths(d, &[&job[..], &["--number_ios=4000", "--bs_unaligned=1"]].concat());
+    assert_eq!(lengths.len(), 4000);
+    assert!(lengths.iter().all(|l| (1000..=9000).contains(l)), "{lengths:?}");
+    let share = |f: &dyn Fn(u64) -> bool| lengths.iter().filter(|&&l| f(l)).count() as f64 / 4000.0;
+    let (odd, top) = (share(&|l| l % 1000 != 0), share(&|l| l == 9000));
+    assert!((0.80..0.95).contains(&odd) && (0.08..0.15).contains(&top), "not whole thousands {odd}, at 9000 {top}");
+    let read = &v["jobs"][0]["read"];
+    assert_eq!((u(&read["total_ios"]), u(&read["io_bytes"])), (4000, lengths.iter().sum::<u64>()), "{read}");
+    // A sequential walk covers the file once: its last length is what is left of it.
+    let seq = ["--name=s", "--filename=s.dat", "--size=1m", "--rw=read", "--bsrange=1000-9000", "--bs_unaligned=1"];
+    let (lengths, v) = logged_lengths(d, &seq);
+    assert_eq!((lengths.iter().sum::<u64>(), u(&v["jobs"][0]["read"]["io_bytes"])), (1 << 20, 1 << 20));
+    std::fs::remove_file(d.join("s.dat")).unwrap();
+    // Without it, lengths are whole multiples of the low end, as before.
+    let (lengths, _) = logged_lengths(d, &[&job[..], &["--number_ios=1000"]].concat());
+    assert!(lengths.len() == 1000 && lengths.iter().all(|l| l % 1000 == 0 && *l <= 9000), "{lengths:?}");
+    for (extra, why) in [
+        ("--direct=1", "direct=1 needs whole sectors; bs_unaligned needs direct=0"),
+        ("--verify=crc32c", "iolens verifies whole blocks; use verify or bs_unaligned"),
+    ] {
+        let mut cmd = bin();
+        cmd.current_dir(d).args(["fio", "--no-store"]).args(job).args(["--bs_unaligned=1", extra, "--rw=randwrite"]);
+        let (code, _, err) = parts(&cmd.output().unwrap());
+        assert_eq!((code, err.as_str()), (2, format!("error: [u]: bs_unaligned: {why}\n").as_str()), "{extra}");
+    }
+    assert_eq!(entries(d), ["u.dat"], "the refused jobs touched nothing");
+}

@@ -345,3 +345,30 @@ fn a_journal_claiming_huge_files_is_checked_in_bounded_time_and_memory() {
     assert_eq!(kept, 10_000);
     assert!(dropped + 10_000 >= (1 << 37) - 128, "{dropped} dropped");
 }
+
+#[test]
+fn a_result_named_twice_counts_once_in_compare_and_explain() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, store) = (dir.path(), dir.path().join("s.db"));
+    let cmd = |args: &[&str]| parts(&bin().current_dir(d).env("IOLENS_STORE", &store).args(args).output().unwrap());
+    for label in ["one", "two"] {
+        let run = ["run", "--engine", "null", "-d", "0.1", "--size", "1m", "--label", label, "x.dat"];
+        assert_eq!(cmd(&run).0, 0);
+    }
+    let refusal = "error: RESULT: 1 is named more than once; compare needs two different results\n";
+    // By id, or by its label: the same result either way, and nothing to compare it with.
+    for args in [&["compare", "1", "1"][..], &["compare", "1", "one"], &["compare", "one", "1", "--baseline", "1"]] {
+        let (code, out, err) = cmd(args);
+        assert_eq!((code, out.as_str(), err.as_str()), (2, "", refusal), "{args:?}");
+    }
+    let note = "note: result 1 is named more than once; it counts once\n";
+    let (code, out, err) = cmd(&["compare", "1", "2", "one", "1", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, note));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = v["results"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["#1 one", "#2 two"], "{out}");
+    let (code, out, err) = cmd(&["explain", "2", "2", "2", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, note.replace('1', "2").as_str()));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["results"], serde_json::json!([2]), "{out}");
+}

@@ -92,6 +92,28 @@ fn fio_outputs_and_logs_that_cannot_be_written_fail_the_run() {
 }
 
 #[test]
+fn every_log_that_cannot_be_written_is_named_in_the_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, store) = (dir.path(), dir.path().join("s.db"));
+    for name in ["j_bw.log", "j_clat.log", "agg-read_bw.log", "io.log"] {
+        std::os::unix::fs::symlink("/dev/full", d.join(name)).unwrap();
+    }
+    let job = ["fio", "--name=j", "--ioengine=null", "--size=1m", "--per_job_logs=0", "--time_based", "--runtime=2.2"];
+    let logs = ["--write_bw_log=j", "--write_lat_log=j", "--write_iops_log=j", "--bandwidth-log", "--eta=always"];
+    let (code, err) = iolens(d, &store, &[&job[..], &logs, &["--write_iolog=io.log"]].concat());
+    let named =
+        ["write_iolog io.log", "write_*_log j_clat.log", "write_*_log j_bw.log", "--bandwidth-log agg-read_bw.log"];
+    let line = named.map(|n| format!("{n}: not fully written: {FULL}")).join("; ");
+    failed_write(code, &err, &format!("error: {line}"));
+    assert!(err.ends_with(&format!("error: {line}\n")), "{err}");
+    // The logs that could be written were.
+    for name in ["j_lat.log", "j_slat.log", "j_iops.log"] {
+        assert!(std::fs::read_to_string(d.join(name)).unwrap().lines().count() > 0, "{name}");
+    }
+    dev_full_is_a_device();
+}
+
+#[test]
 fn a_store_that_cannot_save_fails_the_run_after_the_report_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -171,7 +193,8 @@ fn a_stdout_that_cannot_be_written_is_one_line_not_a_crash() {
     assert_eq!(code, Some(4), "{err}");
     assert!(err.ends_with(&line) && err.starts_with("saved as result 1 in "), "{err}");
     assert_eq!(err.lines().count(), 2, "{err}");
-    for args in [&["show", "1"][..], &["export", "1", "--format", "html"], &["compare", "1", "1"]] {
+    assert_eq!(iolens(d, &store, &[&RUN[..], &["x.dat"]].concat()).0, 0);
+    for args in [&["show", "1"][..], &["export", "1", "--format", "html"], &["compare", "1", "2"]] {
         assert_eq!(run(args), (Some(4), line.clone()), "{args:?}");
     }
     // fio's --inflate-log streams its text: a stdout that fails is the same one line.

@@ -178,3 +178,29 @@ fn trims_on_a_loop_device_punch_its_backing_file() {
     assert_eq!(code2, 0, "{err2}");
     assert_eq!(holes(&img), [(2 << 20, 5 << 20)]);
 }
+
+/// A replayed log's trims are trims: fio's JSON carries them in its trim block and iolens'
+/// result in its trim figures, apart from the log's writes; each freed its range.
+#[test]
+fn a_replayed_logs_trims_are_counted_as_trims_not_writes() {
+    let d = dir();
+    let file = d.path().join("r.dat");
+    std::fs::write(&file, vec![7u8; 1 << 20]).unwrap();
+    let log = "fio version 2 iolog\nr.dat add\nr.dat open\nr.dat trim 0 65536\nr.dat write 131072 4096\n\
+               r.dat trim 65536 65536\nr.dat close\n";
+    std::fs::write(d.path().join("t.log"), log).unwrap();
+    let job = "[t]\nread_iolog=t.log\n";
+    let (code, out, err) = fio(d.path(), job, &["--allow-write", "--output-format=json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let j = &v["jobs"][0];
+    let count = |dir: &str| (u(&j[dir]["total_ios"]), u(&j[dir]["io_bytes"]));
+    assert_eq!([count("read"), count("write"), count("trim")], [(0, 0), (1, 4096), (2, 128 << 10)], "{j}");
+    assert_eq!(holes(&file), [(0, 128 << 10)]);
+    let (code, out, err) = fio(d.path(), job, &["--allow-write", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let t = test0(&v);
+    let count = |dir: &str| (u(&t[dir]["ios"]), u(&t[dir]["bytes"]));
+    assert_eq!([count("write"), count("trim"), (u(&t["total"]["ios"]), 0)], [(1, 4096), (2, 128 << 10), (3, 0)], "{t}");
+}

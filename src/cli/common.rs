@@ -118,3 +118,20 @@ pub fn split(
     }
     Ok((own, rest))
 }
+
+/// `items` with each repeat dropped and said once on stderr: a result named twice is read, and
+/// counted, once (`explain` and `compare` alike).
+pub fn once<T>(items: Vec<T>, name: impl Fn(&T) -> String) -> Vec<T> {
+    let (mut kept, mut names, mut said) = (Vec::with_capacity(items.len()), Vec::new(), Vec::new());
+    for i in items {
+        let n = name(&i);
+        if !names.contains(&n) {
+            names.push(n);
+            kept.push(i);
+        } else if !said.contains(&n) {
+            eprintln!("note: result {n} is named more than once; it counts once");
+            said.push(n);
+        }
+    }
+    kept
+}

@@ -29,11 +29,27 @@ pub struct CompareArgs {
     pub store: Option<PathBuf>,
 }
 
-/// A result and the name its columns carry.
-fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
+/// Which result a word names: a store id, or a file by its canonical path.
+#[derive(PartialEq, Debug, Clone)]
+enum Key {
+    Id(i64),
+    File(PathBuf),
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Id(id) => write!(f, "{id}"),
+            Key::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// What a word names, without reading the result; and the word.
+fn key(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(Key, String)> {
     if Path::new(what).is_file() {
-        let r = super::import_export::read(Path::new(what), None)?;
-        return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
+        let file = std::fs::canonicalize(what).unwrap_or_else(|_| PathBuf::from(what));
+        return Ok((Key::File(file), what.to_string()));
     }
     if store.is_none() {
         if !path.exists() {
@@ -54,6 +70,19 @@ fn resolve(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result
             None => return Err(UsageError::new(what, "is no file, id or label in the store").into()),
         },
     };
+    Ok((Key::Id(id), what.to_string()))
+}
+
+/// A result and the name its columns carry.
+fn resolve(k: &Key, what: &str, store: &Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
+    let id = match k {
+        Key::File(f) => {
+            let r = super::import_export::read(f, None)?;
+            return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
+        }
+        Key::Id(id) => *id,
+    };
+    let s = store.as_ref().expect("opened by key");
     let r = s.load(id)?.ok_or_else(|| UsageError::new(what, format!("no result {id} in {}", path.display())))?;
     Ok((r.label.clone().map_or_else(|| format!("#{id}"), |l| format!("#{id} {l}")), r))
 }
@@ -75,25 +104,30 @@ pub fn main(a: CompareArgs) -> anyhow::Result<i32> {
     };
     let path = a.store.clone().unwrap_or_else(store::default_path);
     let mut store = None;
+    let mut keys = Vec::new();
+    for w in &a.results {
+        keys.push(key(w, &mut store, &path)?);
+    }
+    let baseline = a.baseline.as_deref().map(|b| key(b, &mut store, &path)).transpose()?;
+    if keys.iter().chain(&baseline).all(|(k, _)| *k == keys[0].0) {
+        let one = &keys[0].0;
+        return usage("RESULT", format!("{one} is named more than once; compare needs two different results"))?;
+    }
+    let mut keys = super::common::once(keys, |(k, _)| k.to_string());
+    let base = match baseline {
+        None => 0,
+        Some(k) => keys.iter().position(|(have, _)| *have == k.0).unwrap_or_else(|| {
+            keys.insert(0, k);
+            0
+        }),
+    };
     let mut names = Vec::new();
     let mut results = Vec::new();
-    for w in &a.results {
-        let (n, r) = resolve(w, &mut store, &path)?;
+    for (k, n) in &keys {
+        let (n, r) = resolve(k, n, &store, &path)?;
         names.push(n);
         results.push(r);
     }
-    let base = match &a.baseline {
-        None => 0,
-        Some(b) => match a.results.iter().position(|w| w == b) {
-            Some(i) => i,
-            None => {
-                let (n, r) = resolve(b, &mut store, &path)?;
-                names.insert(0, n);
-                results.insert(0, r);
-                0
-            }
-        },
-    };
     let c = crate::compare::compare(&results, &names, base, same);
     // Both renderings are made before anything is written, so a refused format writes nothing.
     let shown = report::render_comparison(&c, &results, format)?;

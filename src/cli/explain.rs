@@ -155,11 +155,9 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
     let ids: Option<Vec<i64>> = (!a.what.is_empty() && a.what.iter().all(|w| !std::path::Path::new(w).exists()))
         .then(|| a.what.iter().map(|w| w.parse::<i64>().ok().filter(|n| *n > 0)).collect())
         .flatten();
-    if let Some(mut ids) = ids {
+    if let Some(ids) = ids {
         // Each id is loaded once: memory follows the results stored, not the times one is named.
-        let mut seen = std::collections::HashSet::new();
-        ids.retain(|id| seen.insert(*id));
-        return explain_stored(&a, ids);
+        return explain_stored(&a, super::common::once(ids, |id| id.to_string()));
     }
     if a.what.len() > 1 {
         return usage("TARGET", "explain sweeps one target (or takes result ids)")?;

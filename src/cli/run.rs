@@ -231,8 +231,6 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         },
         min_rate: None,
         verify: verify_spec(a)?,
-        trim: false,
-        trim_write: false,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,
         steady: None,
@@ -243,6 +241,8 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         random_map: false,
         file_service: None,
         replay: None,
+        // No trims and no DiskSpd-only or fio-only regions or lengths.
+        ..Spec::default()
     };
     spec.validate()?;
     Ok(spec)

@@ -40,8 +40,13 @@ impl AggBw {
         }
     }
 
-    /// Every line so far is in its file, or the first that is not says why.
+    /// Every line so far is in its file, or each file that is not says why.
     pub fn check(&self) -> Result<(), String> {
-        self.files.iter().try_for_each(Sink::check)
+        let failed: Vec<String> = self.files.iter().filter_map(|f| f.check().err()).collect();
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        }
     }
 }

@@ -165,7 +165,9 @@ impl Recs {
     fn merge(p: &Parts) -> Recs {
         let read = merged(p.recs, |r| &r.read);
         let written = merged(p.recs, |r| &r.write);
-        let pair_trims = p.spec.trim_write.then(|| merged(p.recs, |r| &r.trim));
+        // A replayed log's trims, if it had any, are trims too.
+        let pair_trims = Some(merged(p.recs, |r| &r.trim))
+            .filter(|t| p.spec.trim_write || (p.spec.replay.is_some() && t.count() > 0));
         let total = both(&both(&read, &written), pair_trims.as_ref().unwrap_or(&LatRec::default()));
         let sum = |f: fn(&WorkerRec) -> u64| p.recs.iter().map(f).sum::<u64>();
         let (rb, wb, tb) = (sum(|r| r.read_bytes), sum(|r| r.write_bytes), sum(|r| r.trim_bytes));

@@ -154,14 +154,20 @@ fn write_out(l: &mut Lines, sink: &Sink) {
 
 impl Sinks {
     /// The workers are done: fio's iologs end with each file closed, and every log is in its
-    /// file, or the first that is not says why, as one line.
+    /// file, or each that is not says why, all in one line.
     pub fn close(&mut self) -> Result<(), String> {
+        let mut failed = Vec::new();
         for (sink, names) in std::mem::take(&mut self.iologs) {
             let tail: String = names.iter().map(|n| format!("0 {n} close\n")).collect();
             sink.write(&[tail.as_bytes()]);
-            sink.check()?;
+            failed.extend(sink.check().err());
         }
-        self.files.iter().try_for_each(|(_, s)| s.check())
+        failed.extend(self.files.iter().filter_map(|(_, s)| s.check().err()));
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        }
     }
 }
 

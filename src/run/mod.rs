@@ -227,8 +227,9 @@ impl Shared {
     /// The workers are done: fio's logs closed, everything in its file. What was measured
     /// stands; a file it could not be written to fails the command at its end.
     fn close_outputs(&mut self, agg: Option<&AggBw>) {
-        let wrote = self.logs.close().and(self.trace.as_ref().map_or(Ok(()), |t| t.check()));
-        if let Err(e) = wrote.and(agg.map_or(Ok(()), AggBw::check)) {
+        let trace = self.trace.as_ref().map_or(Ok(()), |t| t.check());
+        // Each output that failed is named, not only the first.
+        for e in [self.logs.close(), trace, agg.map_or(Ok(()), AggBw::check)].into_iter().filter_map(Result::err) {
             crate::error::defer_write_failure(e);
         }
     }

@@ -30,6 +30,8 @@ pub struct OffsetGen {
     read_pct: u32,
     /// (size, cumulative percentage) per block size, for reads and for writes.
     blocks: [Vec<(u64, u32)>; 2],
+    /// fio's bs_unaligned: (smallest, largest) length of reads and of writes, any byte count between.
+    unaligned: [Option<(u64, u64)>; 2],
     start: u64,
     len: u64,
     align: u64,
@@ -123,6 +125,9 @@ impl OffsetGen {
                 .collect::<Vec<_>>()
         };
         let blocks = [table(&spec.blocks), table(spec.write_blocks.as_deref().unwrap_or(&spec.blocks))];
+        let span =
+            |b: &Vec<(u64, u32)>| (b.iter().map(|b| b.0).min().unwrap_or(0), b.iter().map(|b| b.0).max().unwrap_or(0));
+        let unaligned = [0, 1].map(|d| spec.unaligned.then(|| span(&blocks[d])));
         let slots = Self::slot_count(len, spec.min_block(), align);
         let skew = match spec.random_dist {
             RandomDist::Uniform => Skew::Uniform,
@@ -166,6 +171,7 @@ impl OffsetGen {
             pattern: spec.pattern,
             read_pct: spec.read_pct,
             blocks,
+            unaligned,
             start,
             len,
             align,
@@ -225,7 +231,11 @@ impl OffsetGen {
             OpKind::Write
         };
         let blocks = &self.blocks[usize::from(op == OpKind::Write)];
-        let mut bs = if blocks.len() == 1 {
+        let mut bs = if let Some((lo, hi)) = self.unaligned[usize::from(op == OpKind::Write)] {
+            // fio's draw: the smallest plus up to the largest, capped at the largest (which is
+            // then the most frequent length).
+            (lo + self.rng.random_range(0..hi)).min(hi)
+        } else if blocks.len() == 1 {
             blocks[0].0
         } else {
             let r = self.rng.random_range(0..100);
@@ -244,7 +254,11 @@ impl OffsetGen {
                 if self.seq_pos + bs > self.len {
                     // fio draws lengths until one fits before the end; with none, it wraps.
                     let (pos, len) = (self.seq_pos, self.len);
-                    match blocks.iter().map(|b| b.0).filter(|&s| pos + s <= len).max() {
+                    let fits = match self.unaligned[usize::from(op == OpKind::Write)] {
+                        Some((lo, _)) => Some(len.saturating_sub(pos)).filter(|&rest| rest >= lo),
+                        None => blocks.iter().map(|b| b.0).filter(|&s| pos + s <= len).max(),
+                    };
+                    match fits {
                         Some(s) => bs = s,
                         None => self.seq_pos = 0,
                     }

@@ -52,7 +52,7 @@ impl WorkerRec {
             (&mut self.resp_read, reads && paced),
             (&mut self.resp_write, writes && paced),
             (&mut self.fsync, spec.fsync_every > 0 || any),
-            (&mut self.trim, spec.trim_write),
+            (&mut self.trim, spec.trim_write || any),
         ];
         for (r, used) in kinds {
             if used {

@@ -138,6 +138,9 @@ pub struct Spec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_blocks: Option<Vec<BlockShare>>,
     pub pattern: Pattern,
+    /// A length is any byte count from the smallest block size to the largest (fio's bs_unaligned).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unaligned: bool,
     /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
     /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
     #[serde(default)]
@@ -171,6 +174,10 @@ pub struct Spec {
     pub offset: u64,
     /// Length of the tested region; `None` = from `offset` to `size`.
     pub range: Option<u64>,
+    /// The region's end as given, when it lay past the target and `range` was cut back to it
+    /// (DiskSpd's -f): DiskSpd's reports still show the end as typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_asked: Option<u64>,
     /// Random offsets are multiples of this; `None` = the smallest block size
     /// (rounded up to a multiple of 4 KiB with O_DIRECT).
     pub align: Option<u64>,
@@ -269,6 +276,7 @@ impl Default for Spec {
             blocks: vec![BlockShare { size: 4096, pct: 100 }],
             write_blocks: None,
             pattern: Pattern::Random,
+            unaligned: false,
             seq_skip: 0,
             shared_seq: false,
             read_pct: 100,
@@ -280,6 +288,7 @@ impl Default for Spec {
             size: 1 << 30,
             offset: 0,
             range: None,
+            end_asked: None,
             align: None,
             duration: 10.0,
             warmup: 0.0,
@@ -344,13 +353,8 @@ impl Spec {
     /// Mean bytes per I/O, weighted by the bssplit shares and, with write_blocks, the mix.
     pub fn mean_block(&self) -> f64 {
         let mean = |b: &[BlockShare]| b.iter().map(|b| b.size as f64 * b.pct as f64 / 100.0).sum::<f64>();
-        match &self.write_blocks {
-            None => mean(&self.blocks),
-            Some(w) => {
-                let r = self.read_pct as f64 / 100.0;
-                r * mean(&self.blocks) + (1.0 - r) * mean(w)
-            }
-        }
+        let r = self.read_pct as f64 / 100.0;
+        self.write_blocks.as_ref().map_or(mean(&self.blocks), |w| r * mean(&self.blocks) + (1.0 - r) * mean(w))
     }
 
     /// Whether the workload writes to its targets. A read job with verify checks what is on
@@ -361,15 +365,8 @@ impl Spec {
 
     /// The alignment random offsets obey.
     pub fn effective_align(&self) -> u64 {
-        if let Some(a) = self.align {
-            return a;
-        }
         let b = self.min_block();
-        if self.direct {
-            b.div_ceil(4096) * 4096
-        } else {
-            b
-        }
+        self.align.unwrap_or(if self.direct { b.div_ceil(4096) * 4096 } else { b })
     }
 
     /// fio's words for the pattern and mix: read, write, randread, randwrite, rw, randrw, trim,

@@ -68,7 +68,7 @@ fn target(o: &mut String, s: &Spec, path: &str, depth: u32, engine: Option<&str>
         let _ = writeln!(o, "\t\tbase file offset: {}", file_size(s.offset));
     }
     if let Some(range) = s.range {
-        let _ = writeln!(o, "\t\tmax file size: {}", file_size(s.offset + range));
+        let _ = writeln!(o, "\t\tmax file size: {}", file_size(s.end_asked.unwrap_or(s.offset + range)));
     }
     let _ = writeln!(o, "\t\tthreads per file: {}", s.threads);
     // DiskSpd names its completion mechanism here; iolens names the engine that ran.

@@ -15,8 +15,9 @@ impl<E: Engine> Worker<'_, E> {
         if self.rec.stages.is_some() || self.logs.is_some() {
             self.stages(op, &s, tc);
         }
-        if op == OpKind::Trim && self.spec.trim_write {
-            // Counted as a trim, apart from the per-second rows of reads and writes.
+        if op == OpKind::Trim && !self.spec.trim {
+            // A trimwrite's or a replayed log's trim is counted as a trim, apart from the
+            // per-second rows of reads and writes.
             self.rec.trim.record(svc);
             self.rec.trim_bytes += s.len as u64;
             return;

@@ -23,6 +23,7 @@ pub fn fit(spec: &mut Spec, target: &str, size: u64) -> Result<Vec<String>, Usag
         if max > size {
             warnings.push(format!("WARNING: file size {size} is less than MaxFileSize {max}"));
             spec.range = Some(size.saturating_sub(spec.offset));
+            spec.end_asked = Some(max);
         } else {
             end = max;
         }

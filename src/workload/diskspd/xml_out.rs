@@ -139,7 +139,7 @@ fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>) {
         }
     }
     x.leaf("ThreadStride", 0);
-    x.leaf("MaxFileSize", s.range.map_or(0, |r| s.offset + r));
+    x.leaf("MaxFileSize", s.range.map_or(0, |r| s.end_asked.unwrap_or(s.offset + r)));
     x.leaf("RequestCount", s.qd);
     x.leaf("WriteRatio", 100 - s.read_pct);
     // DiskSpd throttles each thread on each target; iolens' rates are totals over all of them.

@@ -37,6 +37,9 @@ pub(super) struct Job {
     pub(super) rwmix: u32,
     pub(super) bs: [u64; 2],
     pub(super) split: [Option<Vec<BlockShare>>; 2],
+    /// bsrange's ends as given, and bs_unaligned: any length between them, not only multiples.
+    pub(super) range: [Option<(u64, u64)>; 2],
+    pub(super) unaligned: bool,
     pub(super) align: [u64; 2],
     pub(super) files: Vec<String>,
     pub(super) dirs: Vec<String>,
@@ -235,7 +238,12 @@ impl Job {
                 _ => Err(format!("{what}: reads use {r} and writes {w}; iolens uses one setting for both")),
             }
         };
-        let blocks = [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
+        let mut blocks =
+            [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
+        s.unaligned = self.unaligned && self.split.iter().zip(&self.range).any(|(s, r)| s.is_some() && r.is_some());
+        if s.unaligned {
+            unaligned_ends(&self.range, &mut blocks);
+        }
         s.blocks = blocks[usize::from(rp == 0)].clone();
         // A mix whose writes use other sizes than its reads keeps both.
         s.write_blocks = (rp > 0 && rp < 100 && blocks[0] != blocks[1]).then(|| blocks[1].clone());
@@ -289,6 +297,7 @@ impl Job {
             let c = self.rate_cycle;
             self.notes.push(format!("rate_cycle={c}: iolens checks rate_min over whole seconds, every {cycle_ms} ms"));
         }
+        unaligned_fits(s)?;
         s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
         Ok(Built {
             name: self.name,
@@ -360,4 +369,27 @@ pub(super) struct FioReplay {
     pub(super) redirect: Option<String>,
     pub(super) align: Option<String>,
     pub(super) scale: Option<String>,
+}
+
+/// bs_unaligned on a bsrange: the range's two ends are the bounds the length is drawn between
+/// (fio's draw caps at the high end, which is not a multiple of the low one).
+fn unaligned_ends(range: &[Option<(u64, u64)>; 2], blocks: &mut [Vec<BlockShare>; 2]) {
+    for (b, r) in blocks.iter_mut().zip(range) {
+        if let Some((lo, hi)) = *r {
+            *b = vec![BlockShare { size: lo, pct: 50 }, BlockShare { size: hi, pct: 50 }];
+            b.dedup_by_key(|b| b.size);
+            b[0].pct = 100 / b.len() as u32;
+        }
+    }
+}
+
+/// Lengths of any byte count suit buffered I/O only, and iolens verifies whole blocks.
+fn unaligned_fits(s: &Spec) -> R<()> {
+    if s.unaligned && s.direct {
+        return Err("bs_unaligned: direct=1 needs whole sectors; bs_unaligned needs direct=0".into());
+    }
+    if s.unaligned && s.verify.is_some() {
+        return Err("bs_unaligned: iolens verifies whole blocks; use verify or bs_unaligned".into());
+    }
+    Ok(())
 }

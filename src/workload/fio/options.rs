@@ -47,6 +47,7 @@ const fn either(name: &'static str, apply: fn(&mut Job, Option<&str>) -> R<()>) 
 const OPTIONS: &[Def] = &[
     // Flags.
     flag("time_based", &[], |j, on| j.time_based = on),
+    flag("bs_unaligned", &["blocksize_unaligned"], |j, on| j.unaligned = on),
     flag("group_reporting", &[], |j, on| j.group_reporting = on),
     flag("stonewall", &["wait_for_previous"], |j, on| j.stonewall = on),
     flag("new_group", &[], |j, on| j.new_group = on),

@@ -10,10 +10,10 @@ fn line(s: &str) -> Spec {
 fn end_past_the_file_is_cut_back_with_diskspds_warning() {
     let mut s = line("-B512K -f2M -c1M t.dat");
     assert_eq!(fit(&mut s, "t.dat", 1 << 20).unwrap(), ["WARNING: file size 1048576 is less than MaxFileSize 2097152"]);
-    assert_eq!((s.offset, s.range), (512 << 10, Some(512 << 10)));
+    assert_eq!((s.offset, s.range, s.end_asked), (512 << 10, Some(512 << 10), Some(2 << 20)));
     let mut s = line("-B512K -f768K -c1M t.dat");
     assert!(fit(&mut s, "t.dat", 1 << 20).unwrap().is_empty());
-    assert_eq!(s.range, Some(256 << 10));
+    assert_eq!((s.range, s.end_asked), (Some(256 << 10), None));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::R;
 use crate::workload::fio::engines::engine;
 use crate::workload::fio::job::Job;
-use crate::workload::fio::values::{block_range, bssplit, int, pct, time, u32v};
+use crate::workload::fio::values::{block, block_range, bssplit, int, pct, time, u32v};
 use crate::workload::{AccessHint, OnError, Pattern, RateProcess, StartDelay};
 
 pub(super) fn verify(j: &mut Job, key: &str, v: &str) -> R<()> {
@@ -62,6 +62,8 @@ pub(super) fn bs_split(j: &mut Job, v: &str) -> R<()> {
 pub(super) fn bs_range(j: &mut Job, v: &str) -> R<()> {
     let (r, w) = v.split_once(',').unwrap_or((v, v));
     let w = w.split(',').next().unwrap_or("");
+    let ends = |x: &str| x.split_once(['-', ':']).and_then(|(l, h)| Some((block(l, j.kb).ok()?, block(h, j.kb).ok()?)));
+    j.range = [ends(r), ends(w)];
     let (r, w) = (block_range(r, j.bs[0], j.kb)?, block_range(w, j.bs[1], j.kb)?);
     j.bs = [r[0].size, w[0].size];
     j.split = [(r.len() > 1).then_some(r), (w.len() > 1).then_some(w)];
