@@ -117,3 +117,14 @@ fn dump_percentiles_match_recorder() {
 fn iops_stddev() {
     assert_eq!(stddev(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]), 2.0);
 }
+
+#[test]
+fn a_zero_latency_is_one_nanosecond_in_every_figure() {
+    let mut r = LatRec::default();
+    r.record(0);
+    r.record(0);
+    let d = r.dump();
+    assert_eq!((d.min_ns, d.max_ns, d.sum_ns), (1, 1, 2));
+    assert_eq!(d.buckets, vec![(1, 2)]);
+    assert_eq!(r.mean_ns(), Some(1.0));
+}
