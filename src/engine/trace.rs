@@ -40,6 +40,16 @@ impl Sink {
         }
     }
 
+    /// Every sink checked: Ok, or each one that failed named, all in one line.
+    pub fn check_all<'a>(sinks: impl IntoIterator<Item = &'a Sink>) -> Result<(), String> {
+        let failed: Vec<String> = sinks.into_iter().filter_map(|s| s.check().err()).collect();
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        }
+    }
+
     /// Everything written so far is in the file, or the first error, as one line naming it.
     pub fn check(&self) -> Result<(), String> {
         let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());

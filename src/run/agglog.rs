@@ -42,11 +42,6 @@ impl AggBw {
 
     /// Every line so far is in its file, or each file that is not says why.
     pub fn check(&self) -> Result<(), String> {
-        let failed: Vec<String> = self.files.iter().filter_map(|f| f.check().err()).collect();
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            Err(failed.join("; "))
-        }
+        Sink::check_all(&self.files)
     }
 }

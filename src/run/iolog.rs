@@ -156,18 +156,12 @@ impl Sinks {
     /// The workers are done: fio's iologs end with each file closed, and every log is in its
     /// file, or each that is not says why, all in one line.
     pub fn close(&mut self) -> Result<(), String> {
-        let mut failed = Vec::new();
-        for (sink, names) in std::mem::take(&mut self.iologs) {
+        let iologs = std::mem::take(&mut self.iologs);
+        for (sink, names) in &iologs {
             let tail: String = names.iter().map(|n| format!("0 {n} close\n")).collect();
             sink.write(&[tail.as_bytes()]);
-            failed.extend(sink.check().err());
         }
-        failed.extend(self.files.iter().filter_map(|(_, s)| s.check().err()));
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            Err(failed.join("; "))
-        }
+        Sink::check_all(iologs.iter().map(|(s, _)| s).chain(self.files.iter().map(|(_, s)| s)))
     }
 }
 
