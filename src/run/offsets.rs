@@ -230,8 +230,9 @@ impl OffsetGen {
         } else {
             OpKind::Write
         };
-        let blocks = &self.blocks[usize::from(op == OpKind::Write)];
-        let mut bs = if let Some((lo, hi)) = self.unaligned[usize::from(op == OpKind::Write)] {
+        let dir = usize::from(op == OpKind::Write);
+        let blocks = &self.blocks[dir];
+        let mut bs = if let Some((lo, hi)) = self.unaligned[dir] {
             // fio's draw: the smallest plus up to the largest, capped at the largest (which is
             // then the most frequent length).
             (lo + self.rng.random_range(0..hi)).min(hi)
@@ -254,7 +255,7 @@ impl OffsetGen {
                 if self.seq_pos + bs > self.len {
                     // fio draws lengths until one fits before the end; with none, it wraps.
                     let (pos, len) = (self.seq_pos, self.len);
-                    let fits = match self.unaligned[usize::from(op == OpKind::Write)] {
+                    let fits = match self.unaligned[dir] {
                         Some((lo, _)) => Some(len.saturating_sub(pos)).filter(|&rest| rest >= lo),
                         None => blocks.iter().map(|b| b.0).filter(|&s| pos + s <= len).max(),
                     };
