@@ -201,6 +201,12 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
         for count in 1..=t.max_disks.max(1) {
             let Some(Each { gib, iops: prov, mbps: prov_mbps, caps }) = sized(d, t, count) else { continue };
             let (di, dm) = (caps.iops * count as f64, caps.mbps * count as f64);
+            // The disks with the VM's part, if any: what the configuration gives, bursting included.
+            let sizing = |vm_part| {
+                let x = burst::expected(Some(disks_part(d, gib, count, prov, caps)), vm_part);
+                let burst = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
+                Sizing { count, gib, prov, prov_mbps, burst }
+            };
             if di < t.iops || dm < t.mbps {
                 continue;
             }
@@ -218,20 +224,12 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                 if iops < t.iops || mbps < t.mbps {
                     continue;
                 }
-                let x = burst::expected(
-                    Some(disks_part(d, gib, count, prov, caps)),
-                    vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone()))),
-                );
-                let burst = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                let sizing = Sizing { count, gib, prov, prov_mbps, burst };
-                out.push(candidate(d, vm, &sizing, [(iops, iops_by), (mbps, mbps_by)], t));
+                let vm_part = vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone())));
+                out.push(candidate(d, vm, &sizing(vm_part), [(iops, iops_by), (mbps, mbps_by)], t));
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
-                let x = burst::expected(Some(disks_part(d, gib, count, prov, caps)), None);
-                let burst = x.map_or((None, None), |x| (x.burst_iops, x.burst_mbps));
-                let sizing = Sizing { count, gib, prov, prov_mbps, burst };
-                out.push(candidate(d, None, &sizing, [(di, "disks"), (dm, "disks")], t));
+                out.push(candidate(d, None, &sizing(None), [(di, "disks"), (dm, "disks")], t));
             }
         }
     }
