@@ -1,7 +1,8 @@
 //! `iolens diskspd` has the shape of the real DiskSpd 2.2's output for the same lines: the
 //! samples in tests/data/diskspd-2.2 (DiskSpd under wine) against iolens on Linux. Sections and
 //! their order, table columns and rules, percentile rows and every XML element and attribute
-//! path; figures never. tests/windows.rs compares iolens.exe with DiskSpd itself, run side by side.
+//! path, and the share of writes; other figures never. tests/windows_diskspd.rs compares iolens.exe
+//! with the same samples under wine.
 #![cfg(unix)]
 
 mod common;
@@ -10,17 +11,6 @@ mod diskspd_shape;
 use common::*;
 use diskspd_shape::*;
 use std::path::{Path, PathBuf};
-
-/// Paths iolens writes that DiskSpd leaves out for the sample's line, each for a reason.
-const IOLENS_ONLY: [(&str, &str); 1] = [(
-    "Results/Profile/TimeSpans/TimeSpan/RandomWriteData",
-    "iolens writes fresh random data by default, which DiskSpd spells -Zr and records so",
-)];
-
-fn sample(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/diskspd-2.2").join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 fn scratch(test: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("diskspd-shape-{test}-{}", std::process::id()));
@@ -32,7 +22,7 @@ fn scratch(test: &str) -> PathBuf {
 /// iolens' stdout for a sample's DiskSpd line, shortened to one measured second and no
 /// warm-up (times are figures, not shape), on a file of its own.
 fn iolens(line: &str, file: &Path) -> String {
-    let line = line.replace("-d5", "-d1 -W0");
+    let line = shortened(line);
     let out = bin().arg("diskspd").args(line.split_whitespace()).arg(file).output().expect("running iolens");
     let (code, stdout, stderr) = parts(&out);
     assert_eq!(code, 0, "{line}: {stderr}");
@@ -42,14 +32,12 @@ fn iolens(line: &str, file: &Path) -> String {
 #[test]
 fn text_has_the_samples_sections_columns_and_percentile_rows() {
     let d = scratch("text");
-    for (name, line, file) in [
-        ("a.txt", "-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M", "IO.dat"),
-        ("c.txt", "-b8K -d5 -o8 -t4 -h -r -w30 -L -c64M", "test.dat"),
-        ("d.txt", "-b64K -d5 -o4 -t1 -si -w100 -c64M", "seq.dat"),
-    ] {
-        let want = text_shape(&sample(name));
-        let have = text_shape(&iolens(line, &d.join(file)));
+    for (name, line, file) in SAMPLES.into_iter().filter(|(name, ..)| name.ends_with(".txt")) {
+        let (want_text, have_text) = (sample(name), iolens(line, &d.join(file)));
+        let (want, have) = (text_shape(&want_text), text_shape(&have_text));
         assert_eq!(have, want, "{name}: {line}");
+        let (wi, wd) = (text_write_share(&have_text), text_write_share(&want_text));
+        assert!((wi - wd).abs() <= 2.0, "{name}: write share: iolens {wi:.2} %, DiskSpd {wd:.2} %");
         if name == "a.txt" {
             let sections = [
                 "Command Line:",
@@ -76,11 +64,14 @@ fn text_has_the_samples_sections_columns_and_percentile_rows() {
 #[test]
 fn xml_has_the_samples_elements_and_attributes() {
     let d = scratch("xml");
-    let want = xml_paths(&sample("b.xml"));
-    let have = xml_paths(&iolens("-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M -Rxml", &d.join("IO.dat")));
+    let (_, line, file) = SAMPLES.into_iter().find(|(name, ..)| *name == "b.xml").unwrap();
+    let (want_xml, have_xml) = (sample("b.xml"), iolens(line, &d.join(file)));
+    let (want, have) = (xml_paths(&want_xml), xml_paths(&have_xml));
     let (mut extra, missing) = path_diff(&have, &want);
     extra.retain(|p| !IOLENS_ONLY.iter().any(|(only, _)| only == p));
     assert!(missing.is_empty() && extra.is_empty(), "missing {missing:#?}\nnot in DiskSpd's {extra:#?}");
+    let (wi, wd) = (write_share(&have_xml), write_share(&want_xml));
+    assert!((wi - wd).abs() <= 2.0, "b.xml: write share: iolens {wi:.2} %, DiskSpd {wd:.2} %");
     // The per-second buckets carry DiskSpd's 8 latency attributes, per time span and per thread.
     for at in ["Results/TimeSpan/Iops/Bucket", "Results/TimeSpan/Thread/Target/Iops/Bucket"] {
         let lat = have.iter().filter(|p| p.starts_with(&format!("{at}/@")) && p.contains("Latency")).count();

@@ -7,6 +7,35 @@
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The recorded outputs of the real DiskSpd 2.2 in tests/data/diskspd-2.2 (see its README):
+/// file name, the line DiskSpd ran (without its target) and the target's file name.
+pub const SAMPLES: [(&str, &str, &str); 4] = [
+    ("a.txt", "-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M", "IO.dat"),
+    ("b.xml", "-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M -Rxml", "IO.dat"),
+    ("c.txt", "-b8K -d5 -o8 -t4 -h -r -w30 -L -c64M", "test.dat"),
+    ("d.txt", "-b64K -d5 -o4 -t1 -si -w100 -c64M", "seq.dat"),
+];
+
+/// Paths iolens writes that DiskSpd leaves out for the samples' lines, each for a reason;
+/// anything else on one side only fails.
+pub const IOLENS_ONLY: [(&str, &str); 1] = [(
+    "Results/Profile/TimeSpans/TimeSpan/RandomWriteData",
+    "iolens writes fresh random data by default, which DiskSpd spells -Zr and records so",
+)];
+
+/// A recorded DiskSpd output, line endings as LF.
+pub fn sample(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/diskspd-2.2").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).replace("\r\n", "\n")
+}
+
+/// A sample's line for a shorter run: one measured second and no warm-up (times are figures,
+/// not shape).
+pub fn shortened(line: &str) -> String {
+    line.replace("-d5", "-d1 -W0")
+}
 
 /// The text layout's structure, in order.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,6 +116,19 @@ pub fn write_share(xml: &str) -> f64 {
     let (w, all) = (count("WriteCount"), count("IOCount"));
     assert!(all > 0, "no I/O in\n{xml}");
     w as f64 * 100.0 / all as f64
+}
+
+/// Writes' share of all I/Os in a text result, %, from the `total:` rows of its Total IO and
+/// Write IO tables.
+pub fn text_write_share(text: &str) -> f64 {
+    let totals: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("total:"))
+        .map(|l| l.split('|').nth(1).and_then(|c| c.trim().parse().ok()).unwrap_or_else(|| panic!("I/Os in {l:?}")))
+        .collect();
+    assert_eq!(totals.len(), 3, "Total, Read and Write IO rows in\n{text}");
+    assert!(totals[0] > 0, "no I/O in\n{text}");
+    totals[2] as f64 * 100.0 / totals[0] as f64
 }
 
 /// What `have` and `want` do not share, each side's extras listed.
