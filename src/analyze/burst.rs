@@ -42,15 +42,14 @@ pub fn disks(d: &Disk, gib: f64, n: u32, want_iops: Option<f64>, on_demand: bool
     Part { name, caps, burst: burst.filter(|(b, _, _)| b.iops > caps.iops || b.mbps > caps.mbps) }
 }
 
-/// A VM's disk limits (`label`: "VM D2s_v4 uncached"); VM-level bursting lifts the uncached ones.
-pub fn vm(v: &Vm, caps: Caps, cached: bool, label: String) -> Part {
-    let burst = match (cached, v.burst_iops, v.burst_mbps) {
-        (false, Some(i), Some(m)) if i > caps.iops || m > caps.mbps => {
-            let terms = v.burst.clone().unwrap_or_else(|| "credit".into());
-            Some((Caps { iops: i.max(caps.iops), mbps: m.max(caps.mbps) }, model_of(&terms), terms))
-        }
-        _ => None,
-    };
+/// A VM's disk limits (`label`: "VM D2s_v4 uncached") and what VM-level bursting lifts them
+/// to (`burst`: uncached limits only; the host cache does not burst).
+pub fn vm(v: &Vm, caps: Caps, burst: Option<Caps>, label: String) -> Part {
+    let burst = burst.filter(|b| b.iops > caps.iops || b.mbps > caps.mbps).map(|b| {
+        let terms = v.burst.clone().unwrap_or_else(|| "credit".into());
+        let model = model_of(&terms);
+        (Caps { iops: b.iops.max(caps.iops), mbps: b.mbps.max(caps.mbps) }, model, terms)
+    });
     Part { name: label, caps, burst }
 }
 

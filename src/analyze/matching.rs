@@ -46,7 +46,15 @@ pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) ->
             }
         }
         if let (Some(i), Some(m)) = (v.burst_iops, v.burst_mbps) {
-            test(group, &v.name, Caps { iops: i, mbps: m }, Limit::VmBurst);
+            test(group.clone(), &v.name, Caps { iops: i, mbps: m }, Limit::VmBurst);
+        }
+        // Caps published for some disk kinds or one controller: each a limit of its own.
+        for e in &v.caps {
+            let on = [e.controller.clone(), Some(e.disks.join("/"))].into_iter().flatten().filter(|s| !s.is_empty());
+            let name = format!("{} ({})", v.name, on.collect::<Vec<_>>().join(" "));
+            if let Some(c) = e.caps() {
+                test(group.clone(), &name, c, Limit::VmUncached);
+            }
         }
     }
     // Neighbouring tiers with the same limits (E1 … E50) read as one line: "E1–E50".

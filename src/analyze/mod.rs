@@ -101,11 +101,19 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
                 )
             })?;
             let cached = cfg.cached && v.caps(true).is_some();
-            let caps = v.caps(cached).or_else(|| v.caps(false)).ok_or_else(|| {
+            // Uncached, the disks get what the VM publishes for their kind (Premium SSD v2's
+            // higher cap on Dsv6, a GCP machine's per disk type).
+            let for_disk = cfg.disk.as_deref().and_then(|n| cat.disk(n)).filter(|_| !cached);
+            let (caps, burst) = match for_disk {
+                Some(d) => v.caps_for(d, None),
+                None if cached => v.caps(true).map(|c| (c, None)),
+                None => v.caps_for(&Default::default(), None).or_else(|| v.caps(false).map(|c| (c, None))),
+            }
+            .ok_or_else(|| {
                 UsageError::new("--vm", format!("{} has no published limits for this cache mode", v.name))
             })?;
             let label = format!("VM {} {}", v.name, if cached { "cached" } else { "uncached" });
-            Some(burst::vm(v, caps, cached, label))
+            Some(burst::vm(v, caps, burst, label))
         }
         None => None,
     };

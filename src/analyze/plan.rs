@@ -16,6 +16,9 @@ pub struct Target {
     pub max_disks: u32,
     /// Total capacity needed, GiB.
     pub size_gib: Option<f64>,
+    /// Rank previous generations (Azure v2–v4, AWS m5 …) among the current ones instead of
+    /// after them.
+    pub generations_together: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,6 +37,12 @@ pub struct Candidate {
     pub provisioned_mbps: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vm: Option<String>,
+    /// The disk controller whose caps apply, where the VM publishes them apart (NVMe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    /// The disk or the VM is of a previous generation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub previous: bool,
     pub iops: f64,
     /// 10^6 B/s.
     pub mbps: f64,
@@ -56,6 +65,11 @@ pub struct Candidate {
     /// Disks × count + VM, when every part has a price.
     pub price_month: Option<f64>,
     pub currency: Option<String>,
+    /// The region the prices are for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// The catalog sources of every figure used: the disk's and the VM's limits and prices.
+    pub sources: Vec<String>,
 }
 
 /// The configuration's prices: each disk at the IOPS and MB/s it is provisioned for (those
@@ -131,19 +145,30 @@ fn sized(d: &Disk, t: &Target, count: u32) -> Option<Each> {
     (gib <= max).then(|| each(gib))
 }
 
-fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<&'a Vm>> {
-    let v: Vec<Option<&Vm>> = cat
-        .vms
-        .iter()
-        .filter(|v| v.cloud == d.cloud && v.max_disks.is_none_or(|m| m >= count))
-        .filter(|v| v.disk.as_deref().is_none_or(|x| x == d.name))
-        .map(Some)
-        .collect();
-    if v.is_empty() {
-        vec![None]
-    } else {
-        v
+/// A VM that carries the disks, on one of its controllers, with the caps they get there.
+struct Carrier<'a> {
+    vm: &'a Vm,
+    controller: Option<String>,
+    caps: Caps,
+    burst: Option<Caps>,
+}
+
+/// Every VM (and controller, where a VM publishes caps apart for one) that can carry `count`
+/// disks of `d`; `[None]` when none can.
+fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<Carrier<'a>>> {
+    let mut v = Vec::new();
+    for vm in cat.vms.iter().filter(|v| v.cloud == d.cloud && v.max_disks.is_none_or(|m| m >= count)) {
+        let other = vm.controllers().into_iter().filter(|c| !c.eq_ignore_ascii_case("SCSI")).map(Some);
+        for controller in std::iter::once(None).chain(other) {
+            if let Some((caps, burst)) = vm.caps_for(d, controller.as_deref()) {
+                v.push(Some(Carrier { vm, controller, caps, burst }));
+            }
+        }
     }
+    if v.is_empty() {
+        v.push(None);
+    }
+    v
 }
 
 /// How many disks of what size a configuration has, and the burst they give.
@@ -155,9 +180,20 @@ struct Sizing {
     burst: (Option<f64>, Option<f64>),
 }
 
+/// The ids a row's `source` or `price_source` names ("A1, A5").
+fn ids(s: Option<&str>) -> impl Iterator<Item = String> + '_ {
+    s.into_iter().flat_map(|s| s.split([',', ' ']).filter(|x| !x.is_empty()).map(str::to_string))
+}
+
 /// One configuration, priced: `gives` is its IOPS and MB/s, each with what limits it.
-fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: &Target) -> Candidate {
+fn candidate(d: &Disk, on: Option<&Carrier>, s: &Sizing, gives: [(f64, &str); 2], t: &Target) -> Candidate {
     let [(iops, iops_by), (mbps, mbps_by)] = gives;
+    let vm = on.map(|c| c.vm);
+    let mut sources: Vec<String> = ids(Some(&d.source)).chain(ids(d.price_source.as_deref())).collect();
+    if let Some(v) = vm {
+        sources.extend(ids(Some(&v.source)).chain(ids(v.price_source.as_deref())));
+    }
+    sources.dedup();
     let headroom = |have: f64, want: f64| if want > 0.0 { (have / want - 1.0) * 100.0 } else { 0.0 };
     let c = Candidate {
         cloud: d.cloud.clone(),
@@ -167,6 +203,8 @@ fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: 
         provisioned_iops: s.prov,
         provisioned_mbps: s.prov_mbps,
         vm: vm.map(|v| v.name.clone()),
+        controller: on.and_then(|c| c.controller.clone()),
+        previous: d.previous || vm.is_some_and(|v| v.previous),
         iops,
         mbps,
         iops_by: iops_by.into(),
@@ -179,6 +217,8 @@ fn candidate(d: &Disk, vm: Option<&Vm>, s: &Sizing, gives: [(f64, &str); 2], t: 
         vm_price_month: None,
         price_month: None,
         currency: None,
+        region: d.region.clone().or_else(|| vm.and_then(|v| v.region.clone())),
+        sources,
     };
     priced(c, d, vm, t)
 }
@@ -211,8 +251,8 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                 continue;
             }
             let before = out.len();
-            for vm in vms_for(cat, d, count) {
-                let vc = vm.and_then(|v| v.caps(false));
+            for on in vms_for(cat, d, count) {
+                let vc = on.as_ref().map(|c| c.caps);
                 let (iops, iops_by) = match vc {
                     Some(c) if c.iops < di => (c.iops, "VM"),
                     _ => (di, "disks"),
@@ -224,8 +264,8 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                 if iops < t.iops || mbps < t.mbps {
                     continue;
                 }
-                let vm_part = vm.and_then(|v| Some(burst::vm(v, vc?, false, v.name.clone())));
-                out.push(candidate(d, vm, &sizing(vm_part), [(iops, iops_by), (mbps, mbps_by)], t));
+                let vm_part = on.as_ref().map(|c| burst::vm(c.vm, c.caps, c.burst, c.vm.name.clone()));
+                out.push(candidate(d, on.as_ref(), &sizing(vm_part), [(iops, iops_by), (mbps, mbps_by)], t));
             }
             // The disks can do it but no VM in the catalog carries them: still worth showing.
             if out.len() == before {
@@ -236,7 +276,7 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
     // More of the same disk on the same VM that gives no more and costs no less is noise.
     let dominated = |c: &Candidate| {
         out.iter().any(|o| {
-            (&o.cloud, &o.disk, &o.vm) == (&c.cloud, &c.disk, &c.vm)
+            (&o.cloud, &o.disk, &o.vm, &o.controller) == (&c.cloud, &c.disk, &c.vm, &c.controller)
                 && o.count < c.count
                 && o.iops >= c.iops
                 && o.mbps >= c.mbps
@@ -246,13 +286,17 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
     let keep: Vec<bool> = out.iter().map(|c| !dominated(c)).collect();
     let mut kept = keep.iter();
     out.retain(|_| *kept.next().expect("one flag per candidate"));
-    // By price (see `by_price`); among equals, fewest disks, then the least the VM could give
-    // beyond the target, then the least capacity.
+    // Current generations first (unless asked to rank them together), then by price (see
+    // `by_price`); among equals, fewest disks, then the least the VM could give beyond the
+    // target, then the least capacity.
     out.sort_by(|a, b| {
         let key = |c: &Candidate| (c.count, c.iops + c.mbps * 10.0, c.disk_gib * c.count as f64);
         let (x, y) = (key(a), key(b));
         let (pa, pb) = (by_price(a), by_price(b));
-        pa.0.cmp(&pb.0)
+        let old = |c: &Candidate| c.previous && !t.generations_together;
+        old(a)
+            .cmp(&old(b))
+            .then(pa.0.cmp(&pb.0))
             .then(pa.1.total_cmp(&pb.1))
             .then(x.0.cmp(&y.0))
             .then(x.1.total_cmp(&y.1))

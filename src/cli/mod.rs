@@ -4,6 +4,7 @@
 //! come back to `main`, which maps them to exit codes once.
 
 mod capture;
+mod catalog;
 mod cdm;
 mod check;
 mod common;
@@ -86,7 +87,7 @@ enum Command {
     /// torn, stale, misdirected or corrupt page named; --verify-only after a crash
     Simdb(simdb::SimdbArgs),
     /// The published limits of cloud disks and VM sizes iolens knows, with their sources
-    Catalog(plan::CatalogArgs),
+    Catalog(catalog::CatalogArgs),
 }
 
 /// Parses the command line and runs the command; Ok(exit code), or the error `main` maps to one.
@@ -126,7 +127,7 @@ pub fn main() -> anyhow::Result<i32> {
         Command::Sweep(args) => sweep::main(args),
         Command::Explain(args) => explain::main(args),
         Command::Plan(args) => plan::main(args),
-        Command::Catalog(args) => plan::catalog(args),
+        Command::Catalog(args) => catalog::main(args),
         Command::Sqlio(args) => sqlio::main(args),
         Command::Diskspd(args) => diskspd::main(args),
         Command::Pattern(args) => pattern::main(args),

@@ -1,5 +1,5 @@
-//! `iolens catalog` lists the published limits iolens knows; `iolens plan` finds configurations
-//! that meet a target, or predicts what a named one gives and which limit binds.
+//! `iolens plan` finds configurations that meet a target, or predicts what a named one gives and
+//! which limit binds.
 
 use super::explain::Judge;
 use crate::analyze::catalog::{Caps, Catalog};
@@ -8,42 +8,6 @@ use crate::error::{usage, UsageError};
 use crate::report::Format;
 use clap::Args;
 use std::path::PathBuf;
-
-#[derive(Args, Debug, Clone)]
-pub struct CatalogArgs {
-    /// Only this cloud: azure, aws or gcp (or a cloud named in your --catalog file)
-    #[arg(long, value_name = "CLOUD")]
-    pub cloud: Option<String>,
-    /// Only rows whose name or kind contains this text (P30, gp3, D8s, "Standard SSD")
-    #[arg(long, value_name = "TEXT")]
-    pub search: Option<String>,
-    /// text or json
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
-    /// Another catalog file to add (same format as data/catalog.toml)
-    #[arg(long, value_name = "FILE")]
-    pub catalog: Option<PathBuf>,
-}
-
-pub fn catalog(a: CatalogArgs) -> anyhow::Result<i32> {
-    let cat = Catalog::load(a.catalog.as_deref())?;
-    let format = Format::parse(&a.format)?;
-    let want = |cloud: &str, text: &[&str]| {
-        a.cloud.as_deref().is_none_or(|c| c.eq_ignore_ascii_case(cloud))
-            && a.search.as_deref().is_none_or(|s| text.iter().any(|t| t.to_lowercase().contains(&s.to_lowercase())))
-    };
-    let disks: Vec<_> = cat.disks.iter().filter(|d| want(&d.cloud, &[&d.name, &d.kind])).collect();
-    let vms: Vec<_> = cat.vms.iter().filter(|v| want(&v.cloud, &[&v.name])).collect();
-    if format == Format::Json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "disks": disks, "vms": vms, "sources": cat.sources }))?
-        );
-        return Ok(0);
-    }
-    print!("{}", crate::report::plan::catalog(&disks, &vms, &cat.sources));
-    Ok(0)
-}
 
 #[derive(Args, Debug, Clone)]
 pub struct PlanArgs {
@@ -66,6 +30,14 @@ pub struct PlanArgs {
     /// Only this cloud: azure, aws or gcp
     #[arg(long, value_name = "CLOUD")]
     pub cloud: Option<String>,
+    /// Price in this region (eastus, us-east-1, us-central1 …; each cloud's first region by
+    /// default); more than one, comma-separated, for several clouds
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// Rank previous VM and disk generations (Azure v2–v4, AWS m5 …) among the current ones
+    /// instead of after them
+    #[arg(long)]
+    pub all_generations: bool,
     /// Most disks to stripe
     #[arg(long, default_value = "8", value_name = "K")]
     pub max_disks: String,
@@ -134,6 +106,23 @@ struct FromStats {
     iops: f64,
     mbps: f64,
     headroom_pct: f64,
+}
+
+/// `--region`'s regions, each one some price of the catalog names.
+fn regions(cat: &Catalog, given: Option<&str>) -> Result<Vec<String>, UsageError> {
+    let known = cat.regions();
+    let mut out = Vec::new();
+    for r in given.into_iter().flat_map(|g| g.split(',')).map(str::trim).filter(|r| !r.is_empty()) {
+        if !known.iter().any(|(_, k)| k.eq_ignore_ascii_case(r)) {
+            let list: Vec<String> = known.iter().map(|(c, k)| format!("{c} {k}")).collect();
+            return usage(
+                "--region",
+                format!("no prices for '{r}' in the catalog; regions with prices: {}", list.join(", ")),
+            );
+        }
+        out.push(r.to_lowercase());
+    }
+    Ok(out)
 }
 
 fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
@@ -205,12 +194,14 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
             return usage("--cloud", format!("'{c}' has no disks in the catalog; use azure, aws or gcp"))?;
         }
     }
+    let cat = cat.priced_in(&regions(&cat, a.region.as_deref())?);
     let t = Target {
         iops: iops.unwrap_or(0.0),
         mbps: mbps.unwrap_or(0.0),
         clouds,
         max_disks,
         size_gib: number("--size", &a.size)?,
+        generations_together: a.all_generations,
     };
     let found = plan::plan(&cat, &t);
     if format == Format::Json {

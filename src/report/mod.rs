@@ -6,6 +6,7 @@ mod compare;
 mod csv;
 mod diskspd;
 
+pub mod catalog;
 mod explain;
 mod fio_json;
 pub mod fio_verify;

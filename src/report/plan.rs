@@ -1,123 +1,12 @@
-//! What `iolens catalog` and `iolens plan` print: the catalog's rows with their sources, a named
-//! configuration's sustained and burst limits per block size, and ranked configurations.
+//! What `iolens plan` prints: a named configuration's sustained and burst limits per block
+//! size, and ranked configurations with the source of every figure.
 
-use crate::analyze::catalog::{Disk, Source, Vm};
+use crate::analyze::catalog::Disk;
 use crate::analyze::plan::{AtSize, Candidate};
 use crate::analyze::{burst::model_of, thousands as num};
 use crate::result::analysis::{BurstModel, Expected};
 use crate::workload::size::format_block;
 use std::fmt::Write;
-
-fn opt(v: Option<f64>) -> String {
-    v.map(|x| if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }).unwrap_or_else(|| "-".into())
-}
-
-/// The catalog rows chosen, then the sources they cite.
-pub fn catalog(disks: &[&Disk], vms: &[&Vm], sources: &[Source]) -> String {
-    let mut o = String::new();
-    if !disks.is_empty() {
-        let _ = writeln!(
-            o,
-            "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source",
-            "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s"
-        );
-        for d in disks {
-            let (gib, iops, mbps, extra) = if d.is_formula() {
-                let c = d.caps(d.min_gib.unwrap_or(1.0), None);
-                let prov = if d.provisioned { "provisioned" } else { "per GiB" };
-                (
-                    format!("{}-{}", opt(d.min_gib), opt(d.max_gib)),
-                    Some(c.iops),
-                    Some(c.mbps),
-                    format!(" (formula, {prov}: up to {} IOPS, {} MB/s)", opt(d.max_iops), opt(d.max_mbps)),
-                )
-            } else {
-                (opt(d.size_gib), d.iops, d.mbps, String::new())
-            };
-            let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
-            let price = disk_price(d);
-            let _ = writeln!(
-                o,
-                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}{price}",
-                d.cloud,
-                d.kind,
-                d.name,
-                gib,
-                opt(iops),
-                opt(mbps),
-                opt(d.burst_iops),
-                opt(d.burst_mbps),
-                d.source
-            );
-        }
-    }
-    if !vms.is_empty() {
-        let _ = writeln!(
-            o,
-            "\n{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  source",
-            "cloud", "VM", "disks", "uncached", "cached", "burst"
-        );
-        let pair = |i: Option<f64>, m: Option<f64>| match (i, m) {
-            (Some(i), Some(m)) => format!("{}/{}", opt(Some(i)), opt(Some(m))),
-            _ => "-".into(),
-        };
-        for v in vms {
-            let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
-            let price = match (v.price_hour, &v.currency, &v.price_source) {
-                (Some(h), Some(c), Some(src)) => {
-                    format!(" [{h} {c} an hour, {}, price {src}]", v.region.as_deref().unwrap_or("no region named"))
-                }
-                _ => String::new(),
-            };
-            let _ = writeln!(
-                o,
-                "{:<6} {:<28} {:>6} {:>13} {:>13} {:>13}  {}{terms}{price}",
-                v.cloud,
-                v.name,
-                v.max_disks.map_or("-".into(), |d| d.to_string()),
-                pair(v.uncached_iops, v.uncached_mbps),
-                pair(v.cached_iops, v.cached_mbps),
-                pair(v.burst_iops, v.burst_mbps),
-                v.source
-            );
-        }
-        let _ = writeln!(o, "(VM limits as IOPS/MB/s)");
-    }
-    if disks.is_empty() && vms.is_empty() {
-        let _ = writeln!(o, "no rows match");
-    }
-    let _ = writeln!(o, "\nMB/s = 10^6 B/s (MiB/s rows converted). Sources:");
-    let cited: Vec<&str> = disks
-        .iter()
-        .flat_map(|d| [Some(d.source.as_str()), d.price_source.as_deref()])
-        .chain(vms.iter().flat_map(|v| [Some(v.source.as_str()), v.price_source.as_deref()]))
-        .flatten()
-        .collect();
-    for s in sources.iter().filter(|s| cited.iter().any(|c| c.split([',', ' ']).any(|x| x == s.id))) {
-        let read = s.read.as_deref().map(|r| format!(" (read {r})")).unwrap_or_default();
-        let url = s.url.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
-        let _ = writeln!(o, "  {}: {}{url}{read}", s.id, s.reference);
-    }
-    o
-}
-
-/// A disk row's list price, as its source gives it: a tier's monthly price or a formula's terms.
-fn disk_price(d: &Disk) -> String {
-    let (Some(cur), Some(src)) = (&d.currency, &d.price_source) else { return String::new() };
-    let region = d.region.as_deref().unwrap_or("no region named");
-    let terms = match d.price_month {
-        Some(p) => format!("{p} {cur} a month"),
-        None => {
-            let parts = [
-                d.price_gib_month.map(|p| format!("{p} {cur} per GiB-month")),
-                d.price_iops_month.map(|p| format!("{p} per IOPS-month above {}", opt(d.base_iops))),
-                d.price_mbps_month.map(|p| format!("{p:.4} per MB/s-month above {}", opt(d.base_mbps))),
-            ];
-            parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
-        }
-    };
-    format!(" [{terms}, {region}, price {src}]")
-}
 
 /// A named configuration (`what`: "3 × P30 on D2s_v4"): sustained and burst limits, which part
 /// binds each, and what it gives per block size.
@@ -225,8 +114,24 @@ fn price(c: &Candidate) -> String {
         (Some(p), _) => format!("{p:.2} {cur}"),
         (None, Some(d)) if c.vm.is_some() => format!("{:.2} {cur} + VM no price", d * c.count as f64),
         (None, Some(d)) => format!("{:.2} {cur} disks", d * c.count as f64),
-        _ => "no price".into(),
+        _ => match &c.region {
+            Some(r) => format!("no price in {r}"),
+            None => "no price".into(),
+        },
     }
+}
+
+/// The VM as a plan names it: its controller where that sets the caps, and a mark on a previous
+/// generation.
+fn vm_shown(c: &Candidate) -> String {
+    let mut s = c.vm.clone().unwrap_or_else(|| "(no VM in catalog)".into());
+    if let Some(ctl) = &c.controller {
+        s.push_str(&format!(" {ctl}"));
+    }
+    if c.previous {
+        s.push_str(" (prev)");
+    }
+    s
 }
 
 /// Ranked configurations meeting a target; `sources`: the catalog's, for where prices hold.
@@ -257,7 +162,7 @@ pub fn candidates(
             format!("{}{prov}", c.disk),
             c.count,
             c.disk_gib,
-            c.vm.as_deref().unwrap_or("(no VM in catalog)"),
+            vm_shown(c),
             c.iops,
             c.mbps,
             c.burst_iops.map_or("-".into(), |b| format!("{b:.0}")),
@@ -278,9 +183,11 @@ pub fn candidates(
         "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk; @N/M: and\n\
          MB/s per disk, where throughput is provisioned apart; the disks give, and are priced for, what is shown.\n\
          Cheapest first where every part has a list price (disks × count + VM on demand, 730 hours a month),\n\
-         then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one."
+         then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one\n\
+         for that region. (prev): a previous generation, listed after the current ones (--all-generations\n\
+         ranks them together)."
     );
-    prices_used(&mut o, found.iter().take(top), cat);
+    sources_used(&mut o, found.iter().take(top), cat);
     if latency_asked {
         let _ = writeln!(
             o,
@@ -290,30 +197,39 @@ pub fn candidates(
     o
 }
 
-/// Where and when the prices shown hold: each row's region and its source, with the day read.
-fn prices_used<'a>(o: &mut String, shown: impl Iterator<Item = &'a Candidate>, cat: &crate::analyze::catalog::Catalog) {
-    let mut rows: Vec<(String, String, String)> = Vec::new();
+/// Where every figure shown comes from: the sources of the disks' and VMs' limits and prices,
+/// each with the day it was read, and the region the prices hold for.
+fn sources_used<'a>(
+    o: &mut String,
+    shown: impl Iterator<Item = &'a Candidate>,
+    cat: &crate::analyze::catalog::Catalog,
+) {
+    let mut ids: Vec<&str> = Vec::new();
+    let mut regions: Vec<String> = Vec::new();
     for c in shown {
-        let disk = cat.disks.iter().find(|d| d.cloud == c.cloud && d.name == c.disk);
-        let vm = c.vm.as_ref().and_then(|v| cat.vms.iter().find(|x| x.cloud == c.cloud && &x.name == v));
-        let found = [
-            disk.and_then(|d| Some((d.name.clone(), d.region.clone()?, d.price_source.clone()?))),
-            vm.and_then(|v| Some((v.name.clone(), v.region.clone()?, v.price_source.clone()?))),
-        ];
-        for r in found.into_iter().flatten() {
-            if !rows.contains(&r) {
-                rows.push(r);
+        for id in &c.sources {
+            if !ids.contains(&id.as_str()) {
+                ids.push(id);
+            }
+        }
+        if let Some(r) = c.region.as_ref().filter(|_| c.disk_price_month.is_some() || c.vm_price_month.is_some()) {
+            let r = format!("{} {r}", c.cloud);
+            if !regions.contains(&r) {
+                regions.push(r);
             }
         }
     }
-    if rows.is_empty() {
+    if !regions.is_empty() {
+        let _ = writeln!(o, "Prices: list, on demand, in {}.", regions.join(", "));
+    }
+    if ids.is_empty() {
         return;
     }
-    let _ = writeln!(o, "Prices (list, on demand):");
-    for (name, region, src) in rows {
-        let s = cat.sources.iter().find(|s| s.id == src);
-        let read = s.and_then(|s| s.read.as_deref()).map(|r| format!(", read {r}")).unwrap_or_default();
-        let url = s.and_then(|s| s.url.as_deref()).unwrap_or("");
-        let _ = writeln!(o, "  {name}: region {region}; {src} {url}{read}");
+    let _ = writeln!(o, "Sources of the figures shown:");
+    for id in ids {
+        let Some(s) = cat.sources.iter().find(|s| s.id == id) else { continue };
+        let read = s.read.as_deref().map(|r| format!(" (read {r})")).unwrap_or_default();
+        let url = s.url.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
+        let _ = writeln!(o, "  {id}: {}{url}{read}", s.reference);
     }
 }

@@ -2,7 +2,7 @@ use super::*;
 
 #[test]
 fn built_in_rows_convert_and_compute() {
-    let c = Catalog::load(None).unwrap();
+    let c = Catalog::load_with(None, None).unwrap();
     let p30 = c.disk("p30").unwrap();
     assert_eq!(p30.caps(0.0, None), Caps { iops: 5000.0, mbps: 200.0 });
     // gp3: 500 IOPS per GiB, so 16,000 needs 32 GiB; 125 MiB/s free = 131.072 MB/s.
@@ -12,10 +12,18 @@ fn built_in_rows_convert_and_compute() {
     assert!((gp3.caps(100.0, None).mbps - 131.072).abs() < 1e-9);
     // pd-ssd: 6,000 + 30 per GiB.
     assert_eq!(c.disk("pd-ssd").unwrap().caps(1000.0, None).iops, 36000.0);
+    // n2 with 4 vCPUs: pd-ssd capped at 15,000 IOPS and 240 MiB/s, reads and writes alike.
     let n2 = c.vm("n2-standard-4", Some("pd-ssd")).unwrap();
-    assert_eq!(n2.uncached_iops, Some(15000.0));
+    let (caps, burst) = n2.caps_for(c.disk("pd-ssd").unwrap(), None).unwrap();
+    assert_eq!((caps.iops, burst), (15000.0, None));
+    assert!((caps.mbps - 240.0 * 1.048576).abs() < 1e-9);
+    // pd-standard reads less than it writes there: a mixed load gets the lower figure.
+    let (caps, _) = n2.caps_for(c.disk("pd-standard").unwrap(), None).unwrap();
+    assert_eq!(caps.iops, 3000.0);
+    // A Hyperdisk-only question finds no n2 band: none publishes a Hyperdisk cap here.
+    assert!(c.vm("n2-standard-4", Some("hyperdisk-balanced")).is_none());
     assert_eq!(c.vm("Standard_D8s_v3", None).unwrap().uncached_iops, Some(12800.0));
-    assert!(c.sources.iter().any(|s| s.id == "A1"));
+    assert!(c.sources.iter().any(|s| s.id == "A36"));
     assert!(c.disks.iter().chain([]).all(|d| !d.source.is_empty()));
 }
 
@@ -24,9 +32,9 @@ fn a_users_catalog_adds_rows_and_bad_ones_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("san.toml");
     std::fs::write(&f, "disks = [ { cloud = \"onprem\", kind = \"SAN\", name = \"gold-lun\", iops = 20000, mbps = 800, source = \"array spec\" } ]").unwrap();
-    let c = Catalog::load(Some(&f)).unwrap();
+    let c = Catalog::load_with(None, Some(&f)).unwrap();
     assert_eq!(c.disk("gold-lun").unwrap().iops, Some(20000.0));
     std::fs::write(&f, "disks = [ { cloud = \"x\", kind = \"y\", name = \"z\", iopz = 1, source = \"s\" } ]").unwrap();
-    let e = Catalog::load(Some(&f)).unwrap_err().to_string();
+    let e = Catalog::load_with(None, Some(&f)).unwrap_err().to_string();
     assert!(e.starts_with(&format!("--catalog {}: is not a catalog: ", f.display())), "{e}");
 }

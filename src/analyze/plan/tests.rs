@@ -3,7 +3,7 @@ use crate::analyze::{expected, Config};
 use crate::result::analysis::BurstModel;
 
 fn cat() -> Catalog {
-    Catalog::load(None).unwrap()
+    Catalog::built_in().priced_in(&[])
 }
 
 #[test]
@@ -51,7 +51,14 @@ fn credit_bursting_small_disks_burst_on_their_own_and_a_host_cache_does_not_burs
 
 #[test]
 fn plans_say_what_bursting_adds() {
-    let t = Target { iops: 3000.0, mbps: 40.0, clouds: vec!["azure".into()], max_disks: 3, size_gib: None };
+    let t = Target {
+        iops: 3000.0,
+        mbps: 40.0,
+        clouds: vec!["azure".into()],
+        max_disks: 3,
+        size_gib: None,
+        generations_together: false,
+    };
     let p = plan(&cat(), &t);
     let c = p
         .iter()
@@ -69,7 +76,14 @@ fn three_e30_disks_cap_at_1500_iops() {
 
 #[test]
 fn gp3_at_16000_iops_needs_32_gib() {
-    let t = Target { iops: 16000.0, mbps: 0.0, clouds: vec!["aws".into()], max_disks: 1, size_gib: None };
+    let t = Target {
+        iops: 16000.0,
+        mbps: 0.0,
+        clouds: vec!["aws".into()],
+        max_disks: 1,
+        size_gib: None,
+        generations_together: false,
+    };
     let gp3 = plan(&cat(), &t).into_iter().find(|c| c.disk == "gp3").expect("gp3 can do it");
     assert_eq!((gp3.disk_gib, gp3.provisioned_iops), (32.0, Some(16000.0)));
 }
@@ -85,7 +99,7 @@ fn pd_ssd_on_a_4_vcpu_n2_is_capped_at_15000() {
     };
     let x = expected(&cat(), &cfg).unwrap().unwrap();
     assert_eq!((x.iops, x.disks_iops), (15000.0, Some(36000.0)));
-    assert!(x.iops_by.starts_with("VM n2 2-7 vCPU pd-ssd"), "{}", x.iops_by);
+    assert!(x.iops_by.starts_with("VM n2 2-7 vCPU"), "{}", x.iops_by);
 }
 
 #[test]
@@ -101,31 +115,74 @@ fn large_io_counts_as_several_and_bandwidth_binds() {
 }
 
 #[test]
-fn plans_rank_by_price_then_fewest_disks_and_meet_the_target() {
-    let t = Target { iops: 20000.0, mbps: 300.0, clouds: vec!["azure".into()], max_disks: 8, size_gib: None };
+fn plans_rank_current_generations_first_then_by_price_and_meet_the_target() {
+    let t = Target {
+        iops: 20000.0,
+        mbps: 300.0,
+        clouds: vec!["azure".into()],
+        max_disks: 8,
+        size_gib: None,
+        generations_together: false,
+    };
     let p = plan(&cat(), &t);
     assert!(!p.is_empty());
     assert!(p.iter().all(|c| c.iops >= 20000.0 && c.mbps >= 300.0));
-    // Azure's VMs have no price here: configurations whose disks have one come first, by the
-    // disks' price, then the unpriced ones, fewest disks first.
-    let disks = |c: &Candidate| c.disk_price_month.map(|d| d * c.count as f64);
-    let priced: Vec<f64> = p.iter().map_while(disks).collect();
-    assert!(!priced.is_empty() && priced.windows(2).all(|w| w[0] <= w[1]), "{priced:?}");
-    let rest = &p[priced.len()..];
-    assert!(rest.iter().all(|c| c.disk_price_month.is_none()));
-    assert!(rest.windows(2).all(|w| w[0].count <= w[1].count));
-    assert!(p.iter().any(|c| c.disk == "P30" && c.count == 4 && c.vm.as_deref() == Some("D16s_v3")));
+    // Every current configuration comes before every previous-generation one.
+    let first_old = p.iter().position(|c| c.previous).expect("v3/v4 configurations are listed");
+    assert!(p[first_old..].iter().all(|c| c.previous), "a current one after {:?}", p[first_old]);
+    assert!(p[first_old..].iter().any(|c| c.disk == "P30" && c.count == 4 && c.vm.as_deref() == Some("D16s_v3")));
+    // Within each generation: priced ones by price, then those whose disks alone have one,
+    // then the unpriced, fewest disks first.
+    for part in [&p[..first_old], &p[first_old..]] {
+        let class = |c: &Candidate| (c.price_month.is_none() as u8) + (c.disk_price_month.is_none() as u8);
+        assert!(part.windows(2).all(|w| class(&w[0]) <= class(&w[1])));
+        let full: Vec<f64> = part.iter().filter_map(|c| c.price_month).collect();
+        assert!(full.windows(2).all(|w| w[0] <= w[1]), "{full:?}");
+    }
+    // Ranked together on request, a previous generation may lead.
+    let t = Target { generations_together: true, ..t };
+    let q = plan(&cat(), &t);
+    assert_eq!(q.len(), p.len());
+}
+
+#[test]
+fn an_ebsv5_offers_its_nvme_caps_as_a_configuration_of_its_own() {
+    // 30,000 IOPS on Premium SSD v2: E8bs_v5's SCSI cap for it is 32,400, its NVMe cap 44,200.
+    let t = Target {
+        iops: 40000.0,
+        mbps: 300.0,
+        clouds: vec!["azure".into()],
+        max_disks: 1,
+        size_gib: None,
+        generations_together: false,
+    };
+    let p = plan(&cat(), &t);
+    let on =
+        |vm: &str, ctl: Option<&str>| p.iter().find(|c| c.vm.as_deref() == Some(vm) && c.controller.as_deref() == ctl);
+    let nvme = on("E8bs_v5", Some("NVMe")).expect("E8bs_v5 on NVMe carries 40,000 IOPS of Premium SSD v2");
+    assert_eq!((nvme.disk.as_str(), nvme.iops), ("PremiumV2_LRS", 40000.0));
+    assert!(on("E8bs_v5", None).is_none(), "SCSI's 32,400 IOPS cannot carry 40,000");
 }
 
 #[test]
 fn more_disks_that_give_nothing_more_are_left_out() {
-    let t = Target { iops: 2000.0, mbps: 40.0, clouds: vec!["aws".into()], max_disks: 8, size_gib: None };
+    let t = Target {
+        iops: 2000.0,
+        mbps: 40.0,
+        clouds: vec!["aws".into()],
+        max_disks: 8,
+        size_gib: None,
+        generations_together: false,
+    };
     let p = plan(&cat(), &t);
     let gp3: Vec<u32> =
-        p.iter().filter(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m5.large")).map(|c| c.count).collect();
-    // One gp3 gives 3,000 IOPS; two reach m5.large's 3,600: a third and more give nothing more.
+        p.iter().filter(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m6i.large")).map(|c| c.count).collect();
+    // One gp3 gives 3,000 IOPS; two reach m6i.large's 3,600: a third and more give nothing more.
     assert_eq!(gp3, [1, 2]);
-    // The cheapest meets the target for 6 GiB of gp3 at its free 3,000 IOPS on an m5.large.
-    assert_eq!((p[0].disk.as_str(), p[0].count, p[0].vm.as_deref()), ("gp3", 1, Some("m5.large")));
+    // The cheapest meets the target for 6 GiB of gp3 at its free 3,000 IOPS on an m6i.large
+    // (the m5.large costs the same an hour, but is of the previous generation).
+    assert_eq!((p[0].disk.as_str(), p[0].count, p[0].vm.as_deref()), ("gp3", 1, Some("m6i.large")));
     assert!((p[0].price_month.unwrap() - (6.0 * 0.08 + 0.096 * 730.0)).abs() < 1e-9, "{:?}", p[0]);
+    assert_eq!(p[0].region.as_deref(), Some("us-east-1"));
+    assert_eq!(p[0].sources, ["B1", "P3", "E5", "P1"].map(String::from), "{:?}", p[0]);
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::analyze::catalog::{parse, Catalog};
+use crate::analyze::catalog::{parse, Catalog, PriceOverride};
 use crate::analyze::plan::{plan, Candidate, Target};
 
 const TOY: &str = r#"
@@ -15,7 +15,7 @@ sources = [ { id = "S", ref = "limits" }, { id = "$1", ref = "price list", url =
 "#;
 
 fn target(iops: f64, mbps: f64) -> Target {
-    Target { iops, mbps, clouds: vec!["toy".into()], max_disks: 8, size_gib: None }
+    Target { iops, mbps, clouds: vec!["toy".into()], max_disks: 8, size_gib: None, generations_together: false }
 }
 
 fn find<'a>(found: &'a [Candidate], disk: &str, count: u32) -> &'a Candidate {
@@ -77,42 +77,71 @@ fn a_price_without_its_source_or_currency_is_refused() {
 
 #[test]
 fn the_built_in_catalog_prices_what_its_sources_give_and_nothing_else() {
-    let cat = Catalog::load(None).unwrap();
-    let p30 = cat.disk("P30").unwrap();
-    assert_eq!((p30.price_month, p30.price_source.as_deref()), (Some(135.17), Some("$1")));
-    // No source gave Ultra Disk's or Premium SSD v2's price: none.
-    for name in ["UltraSSD_LRS", "PremiumV2_LRS", "hyperdisk-balanced"] {
+    let cat = Catalog::built_in().priced_in(&[]);
+    // No primary source gave Ultra Disk's, Hyperdisk's or pd-ssd's price: none.
+    for name in ["UltraSSD_LRS", "hyperdisk-balanced", "pd-ssd"] {
         assert!(disk_month(cat.disk(name).unwrap(), 64.0, Some(3000.0), 100.0).is_none(), "{name}");
     }
     let m5 = cat.vm("m5.large", None).unwrap();
     assert!((vm_month(m5).unwrap() - 0.096 * 730.0).abs() < 1e-9);
+    assert_eq!(m5.region.as_deref(), Some("us-east-1"));
     // gp3's throughput price is per MiB/s: per MB/s it is 1.048576 times smaller.
     let gp3 = cat.disk("gp3").unwrap();
     assert!((gp3.price_mbps_month.unwrap() - 0.04 / 1.048576).abs() < 1e-12);
-    for s in cat.sources.iter().filter(|s| s.id.starts_with('$')) {
-        assert!(s.url.is_some() && s.read.is_some(), "{}", s.id);
+    // Every price names its source, which names the day it was read.
+    for p in &cat.prices {
+        let s = cat.sources.iter().find(|s| s.id == p.price_source).unwrap();
+        assert!(s.read.is_some() && p.region.is_some(), "{}", p.name);
     }
+    // In another region, only what is priced there is priced: never a price from elsewhere.
+    let mut c = Catalog::built_in();
+    let ireland = PriceOverride {
+        cloud: "aws".into(),
+        name: "m5.large".into(),
+        price_hour: Some(0.107),
+        currency: "USD".into(),
+        region: Some("eu-west-1".into()),
+        price_source: "P1".into(),
+        ..PriceOverride::default()
+    };
+    c.prices.push(ireland);
+    let elsewhere = c.priced_in(&["eu-west-1".into()]);
+    assert_eq!(elsewhere.vm("m5.large", None).unwrap().price_hour, Some(0.107));
+    assert!(elsewhere.vms.iter().filter(|v| v.cloud == "aws" && v.name != "m5.large").all(|v| v.price_hour.is_none()));
+    assert!(elsewhere.disks.iter().filter(|d| d.cloud == "aws").all(|d| d.price_gib_month.is_none()));
 }
 
 #[test]
-fn a_user_catalog_overrides_prices_and_names_what_it_cannot_match() {
+fn a_user_catalog_prices_rows_by_region_and_names_what_it_cannot_match() {
     let dir = std::env::temp_dir().join(format!("iolens-price-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("mine.toml");
-    std::fs::write(&f, "prices = [ { cloud = \"azure\", name = \"P30\", price_month = 120.5, currency = \"EUR\", region = \"westeurope\", price_source = \"our contract 2026\" }, { cloud = \"azure\", name = \"D2s_v3\", price_hour = 0.1, currency = \"EUR\", price_source = \"our contract 2026\" } ]\n").unwrap();
-    let cat = Catalog::load(Some(&f)).unwrap();
+    std::fs::write(&f, "prices = [ { cloud = \"azure\", name = \"P30\", price_month = 120.5, currency = \"EUR\", region = \"westeurope\", price_source = \"C\" }, { cloud = \"azure\", name = \"D2s_v3\", price_hour = 0.1, currency = \"EUR\", price_source = \"C\" } ]\nsources = [ { id = \"C\", ref = \"our contract 2026\" } ]\n").unwrap();
+    let loaded = Catalog::load_with(None, Some(&f)).unwrap();
+    let cat = loaded.priced_in(&["westeurope".into()]);
     let p30 = cat.disk("P30").unwrap();
     assert_eq!(
         (p30.price_month, p30.currency.as_deref(), p30.region.as_deref()),
         (Some(120.5), Some("EUR"), Some("westeurope"))
     );
-    let t = Target { iops: 3000.0, mbps: 40.0, clouds: vec!["azure".into()], max_disks: 1, size_gib: None };
+    // The regional price holds in its region only; the contract's (no region) everywhere.
+    let east = loaded.priced_in(&[]);
+    assert_eq!(east.disk("P30").unwrap().price_month, None);
+    assert_eq!(east.vm("D2s_v3", None).unwrap().price_hour, Some(0.1));
+    let t = Target {
+        iops: 3000.0,
+        mbps: 40.0,
+        clouds: vec!["azure".into()],
+        max_disks: 1,
+        size_gib: None,
+        generations_together: true,
+    };
     let found = plan(&cat, &t);
     let c = found.iter().find(|c| c.disk == "P30" && c.vm.as_deref() == Some("D2s_v3")).unwrap();
     assert!((c.price_month.unwrap() - (120.5 + 73.0)).abs() < 1e-9, "{c:?}");
     assert_eq!(found[0], *c, "the only fully priced configuration ranks first");
-    std::fs::write(&f, "prices = [ { cloud = \"azure\", name = \"P99\", price_month = 1, currency = \"USD\", price_source = \"x\" } ]\n").unwrap();
-    let e = Catalog::load(Some(&f)).unwrap_err().to_string();
+    std::fs::write(&f, "prices = [ { cloud = \"azure\", name = \"P99\", price_month = 1, currency = \"USD\", price_source = \"x\" } ]\nsources = [ { id = \"x\", ref = \"y\" } ]\n").unwrap();
+    let e = Catalog::load_with(None, Some(&f)).unwrap_err().to_string();
     assert_eq!(e, format!("--catalog {}: prices: 'P99' is not a disk or VM of azure in the catalog", f.display()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -122,8 +151,15 @@ fn a_gp3_costs_exactly_what_it_is_shown_to_give() {
     // 2,000 IOPS and 140 MB/s on one disk: gp3's free 3,000 IOPS on its 6 GiB minimum for
     // them, and 140 MB/s of throughput provisioned, 125 MiB/s of it free. m5.large's 81.25
     // MB/s is too little; m5.xlarge's 143.75 carries it.
-    let t = Target { iops: 2000.0, mbps: 140.0, clouds: vec!["aws".into()], max_disks: 1, size_gib: None };
-    let found = plan(&Catalog::load(None).unwrap(), &t);
+    let t = Target {
+        iops: 2000.0,
+        mbps: 140.0,
+        clouds: vec!["aws".into()],
+        max_disks: 1,
+        size_gib: None,
+        generations_together: false,
+    };
+    let found = plan(&Catalog::built_in().priced_in(&[]), &t);
     let c = found.iter().find(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m5.xlarge")).expect("gp3 on m5.xlarge");
     assert_eq!((c.disk_gib, c.provisioned_iops, c.provisioned_mbps), (6.0, Some(3000.0), Some(140.0)));
     // The disk gives what it is provisioned for, not the 750 MiB/s its IOPS would allow.

@@ -1,12 +1,63 @@
-//! The catalog of published cloud limits (data/catalog.toml, compiled in), plus any file the
-//! user adds with `--catalog`. Throughput is held in MB/s (10^6 B/s) whatever unit a row uses.
+//! The catalog of published cloud limits (data/catalog.toml, compiled in), then the user's own
+//! catalog beside the result store (what `catalog import` keeps), then any file given with
+//! `--catalog`; a later row replaces an earlier one of the same cloud and name. Throughput is
+//! held in MB/s (10^6 B/s) whatever unit a row uses.
+
+mod check;
+pub mod import;
+mod prices;
+mod vm;
+
+pub use check::{parse, parse_with};
+pub use prices::default_region;
+pub use vm::VmCaps;
 
 use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-const BUILT_IN: &str = include_str!("../../data/catalog.toml");
-const MIB: f64 = 1.048576;
+/// The user's own catalog: beside the result store, so one `IOLENS_STORE` keeps both.
+pub fn user_path() -> PathBuf {
+    crate::store::default_path().with_file_name("catalog.toml")
+}
+
+/// The user's own catalog as it stands (empty when there is none yet).
+pub fn read_user(path: &Path) -> Result<Catalog, UsageError> {
+    if !path.exists() {
+        return Ok(Catalog::default());
+    }
+    let shown = path.display().to_string();
+    let text = crate::input::read_text(path, &shown, crate::input::TEXT_LIMIT)?;
+    parse_with(&text, &shown, &Catalog::built_in().sources)
+}
+
+/// Keeps `user` at `path`, whole or not at all: written beside it, read back as a catalog,
+/// then renamed over it.
+pub fn save_user(path: &Path, user: &Catalog) -> anyhow::Result<()> {
+    let text = format!(
+        "# Your iolens catalog: rows and prices `iolens catalog import` read from the clouds' exports.\n\
+         # Rows here replace the built-in rows of the same cloud and name; MB/s = 10^6 B/s.\n\n{}",
+        toml::to_string(user)?
+    );
+    parse_with(&text, &path.display().to_string(), &Catalog::built_in().sources)
+        .map_err(|e| anyhow::anyhow!("the catalog to keep does not read back: {e}"))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("toml.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+/// The day a file was last written (UTC), as a source's `read` date: when it was exported.
+pub fn file_day(path: &Path) -> String {
+    let t = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or_else(|_| std::time::SystemTime::now());
+    humantime::format_rfc3339_seconds(t).to_string()[..10].to_string()
+}
+
+const BUILT_IN: &str = include_str!("../../../data/catalog.toml");
+pub(crate) const MIB: f64 = 1.048576;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -22,6 +73,11 @@ pub struct Disk {
     pub burst_iops: Option<f64>,
     pub burst_mbps: Option<f64>,
     pub burst: Option<String>,
+    /// Minutes a full credit bucket lasts at the burst rate (Azure: 30).
+    pub burst_bucket_min: Option<f64>,
+    /// A previous generation: planned after the current ones.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub previous: bool,
     pub min_gib: Option<f64>,
     pub max_gib: Option<f64>,
     #[serde(default)]
@@ -59,6 +115,13 @@ pub struct Vm {
     pub name: String,
     #[serde(default, skip_serializing)]
     pub unit: Option<String>,
+    /// The size family as its vendor names it: "Dsv5", "m7i".
+    pub series: Option<String>,
+    pub vcpus: Option<u32>,
+    pub memory_gib: Option<f64>,
+    /// A previous generation (Azure v3, AWS m5 …): planned after the current ones.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub previous: bool,
     pub max_disks: Option<u32>,
     pub cached_iops: Option<f64>,
     pub cached_mbps: Option<f64>,
@@ -67,14 +130,25 @@ pub struct Vm {
     pub uncached_mbps: Option<f64>,
     pub burst_iops: Option<f64>,
     pub burst_mbps: Option<f64>,
-    /// How the VM bursts: "credit, 30 min" (Azure VM-level bursting), "30 min a day" (AWS).
+    /// How the VM bursts: "credit" (Azure VM-level bursting), "daily" (AWS: 30 minutes at
+    /// least once a day).
     pub burst: Option<String>,
+    /// Minutes a full credit bucket lasts at the burst rate (Azure: 30).
+    pub burst_bucket_min: Option<f64>,
+    /// Minutes a day at the burst rate (AWS: 30).
+    pub burst_daily_min: Option<f64>,
+    /// Caps published for some disk kinds or one controller only (Azure's higher cap for
+    /// Premium SSD v2 and Ultra Disk, Ebsv5's NVMe; GCP's per disk type, read and write
+    /// apart); a disk none names gets the row's `uncached_*`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caps: Vec<VmCaps>,
     /// GCP: the machine family, vCPU band and disk type the caps apply to.
     pub family: Option<String>,
     pub vcpus_min: Option<u32>,
     pub vcpus_max: Option<u32>,
     pub disk: Option<String>,
     pub source: String,
+    pub note: Option<String>,
     /// List price an hour, on demand (pay-as-you-go), Linux.
     pub price_hour: Option<f64>,
     pub currency: Option<String>,
@@ -102,12 +176,13 @@ pub struct Catalog {
     pub vms: Vec<Vm>,
     #[serde(default)]
     pub sources: Vec<Source>,
-    /// A user's prices for rows of the catalog (`--catalog FILE`), replacing theirs.
-    #[serde(default, skip_serializing)]
+    /// Prices of rows: with a region, that region's (beside the row's own); without, in place
+    /// of the row's own (`--catalog FILE`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prices: Vec<PriceOverride>,
 }
 
-/// A price for the disk or VM row `name` of `cloud`, as `--catalog FILE` gives it.
+/// A price for the disk or VM row `name` of `cloud`: a catalog's `prices` entry.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PriceOverride {
@@ -117,10 +192,16 @@ pub struct PriceOverride {
     pub price_hour: Option<f64>,
     pub price_gib_month: Option<f64>,
     pub price_iops_month: Option<f64>,
+    /// Per provisioned MB/s-month above the free baseline; per MiB/s with `unit = "MiB/s"`.
     pub price_mbps_month: Option<f64>,
+    #[serde(default, skip_serializing)]
+    pub unit: Option<String>,
     pub currency: String,
     pub region: Option<String>,
     pub price_source: String,
+    /// The day the price took effect, as the price list says.
+    pub effective: Option<String>,
+    pub note: Option<String>,
 }
 
 /// Caps of one disk as configured: IOPS and MB/s, and the I/O size counted as one I/O.
@@ -131,8 +212,9 @@ pub struct Caps {
 }
 
 impl Disk {
-    fn figures(&self) -> [(&'static str, Option<f64>); 21] {
+    pub(super) fn figures(&self) -> [(&'static str, Option<f64>); 22] {
         [
+            ("burst_bucket_min", self.burst_bucket_min),
             ("size_gib", self.size_gib),
             ("iops", self.iops),
             ("mbps", self.mbps),
@@ -170,8 +252,9 @@ impl Disk {
         }
         let max_iops = self.max_iops.unwrap_or(f64::INFINITY);
         let iops = if self.provisioned {
-            let allowed =
-                self.iops_per_gib.map_or(max_iops, |r| (r * gib).max(self.min_iops.unwrap_or(0.0))).min(max_iops);
+            // The free baseline is there at any size (Premium SSD v2's 3,000 IOPS on 1 GiB).
+            let floor = self.min_iops.unwrap_or(0.0).max(self.base_iops.unwrap_or(0.0));
+            let allowed = self.iops_per_gib.map_or(max_iops, |r| (r * gib).max(floor)).min(max_iops);
             want_iops.unwrap_or(self.base_iops.unwrap_or(0.0)).max(self.min_iops.unwrap_or(0.0)).min(allowed)
         } else {
             (self.base_iops.unwrap_or(0.0) + self.iops_per_gib.unwrap_or(0.0) * gib)
@@ -201,157 +284,58 @@ impl Disk {
     }
 }
 
-impl Vm {
-    fn figures(&self) -> [(&'static str, Option<f64>); 8] {
-        [
-            ("cached_iops", self.cached_iops),
-            ("cached_mbps", self.cached_mbps),
-            ("cache_gib", self.cache_gib),
-            ("uncached_iops", self.uncached_iops),
-            ("uncached_mbps", self.uncached_mbps),
-            ("burst_iops", self.burst_iops),
-            ("burst_mbps", self.burst_mbps),
-            ("price_hour", self.price_hour),
-        ]
-    }
-
-    /// The caps disks of this VM share: uncached, or the host cache's when `cached`.
-    pub fn caps(&self, cached: bool) -> Option<Caps> {
-        let (i, m) =
-            if cached { (self.cached_iops, self.cached_mbps) } else { (self.uncached_iops, self.uncached_mbps) };
-        Some(Caps { iops: i?, mbps: m? })
-    }
-}
-
-fn convert(c: &mut Catalog) {
-    for d in &mut c.disks {
-        if d.unit.as_deref() == Some("MiB/s") {
-            for f in [
-                &mut d.mbps,
-                &mut d.burst_mbps,
-                &mut d.base_mbps,
-                &mut d.mbps_per_gib,
-                &mut d.mbps_per_iops,
-                &mut d.max_mbps,
-                &mut d.step_mbps,
-            ] {
-                *f = f.map(|v| v * MIB);
-            }
-            // A price per MiB/s is a smaller price per MB/s.
-            d.price_mbps_month = d.price_mbps_month.map(|p| p / MIB);
-        }
-    }
-    for v in &mut c.vms {
-        if v.unit.as_deref() == Some("MiB/s") {
-            for f in [&mut v.cached_mbps, &mut v.uncached_mbps, &mut v.burst_mbps] {
-                *f = f.map(|x| x * MIB);
-            }
-        }
-    }
-}
-
-/// A catalog's TOML text (`what` names it in errors), its throughput converted to MB/s.
-pub fn parse(text: &str, what: &str) -> Result<Catalog, UsageError> {
-    let mut c: Catalog = toml::from_str(text).map_err(|e| {
-        let first = e.to_string().lines().next().unwrap_or("").to_string();
-        UsageError::new(what, format!("is not a catalog: {first}"))
-    })?;
-    for u in c.disks.iter().filter_map(|d| d.unit.as_deref()).chain(c.vms.iter().filter_map(|v| v.unit.as_deref())) {
-        if u != "MB/s" && u != "MiB/s" {
-            return Err(UsageError::new(what, format!("unit '{u}' is not MB/s or MiB/s")));
-        }
-    }
-    for d in &c.disks {
-        figures_ok(&d.name, &d.figures()).map_err(|m| UsageError::new(what, m))?;
-    }
-    for v in &c.vms {
-        figures_ok(&v.name, &v.figures()).map_err(|m| UsageError::new(what, m))?;
-    }
-    check_prices(&c).map_err(|m| UsageError::new(what, m))?;
-    convert(&mut c);
-    Ok(c)
-}
-
-/// A limit that is NaN, infinite or negative would make every plan and match built on it
-/// meaningless (NaN compares false both ways), so the row is refused by name.
-fn figures_ok(row: &str, figures: &[(&str, Option<f64>)]) -> Result<(), String> {
-    match figures.iter().find_map(|&(k, v)| v.filter(|x| !x.is_finite() || *x < 0.0).map(|x| (k, x))) {
-        Some((k, x)) => Err(format!("row '{row}': {k} = {x} is not a limit (a finite figure, 0 or more)")),
-        None => Ok(()),
-    }
-}
-
-fn disk_priced(d: &Disk) -> bool {
-    [d.price_month, d.price_gib_month, d.price_iops_month, d.price_mbps_month].iter().any(Option::is_some)
-}
-
-/// Every priced row names its currency and a source the file lists.
-fn check_prices(c: &Catalog) -> Result<(), String> {
-    let rows = c
-        .disks
-        .iter()
-        .map(|d| (&d.name, disk_priced(d), &d.currency, &d.price_source))
-        .chain(c.vms.iter().map(|v| (&v.name, v.price_hour.is_some(), &v.currency, &v.price_source)));
-    for (name, priced, currency, source) in rows {
-        if !priced {
-            continue;
-        }
-        let Some(src) = source else {
-            return Err(format!("row '{name}': a price needs price_source, the id of the source it was read from"));
-        };
-        if currency.is_none() {
-            return Err(format!("row '{name}': a price needs its currency (USD, EUR, …)"));
-        }
-        if !c.sources.iter().any(|s| &s.id == src) {
-            return Err(format!("row '{name}': price_source '{src}' is not in sources"));
-        }
-    }
-    Ok(())
-}
-
-/// A user's prices (`prices` in a `--catalog` file) in place of the rows' own.
-fn apply_prices(c: &mut Catalog, prices: &[PriceOverride]) -> Result<(), String> {
-    for p in prices {
-        let figures = [p.price_month, p.price_hour, p.price_gib_month, p.price_iops_month, p.price_mbps_month];
-        if let Some(x) = figures.iter().flatten().find(|x| !x.is_finite() || **x < 0.0) {
-            return Err(format!("price of '{}': {x} is not a price (a finite figure, 0 or more)", p.name));
-        }
-        let is = |cloud: &str, name: &str| cloud.eq_ignore_ascii_case(&p.cloud) && name.eq_ignore_ascii_case(&p.name);
-        if let Some(d) = c.disks.iter_mut().find(|d| is(&d.cloud, &d.name)) {
-            d.price_month = p.price_month;
-            d.price_gib_month = p.price_gib_month;
-            d.price_iops_month = p.price_iops_month;
-            d.price_mbps_month = p.price_mbps_month;
-            d.currency = Some(p.currency.clone());
-            d.region = p.region.clone();
-            d.price_source = Some(p.price_source.clone());
-        } else if let Some(v) = c.vms.iter_mut().find(|v| is(&v.cloud, &v.name)) {
-            v.price_hour = p.price_hour;
-            v.currency = Some(p.currency.clone());
-            v.region = p.region.clone();
-            v.price_source = Some(p.price_source.clone());
-        } else {
-            return Err(format!("prices: '{}' is not a disk or VM of {} in the catalog", p.name, p.cloud));
-        }
-    }
-    Ok(())
-}
-
 impl Catalog {
-    /// The built-in catalog, with the rows of `extra` after it and its prices in place of the
-    /// built-in ones.
-    pub fn load(extra: Option<&Path>) -> Result<Catalog, UsageError> {
-        let mut c = parse(BUILT_IN, "data/catalog.toml").expect("the built-in catalog parses");
+    /// The built-in catalog alone.
+    pub fn built_in() -> Catalog {
+        parse(BUILT_IN, "data/catalog.toml").expect("the built-in catalog parses")
+    }
+
+    /// The built-in catalog, then the user's own (`user`, what `catalog import` keeps; absent
+    /// is empty), then `extra` (`--catalog FILE`): each one's rows replace the earlier rows of
+    /// the same cloud and name, its prices go before theirs.
+    pub fn load_with(user: Option<&Path>, extra: Option<&Path>) -> Result<Catalog, UsageError> {
+        let mut c = Catalog::built_in();
+        if let Some(p) = user.filter(|p| p.exists()) {
+            let shown = format!("{} (your catalog; `iolens catalog import` keeps it)", p.display());
+            let text = crate::input::read_text(p, &shown, crate::input::TEXT_LIMIT)?;
+            let more = parse_with(&text, &shown, &c.sources)?;
+            c.add(more, &shown)?;
+        }
         if let Some(p) = extra {
             let shown = format!("--catalog {}", p.display());
             let text = crate::input::read_text(p, "--catalog", crate::input::TEXT_LIMIT)?;
-            let more = parse(&text, &shown)?;
-            c.disks.extend(more.disks);
-            c.vms.extend(more.vms);
-            c.sources.extend(more.sources);
-            apply_prices(&mut c, &more.prices).map_err(|m| UsageError::new(&shown, m))?;
+            let more = parse_with(&text, &shown, &c.sources)?;
+            c.add(more, &shown)?;
         }
         Ok(c)
+    }
+
+    /// The built-in catalog and the user's own beside the result store, then `extra`.
+    pub fn load(extra: Option<&Path>) -> Result<Catalog, UsageError> {
+        Catalog::load_with(Some(&user_path()), extra)
+    }
+
+    /// `more`'s rows in place of this catalog's rows of the same cloud and name, its sources
+    /// beside these, its prices over these.
+    pub fn add(&mut self, more: Catalog, what: &str) -> Result<(), UsageError> {
+        let same = |a: (&str, &str), b: (&str, &str)| a.0.eq_ignore_ascii_case(b.0) && a.1.eq_ignore_ascii_case(b.1);
+        for d in more.disks {
+            match self.disks.iter_mut().find(|x| same((&x.cloud, &x.name), (&d.cloud, &d.name))) {
+                Some(x) => *x = d,
+                None => self.disks.push(d),
+            }
+        }
+        for v in more.vms {
+            match self.vms.iter_mut().find(|x| same((&x.cloud, &x.name), (&v.cloud, &v.name))) {
+                Some(x) => *x = v,
+                None => self.vms.push(v),
+            }
+        }
+        for s in more.sources {
+            self.sources.retain(|x| x.id != s.id);
+            self.sources.push(s);
+        }
+        prices::apply(self, more.prices).map_err(|m| UsageError::new(what, m))
     }
 
     pub fn disk(&self, name: &str) -> Option<&Disk> {
@@ -369,10 +353,14 @@ impl Catalog {
         let family = parts.next()?.to_lowercase();
         let vcpus: u32 = parts.next_back()?.parse().ok()?;
         self.vms.iter().find(|v| {
+            let names = |d: &str| {
+                v.disk.as_deref().is_none_or(|x| x.eq_ignore_ascii_case(d))
+                    && (v.caps.is_empty() || v.caps.iter().any(|e| e.disks.iter().any(|k| k.eq_ignore_ascii_case(d))))
+            };
             v.family.as_deref() == Some(family.as_str())
                 && v.vcpus_min.is_some_and(|lo| vcpus >= lo)
-                && v.vcpus_max.is_some_and(|hi| vcpus <= hi)
-                && disk.is_none_or(|d| v.disk.as_deref().is_none_or(|x| x.eq_ignore_ascii_case(d)))
+                && v.vcpus_max.is_none_or(|hi| vcpus <= hi)
+                && disk.is_none_or(names)
         })
     }
 }
