@@ -132,7 +132,7 @@ fn plan_from_stats_names_configurations_whose_sustained_limits_meet_the_observed
         ),
         "{text}"
     );
-    assert!(text.contains("no price") && text.contains("read 2026-11-26"), "{text}");
+    assert!(text.contains("no price in eastus") && text.contains("(read 2026-11-27)"), "{text}");
 }
 
 #[test]

@@ -142,13 +142,21 @@ proptest! {
                         prop_assert!(figures.into_iter().all(|x| x >= 0.0), "{caps:?} at {gib} GiB of {d:?}");
                     }
                 }
-                let need = Target { iops: 5000.0, mbps: 200.0, clouds: Vec::new(), max_disks: 4, size_gib: Some(100.0) };
+                let need = Target { iops: 5000.0, mbps: 200.0, clouds: Vec::new(), max_disks: 4, size_gib: Some(100.0), generations_together: false };
                 for p in plan(&c, &need) {
                     prop_assert!(p.iops >= need.iops && p.mbps >= need.mbps && p.disk_gib >= 0.0, "{p:?}");
                 }
                 let _ = matches(&c, Some(5000.0), Some(200.0), 0.1);
             }
             Err(e) => says_what(&e)?,
+        }
+    }
+
+    #[test]
+    fn any_text_as_a_cloud_export(text in props::text()) {
+        // Whatever it is, an export is read or refused in words; it never panics.
+        if let Err(e) = iolens::analyze::catalog::import::parse(&text) {
+            prop_assert!(!e.is_empty());
         }
     }
 

@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     }
     // What `plan` and `explain` do with the rows: configurations for a need, matches for caps.
     for (iops, mbps, size_gib) in [(5000.0, 200.0, None), (1e6, 1e4, Some(1e5)), (0.0, 0.0, Some(0.0))] {
-        let t = Target { iops, mbps, clouds: Vec::new(), max_disks: 4, size_gib };
+        let t = Target { iops, mbps, clouds: Vec::new(), max_disks: 4, size_gib, generations_together: false };
+        let _ = plan(&c.priced_in(&[]), &t);
         let _ = plan(&c, &t);
         let _ = matches(&c, Some(iops), Some(mbps), 0.1);
     }

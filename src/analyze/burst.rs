@@ -14,6 +14,16 @@ pub fn model_of(terms: &str) -> BurstModel {
     }
 }
 
+/// A burst's terms as the catalog gives them, with the bucket's or the day's minutes:
+/// "credit, 30 min", "daily: 30 min at least once a day".
+fn terms(burst: Option<&str>, bucket_min: Option<f64>) -> String {
+    let b = burst.unwrap_or("credit");
+    match bucket_min {
+        Some(m) if !b.contains("min") => format!("{b}, {m} min"),
+        _ => b.to_string(),
+    }
+}
+
 /// One side of a configuration: its sustained caps and, if it bursts above them, how.
 #[derive(Debug, Clone)]
 pub struct Part {
@@ -28,7 +38,7 @@ pub fn disks(d: &Disk, gib: f64, n: u32, want_iops: Option<f64>, on_demand: bool
     let one = d.caps(gib, want_iops);
     let name = if n == 1 { d.name.clone() } else { format!("{n} × {}", d.name) };
     let caps = Caps { iops: one.iops * k, mbps: one.mbps * k };
-    let terms = d.burst.clone().unwrap_or_else(|| "credit".into());
+    let terms = terms(d.burst.as_deref(), d.burst_bucket_min);
     let model = model_of(&terms);
     let bursts = d.burst_iops.is_some() || d.burst_mbps.is_some();
     let burst = (bursts && (model == BurstModel::Credit || on_demand)).then(|| {
@@ -46,7 +56,7 @@ pub fn disks(d: &Disk, gib: f64, n: u32, want_iops: Option<f64>, on_demand: bool
 /// to (`burst`: uncached limits only; the host cache does not burst).
 pub fn vm(v: &Vm, caps: Caps, burst: Option<Caps>, label: String) -> Part {
     let burst = burst.filter(|b| b.iops > caps.iops || b.mbps > caps.mbps).map(|b| {
-        let terms = v.burst.clone().unwrap_or_else(|| "credit".into());
+        let terms = terms(v.burst.as_deref(), v.burst_bucket_min);
         let model = model_of(&terms);
         (Caps { iops: b.iops.max(caps.iops), mbps: b.mbps.max(caps.mbps) }, model, terms)
     });

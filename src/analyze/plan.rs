@@ -87,13 +87,12 @@ fn priced(mut c: Candidate, d: &Disk, vm: Option<&Vm>, t: &Target) -> Candidate 
     c
 }
 
-/// Priced configurations first, cheapest first; then those whose disks have a price but
-/// whose VM has none, by the disks' price; then the unpriced.
+/// Priced configurations first, cheapest first; then every one without a whole price (a disk
+/// or VM no source prices in the region), which a partial price cannot rank against the rest.
 fn by_price(c: &Candidate) -> (u8, f64) {
-    match (c.price_month, c.disk_price_month) {
-        (Some(p), _) => (0, p),
-        (None, Some(d)) => (1, d * c.count as f64),
-        _ => (2, 0.0),
+    match c.price_month {
+        Some(p) => (0, p),
+        None => (1, 0.0),
     }
 }
 
@@ -118,12 +117,12 @@ fn sized(d: &Disk, t: &Target, count: u32) -> Option<Each> {
     let share = t.iops / n;
     let mut gib = need_gib.max(min);
     if d.provisioned {
-        if let Some(r) = d.iops_per_gib {
-            gib = gib.max(share / r);
-        }
         // Throughput grows with provisioned IOPS on some types: provision for both, in whole IOPS.
         let iops = share.max(d.mbps_per_iops.map_or(0.0, |p| t.mbps / n / p)).max(d.base_iops.unwrap_or(0.0)).ceil();
-        if let Some(r) = d.iops_per_gib {
+        // The free baseline comes at any size (gp3's and Premium SSD v2's 3,000 IOPS on 1 GiB);
+        // only IOPS above it need GiB at the per-GiB ratio.
+        let floor = d.min_iops.unwrap_or(0.0).max(d.base_iops.unwrap_or(0.0));
+        if let Some(r) = d.iops_per_gib.filter(|_| iops > floor) {
             gib = gib.max(iops / r);
         }
         let gib = gib.ceil();
@@ -193,7 +192,8 @@ fn candidate(d: &Disk, on: Option<&Carrier>, s: &Sizing, gives: [(f64, &str); 2]
     if let Some(v) = vm {
         sources.extend(ids(Some(&v.source)).chain(ids(v.price_source.as_deref())));
     }
-    sources.dedup();
+    let mut seen = std::collections::HashSet::new();
+    sources.retain(|s| seen.insert(s.clone()));
     let headroom = |have: f64, want: f64| if want > 0.0 { (have / want - 1.0) * 100.0 } else { 0.0 };
     let c = Candidate {
         cloud: d.cloud.clone(),

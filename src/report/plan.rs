@@ -183,9 +183,9 @@ pub fn candidates(
         "\nMB/s = 10^6 B/s; published limits, met without bursting. @N: provisioned IOPS per disk; @N/M: and\n\
          MB/s per disk, where throughput is provisioned apart; the disks give, and are priced for, what is shown.\n\
          Cheapest first where every part has a list price (disks × count + VM on demand, 730 hours a month),\n\
-         then by the disks' price where the VM has none, then fewest disks; \"no price\": no source gave one\n\
-         for that region. (prev): a previous generation, listed after the current ones (--all-generations\n\
-         ranks them together)."
+         then the rest, fewest disks first; \"no price in R\": no source prices a part in region R (`iolens\n\
+         catalog import` reads the clouds' price lists). (prev): a previous generation, listed after the\n\
+         current ones (--all-generations ranks them together)."
     );
     sources_used(&mut o, found.iter().take(top), cat);
     if latency_asked {

@@ -54,18 +54,26 @@ pub fn parse_with(text: &str, what: &str, known: &[Source]) -> Result<Catalog, U
         let first = e.to_string().lines().next().unwrap_or("").to_string();
         UsageError::new(what, format!("is not a catalog: {first}"))
     })?;
+    rows_ok(&c).map_err(|m| UsageError::new(what, m))?;
+    check_prices(&c, known).map_err(|m| UsageError::new(what, m))?;
+    convert(&mut c);
+    Ok(c)
+}
+
+/// Every row's units known and every figure a limit or price (finite, 0 or more).
+pub fn rows_ok(c: &Catalog) -> Result<(), String> {
     for u in c.disks.iter().filter_map(|d| d.unit.as_deref()).chain(c.vms.iter().filter_map(|v| v.unit.as_deref())) {
         if u != "MB/s" && u != "MiB/s" {
-            return Err(UsageError::new(what, format!("unit '{u}' is not MB/s or MiB/s")));
+            return Err(format!("unit '{u}' is not MB/s or MiB/s"));
         }
     }
     for d in &c.disks {
-        figures_ok(&d.name, &d.figures()).map_err(|m| UsageError::new(what, m))?;
+        figures_ok(&d.name, &d.figures())?;
     }
     for v in &c.vms {
-        figures_ok(&v.name, &v.figures()).map_err(|m| UsageError::new(what, m))?;
+        figures_ok(&v.name, &v.figures())?;
         for e in &v.caps {
-            figures_ok(&v.name, &e.figures()).map_err(|m| UsageError::new(what, m))?;
+            figures_ok(&v.name, &e.figures())?;
         }
     }
     for p in &c.prices {
@@ -76,11 +84,9 @@ pub fn parse_with(text: &str, what: &str, known: &[Source]) -> Result<Catalog, U
             ("price_iops_month", p.price_iops_month),
             ("price_mbps_month", p.price_mbps_month),
         ];
-        figures_ok(&p.name, &figures).map_err(|m| UsageError::new(what, m))?;
+        figures_ok(&p.name, &figures)?;
     }
-    check_prices(&c, known).map_err(|m| UsageError::new(what, m))?;
-    convert(&mut c);
-    Ok(c)
+    Ok(())
 }
 
 /// A limit that is NaN, infinite or negative would make every plan and match built on it

@@ -8,7 +8,7 @@ pub mod import;
 mod prices;
 mod vm;
 
-pub use check::{parse, parse_with};
+pub use check::{parse, parse_with, rows_ok};
 pub use prices::default_region;
 pub use vm::VmCaps;
 
@@ -34,13 +34,7 @@ pub fn read_user(path: &Path) -> Result<Catalog, UsageError> {
 /// Keeps `user` at `path`, whole or not at all: written beside it, read back as a catalog,
 /// then renamed over it.
 pub fn save_user(path: &Path, user: &Catalog) -> anyhow::Result<()> {
-    let text = format!(
-        "# Your iolens catalog: rows and prices `iolens catalog import` read from the clouds' exports.\n\
-         # Rows here replace the built-in rows of the same cloud and name; MB/s = 10^6 B/s.\n\n{}",
-        toml::to_string(user)?
-    );
-    parse_with(&text, &path.display().to_string(), &Catalog::built_in().sources)
-        .map_err(|e| anyhow::anyhow!("the catalog to keep does not read back: {e}"))?;
+    let text = user_text(user)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -48,6 +42,18 @@ pub fn save_user(path: &Path, user: &Catalog) -> anyhow::Result<()> {
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)?;
     Ok(())
+}
+
+/// The user's catalog as the file keeps it, checked to read back as the same kind of catalog.
+pub fn user_text(user: &Catalog) -> anyhow::Result<String> {
+    let text = format!(
+        "# Your iolens catalog: rows and prices `iolens catalog import` read from the clouds' exports.\n\
+         # Rows here replace the built-in rows of the same cloud and name; MB/s = 10^6 B/s.\n\n{}",
+        toml::to_string(user)?
+    );
+    parse_with(&text, "your catalog", &Catalog::built_in().sources)
+        .map_err(|e| anyhow::anyhow!("the catalog to keep does not read back: {e}"))?;
+    Ok(text)
 }
 
 /// The day a file was last written (UTC), as a source's `read` date: when it was exported.

@@ -131,11 +131,12 @@ fn plans_rank_current_generations_first_then_by_price_and_meet_the_target() {
     let first_old = p.iter().position(|c| c.previous).expect("v3/v4 configurations are listed");
     assert!(p[first_old..].iter().all(|c| c.previous), "a current one after {:?}", p[first_old]);
     assert!(p[first_old..].iter().any(|c| c.disk == "P30" && c.count == 4 && c.vm.as_deref() == Some("D16s_v3")));
-    // Within each generation: priced ones by price, then those whose disks alone have one,
-    // then the unpriced, fewest disks first.
+    // Within each generation: priced ones by price, then the rest, fewest disks first.
     for part in [&p[..first_old], &p[first_old..]] {
-        let class = |c: &Candidate| (c.price_month.is_none() as u8) + (c.disk_price_month.is_none() as u8);
+        let class = |c: &Candidate| c.price_month.is_none();
         assert!(part.windows(2).all(|w| class(&w[0]) <= class(&w[1])));
+        let unpriced: Vec<u32> = part.iter().filter(|c| class(c)).map(|c| c.count).collect();
+        assert!(unpriced.windows(2).all(|w| w[0] <= w[1]), "{unpriced:?}");
         let full: Vec<f64> = part.iter().filter_map(|c| c.price_month).collect();
         assert!(full.windows(2).all(|w| w[0] <= w[1]), "{full:?}");
     }
@@ -179,10 +180,10 @@ fn more_disks_that_give_nothing_more_are_left_out() {
         p.iter().filter(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m6i.large")).map(|c| c.count).collect();
     // One gp3 gives 3,000 IOPS; two reach m6i.large's 3,600: a third and more give nothing more.
     assert_eq!(gp3, [1, 2]);
-    // The cheapest meets the target for 6 GiB of gp3 at its free 3,000 IOPS on an m6i.large
+    // The cheapest meets the target for 1 GiB of gp3 at its free 3,000 IOPS on an m6i.large
     // (the m5.large costs the same an hour, but is of the previous generation).
     assert_eq!((p[0].disk.as_str(), p[0].count, p[0].vm.as_deref()), ("gp3", 1, Some("m6i.large")));
-    assert!((p[0].price_month.unwrap() - (6.0 * 0.08 + 0.096 * 730.0)).abs() < 1e-9, "{:?}", p[0]);
+    assert!((p[0].price_month.unwrap() - (0.08 + 0.096 * 730.0)).abs() < 1e-9, "{:?}", p[0]);
     assert_eq!(p[0].region.as_deref(), Some("us-east-1"));
     assert_eq!(p[0].sources, ["B1", "P3", "E5", "P1"].map(String::from), "{:?}", p[0]);
 }

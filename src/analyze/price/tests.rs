@@ -148,7 +148,7 @@ fn a_user_catalog_prices_rows_by_region_and_names_what_it_cannot_match() {
 
 #[test]
 fn a_gp3_costs_exactly_what_it_is_shown_to_give() {
-    // 2,000 IOPS and 140 MB/s on one disk: gp3's free 3,000 IOPS on its 6 GiB minimum for
+    // 2,000 IOPS and 140 MB/s on one disk: gp3's free 3,000 IOPS on its 1 GiB minimum for
     // them, and 140 MB/s of throughput provisioned, 125 MiB/s of it free. m5.large's 81.25
     // MB/s is too little; m5.xlarge's 143.75 carries it.
     let t = Target {
@@ -161,14 +161,14 @@ fn a_gp3_costs_exactly_what_it_is_shown_to_give() {
     };
     let found = plan(&Catalog::built_in().priced_in(&[]), &t);
     let c = found.iter().find(|c| c.disk == "gp3" && c.vm.as_deref() == Some("m5.xlarge")).expect("gp3 on m5.xlarge");
-    assert_eq!((c.disk_gib, c.provisioned_iops, c.provisioned_mbps), (6.0, Some(3000.0), Some(140.0)));
+    assert_eq!((c.disk_gib, c.provisioned_iops, c.provisioned_mbps), (1.0, Some(3000.0), Some(140.0)));
     // The disk gives what it is provisioned for, not the 750 MiB/s its IOPS would allow.
     assert_eq!((c.iops, c.iops_by.as_str(), c.mbps, c.mbps_by.as_str()), (3000.0, "disks", 140.0, "disks"));
     // Nor does the VM's burst lift it: gp3 does not burst.
     assert_eq!((c.burst_iops, c.burst_mbps), (None, None), "{c:?}");
     let mib = 1.048576;
-    let disk = 6.0 * 0.08 + (140.0 / mib - 125.0) * 0.04;
+    let disk = 0.08 + (140.0 / mib - 125.0) * 0.04;
     assert!((c.disk_price_month.unwrap() - disk).abs() < 1e-9, "{c:?}");
     assert!((c.price_month.unwrap() - (disk + 0.192 * 730.0)).abs() < 1e-9, "{c:?}");
-    assert!((c.price_month.unwrap() - 140.980_576).abs() < 1e-5, "{c:?}");
+    assert!((c.price_month.unwrap() - 140.580_576).abs() < 1e-5, "{c:?}");
 }

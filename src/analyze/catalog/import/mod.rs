@@ -38,8 +38,16 @@ pub const EXPECTED: &str = "`az vm list-skus --output json`, the Azure Retail Pr
      describe-instance-types --output json`, `aws pricing get-products` JSON, or a CSV with a header of \
      row,cloud,name,… (docs/catalog.md)";
 
-/// The rows and prices in `text`, by its content; Err is what was expected instead.
+/// The rows and prices in `text`, by its content, each figure a limit or price; Err is what was
+/// expected instead.
 pub fn parse(text: &str) -> Result<Imported, String> {
+    let got = read(text)?;
+    let rows = Catalog { disks: got.disks, vms: got.vms, prices: got.prices, sources: Vec::new() };
+    super::rows_ok(&rows)?;
+    Ok(Imported { format: got.format, disks: rows.disks, vms: rows.vms, prices: rows.prices })
+}
+
+fn read(text: &str) -> Result<Imported, String> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if !t.starts_with(['{', '[']) {
         return csv_rows::parse(t).map_err(|e| format!("{e}; expected {EXPECTED}"));

@@ -131,3 +131,9 @@ fn a_foreign_or_broken_file_is_named_for_what_was_expected() {
     let e = parse("\u{0}\u{1}binary").unwrap_err();
     assert!(e.contains("expected `az vm list-skus"), "{e}");
 }
+
+#[test]
+fn a_figure_that_is_no_limit_is_refused_by_row() {
+    let e = parse("row,cloud,kind,name,iops,mbps\ndisk,onprem,SAN,bad-lun,-5,100\n").unwrap_err();
+    assert_eq!(e, "row 'bad-lun': iops = -5 is not a limit (a finite figure, 0 or more)");
+}
