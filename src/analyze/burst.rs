@@ -109,5 +109,6 @@ pub fn expected(disks: Option<Part>, vm: Option<Part>) -> Option<Expected> {
         burst_iops_by: lifts.then_some(bi_by),
         burst_mbps_by: lifts.then_some(bm_by),
         bursts,
+        sources: Vec::new(),
     })
 }

@@ -20,63 +20,65 @@ fn cloud(c: &str) -> String {
 
 /// Rows whose limits match `iops`/`mbps` (either may be unknown) within `tol` (0.10 = ±10 %).
 pub fn matches(cat: &Catalog, iops: Option<f64>, mbps: Option<f64>, tol: f64) -> Vec<Match> {
-    // (group, tier, caps, what matched), in catalog order.
-    let mut raw: Vec<(String, String, Caps, MatchOn)> = Vec::new();
-    let mut test = |group: String, tier: &str, c: Caps, limit: Limit| {
+    // (group, tier, caps, what matched, source), in catalog order.
+    let mut raw: Vec<(String, String, Caps, MatchOn, String)> = Vec::new();
+    let mut test = |group: String, tier: &str, c: Caps, limit: Limit, src: &str| {
         let axes = match (close(iops, Some(c.iops), tol), close(mbps, Some(c.mbps), tol)) {
             (Some(true), Some(true)) => Axes::IopsAndMbps,
             (Some(true), None) => Axes::Iops,
             (None, Some(true)) => Axes::Mbps,
             _ => return,
         };
-        raw.push((group, tier.to_string(), c, MatchOn { limit, axes }));
+        raw.push((group, tier.to_string(), c, MatchOn { limit, axes }, cat.cited(src)));
     };
     for d in cat.disks.iter().filter(|d| !d.is_formula()) {
         let group = format!("{} {}", cloud(&d.cloud), d.kind);
-        test(group.clone(), &d.name, d.caps(0.0, None), Limit::Disk);
+        test(group.clone(), &d.name, d.caps(0.0, None), Limit::Disk, &d.source);
         if let (Some(i), Some(m)) = (d.burst_iops, d.burst_mbps) {
-            test(group, &d.name, Caps { iops: i, mbps: m }, Limit::DiskBurst);
+            test(group, &d.name, Caps { iops: i, mbps: m }, Limit::DiskBurst, &d.source);
         }
     }
     for v in &cat.vms {
         let group = format!("{} VM", cloud(&v.cloud));
         for (what, c) in [(Limit::VmUncached, v.caps(false)), (Limit::VmCached, v.caps(true))] {
             if let Some(c) = c {
-                test(group.clone(), &v.name, c, what);
+                test(group.clone(), &v.name, c, what, &v.source);
             }
         }
         if let (Some(i), Some(m)) = (v.burst_iops, v.burst_mbps) {
-            test(group.clone(), &v.name, Caps { iops: i, mbps: m }, Limit::VmBurst);
+            test(group.clone(), &v.name, Caps { iops: i, mbps: m }, Limit::VmBurst, &v.source);
         }
         // Caps published for some disk kinds or one controller: each a limit of its own.
         for e in &v.caps {
             let on = [e.controller.clone(), Some(e.disks.join("/"))].into_iter().flatten().filter(|s| !s.is_empty());
             let name = format!("{} ({})", v.name, on.collect::<Vec<_>>().join(" "));
             if let Some(c) = e.caps() {
-                test(group.clone(), &name, c, Limit::VmUncached);
+                test(group.clone(), &name, c, Limit::VmUncached, &v.source);
             }
         }
     }
     // Neighbouring tiers with the same limits (E1 … E50) read as one line: "E1–E50".
     let mut out: Vec<Match> = Vec::new();
-    let mut last: Option<(String, String, Caps, MatchOn, String)> = None;
-    let flush = |l: Option<(String, String, Caps, MatchOn, String)>, out: &mut Vec<Match>| {
-        if let Some((g, first, c, on, end)) = l {
+    type Run = (String, String, Caps, MatchOn, String, String);
+    let mut last: Option<Run> = None;
+    let flush = |l: Option<Run>, out: &mut Vec<Match>| {
+        if let Some((g, first, c, on, end, source)) = l {
             let tiers = if first == end { first } else { format!("{first}–{end}") };
             out.push(Match {
                 name: format!("{g} {tiers}"),
                 iops: c.iops,
                 mbps: c.mbps.is_finite().then_some(c.mbps),
                 on,
+                source: Some(source).filter(|s| !s.is_empty()),
             });
         }
     };
-    for (g, tier, c, on) in raw {
+    for (g, tier, c, on, source) in raw {
         match &mut last {
-            Some((lg, _, lc, lon, end)) if *lg == g && *lc == c && *lon == on => *end = tier,
+            Some((lg, _, lc, lon, end, ls)) if *lg == g && *lc == c && *lon == on && *ls == source => *end = tier,
             _ => {
                 flush(last.take(), &mut out);
-                last = Some((g, tier.clone(), c, on, tier));
+                last = Some((g, tier.clone(), c, on, tier, source));
             }
         }
     }

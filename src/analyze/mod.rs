@@ -117,7 +117,17 @@ pub fn expected(cat: &Catalog, cfg: &Config) -> Result<Option<Expected>, crate::
         }
         None => None,
     };
-    Ok(burst::expected(disk, vm))
+    let mut x = burst::expected(disk, vm);
+    if let Some(x) = &mut x {
+        let d = cfg.disk.as_deref().and_then(|n| cat.disk(n)).map(|d| (d.name.as_str(), d.source.as_str()));
+        let v = cfg
+            .vm
+            .as_deref()
+            .and_then(|n| cat.vm(n, cfg.disk.as_deref()))
+            .map(|v| (v.name.as_str(), v.source.as_str()));
+        x.sources = [d, v].into_iter().flatten().map(|(n, s)| format!("{n}: {}", cat.cited(s))).collect();
+    }
+    Ok(x)
 }
 
 /// The block sizes where `wall` binds, smallest first.

@@ -207,7 +207,10 @@ fn writes_with_walls_of_their_own_name_their_catalog_row() {
     let verdict = text.lines().find(|l| l.starts_with("Verdict: ")).unwrap();
     let writes = &verdict[verdict.find("; writes: ").unwrap()..];
     assert!(writes.contains("Azure Premium SSD P20"), "{verdict}");
-    assert!(text.contains("\n  writes:\n    Azure Premium SSD P20 (2,300 IOPS, 150 MB/s): iops and mbps\n"), "{text}");
+    assert!(
+        text.contains("\n  writes:\n    Azure Premium SSD P20 (2,300 IOPS, 150 MB/s): iops and mbps [catalog A41, A39 (read 2026-11-27)]\n"),
+        "{text}"
+    );
     let j = serde_json::to_value(&e).unwrap();
     assert!(j["write_matches"].as_array().unwrap().iter().any(|m| m["name"] == "Azure Premium SSD P20"), "{j}");
     // Reads alone: no writes' matches, and none in the JSON.

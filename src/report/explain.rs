@@ -80,7 +80,7 @@ pub fn findings(e: &Explanation) -> String {
     }
     for m in e.matches.iter().take(12) {
         let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-        let _ = writeln!(o, "  {} ({} IOPS, {mbps}): {}", m.name, num(m.iops), m.on);
+        let _ = writeln!(o, "  {} ({} IOPS, {mbps}): {}{}", m.name, num(m.iops), m.on, from(m));
     }
     if e.matches.len() > 12 {
         let _ = writeln!(o, "  … and {} more (--format json lists them all)", e.matches.len() - 12);
@@ -89,7 +89,7 @@ pub fn findings(e: &Explanation) -> String {
         let _ = writeln!(o, "  writes:");
         for m in e.write_matches.iter().take(12) {
             let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-            let _ = writeln!(o, "    {} ({} IOPS, {mbps}): {}", m.name, num(m.iops), m.on);
+            let _ = writeln!(o, "    {} ({} IOPS, {mbps}): {}{}", m.name, num(m.iops), m.on, from(m));
         }
     }
     if let Some(x) = &e.expected {
@@ -113,6 +113,9 @@ pub fn findings(e: &Explanation) -> String {
         }
         for b in &x.bursts {
             let _ = writeln!(o, "  {}: {} [catalog: {}]", b.by, b.model.describe(), b.terms);
+        }
+        if !x.sources.is_empty() {
+            let _ = writeln!(o, "  figures from the catalog: {}", x.sources.join("; "));
         }
     }
     let _ = writeln!(o, "\nAdvice");
@@ -232,4 +235,9 @@ pub fn verdict(e: &Explanation) -> String {
         }
         (None, None) => "No pure read or write test to find walls in.".into(),
     }
+}
+
+/// Where a match's published figures come from: " [catalog A41, A39 (read 2026-11-27)]".
+pub(crate) fn from(m: &crate::result::analysis::Match) -> String {
+    m.source.as_deref().map(|s| format!(" [catalog {s}]")).unwrap_or_default()
 }

@@ -104,6 +104,9 @@ pub fn prediction(p: &Prediction) -> String {
         "\nMB/s = 10^6 B/s; published limits ({}), not measurements.",
         if p.cached { "host cache on" } else { "host cache off" }
     );
+    if !x.sources.is_empty() {
+        let _ = writeln!(o, "Catalog sources: {} (`iolens catalog` names each).", x.sources.join("; "));
+    }
     o
 }
 

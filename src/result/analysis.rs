@@ -230,6 +230,10 @@ pub struct Match {
     /// 10^6 B/s; absent where the row publishes no MB/s limit.
     pub mbps: Option<f64>,
     pub on: MatchOn,
+    /// Where the catalog row's figures come from, and the day that was read: "A41, A39 (read
+    /// 2026-11-27)". Absent in results stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The limits a configuration should show: `count` disks striped, behind a VM's uncached (or,
@@ -262,6 +266,10 @@ pub struct Expected {
     /// How each part that bursts does it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bursts: Vec<Burst>,
+    /// Where the catalog's figures for each part come from, with the day read: "P30: A41, A39
+    /// (read 2026-11-27)". Empty in results stored before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
 
 /// How a disk or VM bursts above its sustained limits.

@@ -344,6 +344,17 @@ impl Catalog {
         prices::apply(self, more.prices).map_err(|m| UsageError::new(what, m))
     }
 
+    /// A row's `source` ("A41, A39") with the day its sources were read: "A41, A39 (read
+    /// 2026-11-27)"; the latest day where they differ.
+    pub fn cited(&self, source: &str) -> String {
+        let ids = source.split([',', ' ']).filter(|x| !x.is_empty());
+        let read = ids.filter_map(|id| self.sources.iter().find(|s| s.id == id)?.read.as_deref()).max();
+        match read {
+            Some(r) => format!("{source} (read {r})"),
+            None => source.to_string(),
+        }
+    }
+
     pub fn disk(&self, name: &str) -> Option<&Disk> {
         self.disks.iter().find(|d| d.name.eq_ignore_ascii_case(name))
     }

@@ -61,7 +61,9 @@ pub fn render(o: &mut String, e: &Explanation) {
         let _ = writeln!(o, "<ul>");
         for m in ms {
             let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-            let _ = writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}</li>", esc(&m.name), m.iops, esc(&m.on.to_string()));
+            let src = esc(&crate::report::explain::from(m));
+            let _ =
+                writeln!(o, "<li>{} ({:.0} IOPS, {mbps}): {}{src}</li>", esc(&m.name), m.iops, esc(&m.on.to_string()));
         }
         let _ = writeln!(o, "</ul>");
     }
@@ -80,6 +82,9 @@ pub fn render(o: &mut String, e: &Explanation) {
             };
             let how: Vec<String> = x.bursts.iter().map(|b| format!("{}: {}", esc(&b.by), b.model.describe())).collect();
             let _ = writeln!(o, "<p>While bursting: {i:.0} IOPS ({}){mbps}. {}.</p>", esc(by), how.join("; "));
+        }
+        if !x.sources.is_empty() {
+            let _ = writeln!(o, "<p class=\"note\">Figures from the catalog: {}.</p>", esc(&x.sources.join("; ")));
         }
     }
     let _ = writeln!(o, "<h3>Advice</h3>\n<ul>");

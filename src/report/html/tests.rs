@@ -92,7 +92,7 @@ fn the_verdict_names_the_row_both_caps_match() {
     use crate::result::analysis::{Axes, Explanation, Limit, Match, MatchOn, Walls};
     let w = Walls { iops_cap: Some(4971.0), mbps_cap: Some(198.9), knee_qd: Some(1), ..Walls::default() };
     let on = MatchOn { limit: Limit::Disk, axes: Axes::IopsAndMbps };
-    let p30 = Match { name: "Azure Premium SSD P30".into(), iops: 5000.0, mbps: Some(200.0), on };
+    let p30 = Match { name: "Azure Premium SSD P30".into(), iops: 5000.0, mbps: Some(200.0), on, source: None };
     let e = Explanation { walls: w.clone(), reads: Some(w), matches: vec![p30], ..Explanation::default() };
     assert_eq!(
         super::check::verdict(&e),
