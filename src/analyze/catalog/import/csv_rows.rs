@@ -65,7 +65,7 @@ fn value(column: &str, cell: &str) -> Result<Value, String> {
     serde_json::Number::from_f64(x)
         .map(|n| {
             // Counts (max_disks, vcpus, io_unit_kib) are integers in the catalog.
-            if x.fract() == 0.0 && x >= 0.0 && x < 1e15 {
+            if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
                 Value::from(x as u64)
             } else {
                 Value::Number(n)
