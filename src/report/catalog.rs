@@ -12,90 +12,16 @@ pub fn opt(v: Option<f64>) -> String {
 pub fn catalog(disks: &[&Disk], vms: &[&Vm], prices: &[&PriceOverride], sources: &[Source]) -> String {
     let mut o = String::new();
     if !disks.is_empty() {
-        let _ = writeln!(
-            o,
-            "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source",
-            "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s"
-        );
-        for d in disks {
-            let (gib, iops, mbps, extra) = if d.is_formula() {
-                let c = d.caps(d.min_gib.unwrap_or(1.0), None);
-                let prov = if d.provisioned { "provisioned" } else { "per GiB" };
-                (
-                    format!("{}-{}", opt(d.min_gib), opt(d.max_gib)),
-                    Some(c.iops),
-                    Some(c.mbps),
-                    format!(" (formula, {prov}: up to {} IOPS, {} MB/s)", opt(d.max_iops), opt(d.max_mbps)),
-                )
-            } else {
-                (opt(d.size_gib), d.iops, d.mbps, String::new())
-            };
-            let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
-            let price = disk_price(d);
-            let _ = writeln!(
-                o,
-                "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}{price}",
-                d.cloud,
-                d.kind,
-                d.name,
-                gib,
-                opt(iops),
-                opt(mbps),
-                opt(d.burst_iops),
-                opt(d.burst_mbps),
-                d.source
-            );
-        }
+        disk_rows(&mut o, disks);
     }
     if !vms.is_empty() {
-        let _ = writeln!(
-            o,
-            "\n{:<6} {:<28} {:>5} {:>6} {:>13} {:>13} {:>13}  source",
-            "cloud", "VM", "vCPU", "disks", "uncached", "cached", "burst"
-        );
-        let pair = |i: Option<f64>, m: Option<f64>| match (i, m) {
-            (Some(i), Some(m)) => format!("{}/{}", opt(Some(i)), opt(Some(m))),
-            _ => "-".into(),
-        };
-        for v in vms {
-            let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
-            let price = match (v.price_hour, &v.currency, &v.price_source) {
-                (Some(h), Some(c), Some(src)) => {
-                    format!(" [{h} {c} an hour, {}, price {src}]", v.region.as_deref().unwrap_or("no region named"))
-                }
-                _ => String::new(),
-            };
-            let prev = if v.previous { " [previous generation]" } else { "" };
-            let _ = writeln!(
-                o,
-                "{:<6} {:<28} {:>5} {:>6} {:>13} {:>13} {:>13}  {}{terms}{price}{prev}",
-                v.cloud,
-                v.name,
-                v.vcpus.map_or("-".into(), |d| d.to_string()),
-                v.max_disks.map_or("-".into(), |d| d.to_string()),
-                pair(v.uncached_iops, v.uncached_mbps),
-                pair(v.cached_iops, v.cached_mbps),
-                pair(v.burst_iops, v.burst_mbps),
-                v.source
-            );
-            for e in &v.caps {
-                let _ = writeln!(o, "{:<6}   {}", "", vm_caps(e));
-            }
-        }
-        let _ = writeln!(o, "(VM limits as IOPS/MB/s)");
+        vm_rows(&mut o, vms);
     }
     if !prices.is_empty() {
         let _ = writeln!(o, "\nPrices by region:");
         for p in prices {
-            let _ = writeln!(
-                o,
-                "  {} {} {}: {} [price {}]",
-                p.cloud,
-                p.name,
-                p.region.as_deref().unwrap_or("-"),
-                price_terms(p),
-                p.price_source
-            );
+            let region = p.region.as_deref().unwrap_or("-");
+            let _ = writeln!(o, "  {} {} {region}: {} [price {}]", p.cloud, p.name, price_terms(p), p.price_source);
         }
     }
     if disks.is_empty() && vms.is_empty() {
@@ -115,6 +41,84 @@ pub fn catalog(disks: &[&Disk], vms: &[&Vm], prices: &[&PriceOverride], sources:
         let _ = writeln!(o, "  {}: {}{url}{read}", s.id, s.reference);
     }
     o
+}
+
+/// The disk rows: fixed tiers with their figures, formula types with what their smallest size
+/// gives and their maxima.
+fn disk_rows(o: &mut String, disks: &[&Disk]) {
+    let _ = writeln!(
+        o,
+        "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  source",
+        "cloud", "kind", "disk", "GiB", "IOPS", "MB/s", "burst IOPS", "burst MB/s"
+    );
+    for d in disks {
+        let (gib, iops, mbps, extra) = if d.is_formula() {
+            let c = d.caps(d.min_gib.unwrap_or(1.0), None);
+            let prov = if d.provisioned { "provisioned" } else { "per GiB" };
+            (
+                format!("{}-{}", opt(d.min_gib), opt(d.max_gib)),
+                Some(c.iops),
+                Some(c.mbps),
+                format!(" (formula, {prov}: up to {} IOPS, {} MB/s)", opt(d.max_iops), opt(d.max_mbps)),
+            )
+        } else {
+            (opt(d.size_gib), d.iops, d.mbps, String::new())
+        };
+        let terms = d.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+        let price = disk_price(d);
+        let _ = writeln!(
+            o,
+            "{:<6} {:<22} {:<20} {:>8} {:>8} {:>8} {:>10} {:>10}  {}{extra}{terms}{price}",
+            d.cloud,
+            d.kind,
+            d.name,
+            gib,
+            opt(iops),
+            opt(mbps),
+            opt(d.burst_iops),
+            opt(d.burst_mbps),
+            d.source
+        );
+    }
+}
+
+/// The VM rows, each followed by the caps it publishes for some disks or one controller.
+fn vm_rows(o: &mut String, vms: &[&Vm]) {
+    let _ = writeln!(
+        o,
+        "\n{:<6} {:<28} {:>5} {:>6} {:>13} {:>13} {:>13}  source",
+        "cloud", "VM", "vCPU", "disks", "uncached", "cached", "burst"
+    );
+    let pair = |i: Option<f64>, m: Option<f64>| match (i, m) {
+        (Some(i), Some(m)) => format!("{}/{}", opt(Some(i)), opt(Some(m))),
+        _ => "-".into(),
+    };
+    for v in vms {
+        let terms = v.burst.as_ref().map(|b| format!(" [burst: {b}]")).unwrap_or_default();
+        let price = match (v.price_hour, &v.currency, &v.price_source) {
+            (Some(h), Some(c), Some(src)) => {
+                format!(" [{h} {c} an hour, {}, price {src}]", v.region.as_deref().unwrap_or("no region named"))
+            }
+            _ => String::new(),
+        };
+        let prev = if v.previous { " [previous generation]" } else { "" };
+        let _ = writeln!(
+            o,
+            "{:<6} {:<28} {:>5} {:>6} {:>13} {:>13} {:>13}  {}{terms}{price}{prev}",
+            v.cloud,
+            v.name,
+            v.vcpus.map_or("-".into(), |d| d.to_string()),
+            v.max_disks.map_or("-".into(), |d| d.to_string()),
+            pair(v.uncached_iops, v.uncached_mbps),
+            pair(v.cached_iops, v.cached_mbps),
+            pair(v.burst_iops, v.burst_mbps),
+            v.source
+        );
+        for e in &v.caps {
+            let _ = writeln!(o, "{:<6}   {}", "", vm_caps(e));
+        }
+    }
+    let _ = writeln!(o, "(VM limits as IOPS/MB/s)");
 }
 
 /// A disk row's list price, as its source gives it: a tier's monthly price or a formula's terms.

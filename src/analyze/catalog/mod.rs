@@ -261,7 +261,7 @@ impl Disk {
             // The free baseline is there at any size (Premium SSD v2's 3,000 IOPS on 1 GiB).
             let floor = self.min_iops.unwrap_or(0.0).max(self.base_iops.unwrap_or(0.0));
             let allowed = self.iops_per_gib.map_or(max_iops, |r| (r * gib).max(floor)).min(max_iops);
-            want_iops.unwrap_or(self.base_iops.unwrap_or(0.0)).max(self.min_iops.unwrap_or(0.0)).min(allowed)
+            want_iops.unwrap_or(floor).max(floor).min(allowed)
         } else {
             (self.base_iops.unwrap_or(0.0) + self.iops_per_gib.unwrap_or(0.0) * gib)
                 .max(self.min_iops.unwrap_or(0.0))
