@@ -158,14 +158,6 @@ fn vm_caps(e: &VmCaps) -> String {
 }
 
 fn price_terms(p: &PriceOverride) -> String {
-    let c = &p.currency;
-    let parts = [
-        p.price_hour.map(|v| format!("{v} {c} an hour")),
-        p.price_month.map(|v| format!("{v} {c} a month")),
-        p.price_gib_month.map(|v| format!("{v:.5} {c} per GiB-month")),
-        p.price_iops_month.map(|v| format!("{v:.5} per IOPS-month above the free")),
-        p.price_mbps_month.map(|v| format!("{v:.5} per MB/s-month above the free")),
-    ];
     let eff = p.effective.as_deref().map(|e| format!(" (from {e})")).unwrap_or_default();
-    parts.into_iter().flatten().collect::<Vec<_>>().join(", ") + &eff
+    p.terms() + &eff
 }

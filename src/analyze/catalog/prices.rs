@@ -51,6 +51,22 @@ pub(super) fn apply(c: &mut Catalog, prices: Vec<PriceOverride>) -> Result<(), S
     Ok(())
 }
 
+impl PriceOverride {
+    /// The price in words: "0.096 USD an hour", "0.08000 USD per GiB-month, 0.00500 USD per
+    /// IOPS-month above the free baseline".
+    pub fn terms(&self) -> String {
+        let c = &self.currency;
+        let parts = [
+            self.price_hour.map(|v| format!("{v} {c} an hour")),
+            self.price_month.map(|v| format!("{v} {c} a month")),
+            self.price_gib_month.map(|v| format!("{v:.5} {c} per GiB-month")),
+            self.price_iops_month.map(|v| format!("{v:.5} {c} per IOPS-month above the free baseline")),
+            self.price_mbps_month.map(|v| format!("{v:.5} {c} per MB/s-month above the free baseline")),
+        ];
+        parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
+    }
+}
+
 impl Catalog {
     /// The latest price of a row in `region`.
     pub fn price_of(&self, cloud: &str, name: &str, region: &str) -> Option<&PriceOverride> {

@@ -116,12 +116,12 @@ pub fn merge(user: &mut Catalog, shipped: &Catalog, new: Imported, source: Sourc
         p.price_source = id.clone();
         let region = p.region.clone().unwrap_or_default();
         let before = shipped.price_of(&p.cloud, &p.name, &region);
-        let line = format!("{} price {} {region}: {}", p.cloud, p.name, price_text(&p));
+        let line = format!("{} price {} {region}: {}", p.cloud, p.name, p.terms());
         match before {
-            Some(b) if price_text(b) == price_text(&p) => same += 1,
+            Some(b) if b.terms() == p.terms() => same += 1,
             Some(b) => {
                 changed += 1;
-                m.report.push(format!("{line} (was {})", price_text(b)));
+                m.report.push(format!("{line} (was {})", b.terms()));
             }
             None => {
                 changed += 1;
@@ -212,18 +212,6 @@ fn shown(v: &Value) -> String {
         Value::Number(n) => n.as_f64().map_or(n.to_string(), |x| format!("{}", (x * 1000.0).round() / 1000.0)),
         other => other.to_string(),
     }
-}
-
-fn price_text(p: &Price) -> String {
-    let c = &p.currency;
-    let parts = [
-        p.price_hour.map(|v| format!("{v} {c} an hour")),
-        p.price_month.map(|v| format!("{v} {c} a month")),
-        p.price_gib_month.map(|v| format!("{v:.5} {c} per GiB-month")),
-        p.price_iops_month.map(|v| format!("{v:.5} {c} per IOPS-month")),
-        p.price_mbps_month.map(|v| format!("{v:.5} {c} per MB/s-month")),
-    ];
-    parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
