@@ -28,7 +28,7 @@ use crate::error::EXIT_USAGE;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "iolens", version, about = "A storage performance lab in one command", propagate_version = true)]
+#[command(name = "iolens", version = crate::result::build::VERSION, about = "A storage performance lab in one command", propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

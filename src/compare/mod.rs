@@ -88,6 +88,9 @@ pub struct Comparison {
     pub rows: Vec<CmpRow>,
     /// "RND4K Q32T16 Read is not in #7 vSphere, #9 Azure", one line per test some lack.
     pub missing: Vec<String>,
+    /// "#7 vSphere and #9 Azure came from different iolens builds: …"; absent when one build
+    /// made them all (results that record none count as their version alone).
+    pub builds: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,6 +102,8 @@ pub struct Side {
     pub command: String,
     pub target: Option<String>,
     pub started_at: String,
+    /// "0.1.0 (commit 04f0e97c1a2b, x86_64-unknown-linux-musl, built 2026-11-27)".
+    pub build: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -124,7 +129,7 @@ pub struct Cell {
 
 /// Compares `results` (named `names`) with the one at `base`; `same` is the ≈ tolerance.
 pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) -> Comparison {
-    let sides = names
+    let sides: Vec<Side> = names
         .iter()
         .zip(results)
         .map(|(n, r)| Side {
@@ -134,8 +139,10 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
             command: r.command.clone(),
             target: r.host.targets.first().map(|t| t.path.clone()),
             started_at: r.started_at.clone(),
+            build: crate::result::build::describe(&r.iolens_version, r.build.as_ref()),
         })
         .collect();
+    let builds = different_builds(&sides);
     let mut missing = Vec::new();
     let rows = rows(results)
         .into_iter()
@@ -171,7 +178,18 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
             CmpRow { test, op: row.op, cells, verdicts }
         })
         .collect();
-    Comparison { results: sides, baseline: base, same, rows, missing }
+    Comparison { results: sides, baseline: base, same, rows, missing, builds }
+}
+
+/// One line naming each result's build, when they are not all the same: a difference between
+/// them may be the program's, not the disks'.
+fn different_builds(sides: &[Side]) -> Option<String> {
+    let first = &sides.first()?.build;
+    if sides.iter().all(|s| &s.build == first) {
+        return None;
+    }
+    let each: Vec<String> = sides.iter().map(|s| format!("{} {}", s.name, s.build)).collect();
+    Some(format!("different iolens builds made these results: {}", each.join("; ")))
 }
 
 /// The users' notation for `value` against `base` (higher is better): `≈` within `same`

@@ -32,3 +32,47 @@ fn cdm_and_run_name_the_same_test_alike() {
     let mix = Spec { read_pct: 70, ..Spec::default() };
     assert_eq!(test_key(&mix), "RND4K Q1T1 Mix70");
 }
+
+#[test]
+fn a_comparison_names_the_builds_when_they_differ() {
+    use crate::result::build::Build;
+    let old: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    assert_eq!(old.build, None, "the fixture predates recorded builds");
+    let linux =
+        Build { commit: "04f0e97c1a2b".into(), target: "x86_64-unknown-linux-musl".into(), date: "2026-11-27".into() };
+    let windows = Build { target: "x86_64-pc-windows-gnu".into(), ..linux.clone() };
+    let with = |b: &Build| RunResult { build: Some(b.clone()), ..old.clone() };
+    let names = vec!["#1 a".to_string(), "#2 b".to_string()];
+
+    let same = compare(&[with(&linux), with(&linux)], &names, 0, 0.1);
+    assert_eq!(same.builds, None);
+    assert_eq!(same.results[1].build, "0.1.0 (commit 04f0e97c1a2b, x86_64-unknown-linux-musl, built 2026-11-27)");
+
+    let apart = compare(&[with(&linux), with(&windows)], &names, 0, 0.1);
+    assert_eq!(
+        apart.builds.as_deref(),
+        Some(
+            "different iolens builds made these results: #1 a 0.1.0 (commit 04f0e97c1a2b, x86_64-unknown-linux-musl, \
+             built 2026-11-27); #2 b 0.1.0 (commit 04f0e97c1a2b, x86_64-pc-windows-gnu, built 2026-11-27)"
+        )
+    );
+    use crate::report::{render_comparison, Format};
+    let text = render_comparison(&apart, &[], Format::Text).unwrap();
+    assert!(text.contains("\nnote: different iolens builds made these results: #1 a"), "{text}");
+    let md = render_comparison(&apart, &[], Format::Markdown).unwrap();
+    assert!(md.contains("\n- different iolens builds made these results: #1 a"), "{md}");
+    // A result from before builds were recorded counts as its version alone.
+    let mixed = compare(&[old.clone(), with(&linux)], &names, 0, 0.1);
+    assert!(mixed.builds.unwrap().contains("#1 a 0.1.0; #2 b 0.1.0 (commit"));
+}
+
+#[test]
+fn a_new_result_records_this_binarys_build() {
+    let b = crate::result::build::Build::this();
+    assert!(b.target.starts_with(std::env::consts::ARCH), "{}", b.target);
+    assert!(b.target.contains(std::env::consts::OS), "{}", b.target);
+    assert!(b.commit == "unknown" || b.commit.trim_end_matches("-dirty").len() == 12, "{}", b.commit);
+    assert_eq!(b.date.len(), 10);
+    assert!(crate::result::build::VERSION.contains(&format!("commit {}, {}, built {}", b.commit, b.target, b.date)));
+}

@@ -67,7 +67,7 @@ pub fn text(c: &Comparison) -> String {
     }
     let _ = writeln!(o, "\n{}", legend(c));
     let _ = writeln!(o, "MB/s = 10^6 B/s; latency from submission to completion.");
-    for m in &c.missing {
+    for m in c.missing.iter().chain(&c.builds) {
         let _ = writeln!(o, "note: {m}");
     }
     o
@@ -146,10 +146,10 @@ pub fn markdown(c: &Comparison) -> String {
         let _ = writeln!(o);
     }
     let _ = writeln!(o, "\n{}", legend(c));
-    if !c.missing.is_empty() {
+    if !c.missing.is_empty() || c.builds.is_some() {
         let _ = writeln!(o);
     }
-    for m in &c.missing {
+    for m in c.missing.iter().chain(&c.builds) {
         let _ = writeln!(o, "- {m}");
     }
     o

@@ -31,7 +31,8 @@ pub fn header(r: &RunResult) -> String {
         (Some(v), None) => format!(" ({v})"),
         _ => String::new(),
     };
-    let _ = writeln!(o, "iolens {} {} at {}", r.iolens_version, r.command, r.started_at);
+    let who = crate::result::build::describe(&r.iolens_version, r.build.as_ref());
+    let _ = writeln!(o, "iolens {who} {} at {}", r.command, r.started_at);
     if let Some(src) = &r.source {
         let _ = writeln!(o, "source: {src}");
     }

@@ -208,6 +208,7 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
     Ok(RunResult {
         schema_version: super::SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
+        build: None,
         command: "fio".into(),
         args: Vec::new(),
         started_at,

@@ -3,6 +3,7 @@
 //! describes the same for readers of the JSON.
 
 pub mod analysis;
+pub mod build;
 pub mod figures;
 pub mod fio;
 pub mod host;
@@ -26,6 +27,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct RunResult {
     pub schema_version: u32,
     pub iolens_version: String,
+    /// The binary that measured it (absent from results before builds were recorded, and from
+    /// imported ones, which another program measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<build::Build>,
     /// The front end that produced the tests ("run", later "cdm", "diskspd", …).
     pub command: String,
     /// The command line as typed, after the program name.

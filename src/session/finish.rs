@@ -43,6 +43,7 @@ pub fn finish(
     let mut result = RunResult {
         schema_version: SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
+        build: Some(crate::result::build::Build::this()),
         command: command.into(),
         // A path that is not UTF-8 is kept as near as text allows; the run itself had it whole.
         args: std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect(),

@@ -105,6 +105,8 @@ mod tsc {
 /// Seconds east of UTC of the local time zone at `t` (fio prints local time).
 #[cfg(unix)]
 pub fn utc_offset(t: i64) -> i64 {
+    // libc marks musl's time_t as about to become 64-bit; the cast follows whichever it is.
+    #[allow(deprecated)]
     let tt = t as libc::time_t;
     // SAFETY: localtime_r only writes the tm we pass, and a zeroed tm is a valid value.
     let mut tm: libc::tm = unsafe { std::mem::zeroed() };

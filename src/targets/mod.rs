@@ -329,7 +329,7 @@ fn create_filled(
 /// the handle must keep for as long as it is used.
 fn open(spec: &Spec, plan: &Plan) -> anyhow::Result<(File, Option<Arc<File>>)> {
     if plan.kind == Kind::Untouched {
-        return Ok((File::open(os::NULL_DEVICE).context("opening the null device")?, None));
+        return Ok((os::null_handle().context("opening the null device")?, None));
     }
     let claim = if plan.kind == Kind::Device && spec.writes() { Some(claim(plan)?) } else { None };
     let mut options = OpenOptions::new();

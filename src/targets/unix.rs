@@ -21,8 +21,22 @@ pub(super) fn is_char_device(m: &Metadata) -> bool {
     m.file_type().is_char_device()
 }
 
-/// What the null engine's workers hold instead of a target.
-pub(super) const NULL_DEVICE: &str = "/dev/null";
+/// What the null engine's workers hold instead of a target: /dev/null or, in a root that has
+/// no /dev (a bare chroot, a container's empty image), an anonymous file in memory.
+pub(super) fn null_handle() -> io::Result<File> {
+    File::open("/dev/null").or_else(|e| {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::FromRawFd;
+            // SAFETY: a NUL-terminated name; the descriptor is new and owned by the File alone.
+            let fd = unsafe { libc::memfd_create(c"iolens-null".as_ptr(), libc::MFD_CLOEXEC) };
+            if fd >= 0 {
+                return Ok(unsafe { File::from_raw_fd(fd) });
+            }
+        }
+        Err(e)
+    })
+}
 
 /// The device a file is on, or a block device's own number.
 pub(super) fn device_number(m: &Metadata) -> Option<u64> {

@@ -23,7 +23,9 @@ mod devices;
 pub(super) use devices::{device_path, device_size, write_refusal};
 
 /// What the null engine's workers hold instead of a target.
-pub(super) const NULL_DEVICE: &str = "NUL";
+pub(super) fn null_handle() -> std::io::Result<File> {
+    File::open("NUL")
+}
 
 /// The stream that marks a file iolens created (`F:\IO.dat:iolens`).
 const MARK: &str = ":iolens";

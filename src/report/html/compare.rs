@@ -71,6 +71,9 @@ fn missing(o: &mut String, c: &Comparison) {
         }
         let _ = writeln!(o, "</ul>");
     }
+    if let Some(b) = &c.builds {
+        let _ = writeln!(o, "<p class=\"note\">{}</p>", esc(b));
+    }
 }
 
 /// check and explain results: CrystalDiskMark's MB/s side by side with the verdicts, each
