@@ -38,13 +38,15 @@ pub struct Bad {
 /// acknowledged (or an unacknowledged write that may have landed).
 ///
 /// One class per page, the most basic fault first: a unit the read never filled, then a unit
-/// whose checksum fails, then one stamped for another place, then units from different
-/// writes (torn), then a whole page from an older write (stale, a lost write). A page newer
-/// than anything iolens wrote or had in flight is counted as corrupt: no write produced it.
+/// whose checksum fails, then one stamped for another place, then a unit newer than anything
+/// iolens wrote or had in flight (corrupt: no write produced it), then a page where the last
+/// write landed in part (torn), then one where it left no trace at all (stale, a lost write),
+/// even if what is there instead mixes older writes: a lost write over a page an earlier
+/// write tore is the lost write's finding (the tear was found when that page was read).
 pub fn check_page(page: &[u8], unit: usize, e: &Expect) -> Option<Bad> {
-    let mut first_gen = None;
-    let mut mixed = false;
-    let mut out_of_range = None;
+    let mut landed = false;
+    let mut older = None;
+    let mut newer = None;
     let mut worst: Option<(FindingClass, usize, Option<Stamp>)> = None;
     let mut note = |class: FindingClass, i: usize, s: Option<Stamp>| {
         if worst.is_none_or(|(c, _, _)| rank(class) < rank(c)) {
@@ -61,28 +63,22 @@ pub fn check_page(page: &[u8], unit: usize, e: &Expect) -> Option<Bad> {
             }
             Unit::Valid(s) => {
                 let g = if s.run_id == e.run_id { s.generation } else { u64::MIN };
-                match first_gen {
-                    None => first_gen = Some(g),
-                    Some(f) if f != g => mixed = true,
-                    _ => {}
-                }
-                if (g < e.generation || g > e.generation + e.pending) && out_of_range.is_none() {
-                    out_of_range = Some((i, s));
+                if g < e.generation {
+                    older = older.or(Some((i, s)));
+                } else if g - e.generation > e.pending {
+                    newer = newer.or(Some((i, s)));
+                } else {
+                    landed = true;
                 }
             }
         }
     }
     if worst.is_none() {
-        let (i, s) = out_of_range?;
-        let g = if s.run_id == e.run_id { s.generation } else { u64::MIN };
-        let class = if mixed {
-            FindingClass::Torn
-        } else if g < e.generation {
-            FindingClass::Stale
-        } else {
-            FindingClass::Corrupt
+        worst = match (newer, older) {
+            (Some((i, s)), _) => Some((FindingClass::Corrupt, i, Some(s))),
+            (None, Some((i, s))) => Some((if landed { FindingClass::Torn } else { FindingClass::Stale }, i, Some(s))),
+            (None, None) => None,
         };
-        worst = Some((class, i, Some(s)));
     }
     let (class, i, s) = worst?;
     Some(describe(page, unit, e, class, i, s))

@@ -59,6 +59,25 @@ fn units_from_two_writes_are_torn() {
 }
 
 #[test]
+fn a_lost_write_over_a_torn_page_is_stale() {
+    // Write 3 tore (its first half landed over write 2), then write 4 was lost: nothing of the
+    // acknowledged write is there, which is what a lost write leaves.
+    let mut p = page(3);
+    p[PAGE / 2..].copy_from_slice(&page(2)[PAGE / 2..]);
+    let bad = check_page(&p, UNIT, &expect()).unwrap();
+    assert_eq!(bad.class, FindingClass::Stale);
+    assert_eq!(bad.found_gen, Some(3));
+    assert_eq!(bad.found_offset, Some(expect().address));
+    // Any unit of the acknowledged write makes it torn again, wherever it is.
+    p[PAGE - UNIT..].copy_from_slice(&page(4)[PAGE - UNIT..]);
+    assert_eq!(check_page(&p, UNIT, &expect()).unwrap().class, FindingClass::Torn);
+    // A unit newer than anything written is corrupt, whatever lies beside it.
+    p[..UNIT].copy_from_slice(&page(9)[..UNIT]);
+    let bad = check_page(&p, UNIT, &expect()).unwrap();
+    assert_eq!((bad.class, bad.found_gen), (FindingClass::Corrupt, Some(9)));
+}
+
+#[test]
 fn a_flipped_bit_is_corrupt_and_located() {
     let mut p = page(4);
     p[5000] ^= 0x10;
