@@ -194,3 +194,39 @@ fn plan_predicts_a_named_configuration_and_refuses_unknown_names() {
     assert_eq!(code, 0);
     assert!(out.lines().any(|l| l.contains("P30") && l.contains("5000") && l.contains("200")), "{out}");
 }
+
+#[test]
+fn explain_takes_labels_and_result_files_and_never_makes_a_file_of_a_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.db");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let iolens = || {
+        let mut c = bin();
+        c.current_dir(&work).env("IOLENS_STORE", &store);
+        c
+    };
+    let out = iolens()
+        .args(["run", "--size", "4M", "-d", "0.3", "--rw", "randread", "--label", "vm2", "--quiet", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(dir.path().join("r.json"), &out.stdout).unwrap();
+    // By label and by file, as compare takes them: explained, nothing created.
+    for what in ["vm2", "../r.json"] {
+        let out = iolens().args(["explain", "--format", "json", what]).output().unwrap();
+        assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["analysis"].is_object(), "{what}: {v}");
+    }
+    // A word that names nothing is refused in one line, and no file appears.
+    let out = iolens().args(["explain", "vm3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'vm3' is no file, directory, result id or label"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let out = iolens().args(["check", "--quick", "vm3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "a file was made in the working directory");
+}

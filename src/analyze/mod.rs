@@ -46,8 +46,15 @@ pub fn thousands(v: f64) -> String {
     }
 }
 
-/// Explains `pts` against the catalog; `cfg` names a configuration to check them against.
-pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<Explanation, crate::error::UsageError> {
+/// Explains `pts`, measured on a host that can be what `host` allows, against the catalog;
+/// `cfg` names a configuration to check them against.
+pub fn explain(
+    pts: &[Point],
+    cat: &Catalog,
+    cfg: &Config,
+    tol: f64,
+    host: &matching::HostFit,
+) -> Result<Explanation, crate::error::UsageError> {
     let reads: Vec<&Point> = pts.iter().filter(|p| p.read).collect();
     let writes: Vec<&Point> = pts.iter().filter(|p| !p.read).collect();
     let r = (!reads.is_empty()).then(|| infer::walls(&reads));
@@ -60,9 +67,9 @@ pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<E
         tolerance_pct: tol * 100.0,
         ..Explanation::default()
     };
-    e.matches = matches(cat, &e.walls, tol);
+    e.matches = matches(cat, &e.walls, tol, host);
     if let (Some(_), Some(w)) = (&e.reads, &e.writes) {
-        e.write_matches = matches(cat, w, tol);
+        e.write_matches = matches(cat, w, tol, host);
     }
     e.expected = expected(cat, cfg)?;
     e.advice = advice(&e, pts, tol);
@@ -71,11 +78,11 @@ pub fn explain(pts: &[Point], cat: &Catalog, cfg: &Config, tol: f64) -> Result<E
 
 /// The catalog rows a direction's walls match: its IOPS cap and its MB/s cap (or, with no IOPS
 /// cap, the MB/s of a throttle).
-fn matches(cat: &Catalog, w: &Walls, tol: f64) -> Vec<crate::result::analysis::Match> {
+fn matches(cat: &Catalog, w: &Walls, tol: f64, host: &matching::HostFit) -> Vec<crate::result::analysis::Match> {
     let mbps = w.mbps_cap.or(w.throttle.as_ref().map(|t| t.mbps).filter(|_| w.iops_cap.is_none()));
     match (w.iops_cap, mbps) {
         (None, None) => Vec::new(),
-        (iops, mbps) => matching::matches(cat, iops, mbps, tol),
+        (iops, mbps) => matching::matches(cat, iops, mbps, tol, host),
     }
 }
 

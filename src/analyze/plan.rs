@@ -155,6 +155,11 @@ struct Carrier<'a> {
 /// Every VM (and controller, where a VM publishes caps apart for one) that can carry `count`
 /// disks of `d`; `[None]` when none can.
 fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<Carrier<'a>>> {
+    // Disks of a cloud the catalog has no VM of (an on-premises SAN) are a configuration alone;
+    // a cloud's disks are not one without the VM that bounds them.
+    if !cat.vms.iter().any(|v| v.cloud == d.cloud) {
+        return vec![None];
+    }
     let mut v = Vec::new();
     for vm in cat.vms.iter().filter(|v| v.cloud == d.cloud && v.max_disks.is_none_or(|m| m >= count)) {
         let other = vm.controllers().into_iter().filter(|c| !c.eq_ignore_ascii_case("SCSI")).map(Some);
@@ -163,9 +168,6 @@ fn vms_for<'a>(cat: &'a Catalog, d: &Disk, count: u32) -> Vec<Option<Carrier<'a>
                 v.push(Some(Carrier { vm, controller, caps, burst }));
             }
         }
-    }
-    if v.is_empty() {
-        v.push(None);
     }
     v
 }
@@ -250,7 +252,6 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
             if di < t.iops || dm < t.mbps {
                 continue;
             }
-            let before = out.len();
             for on in vms_for(cat, d, count) {
                 let vc = on.as_ref().map(|c| c.caps);
                 let (iops, iops_by) = match vc {
@@ -266,10 +267,6 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
                 }
                 let vm_part = on.as_ref().map(|c| burst::vm(c.vm, c.caps, c.burst, c.vm.name.clone()));
                 out.push(candidate(d, on.as_ref(), &sizing(vm_part), [(iops, iops_by), (mbps, mbps_by)], t));
-            }
-            // The disks can do it but no VM in the catalog carries them: still worth showing.
-            if out.len() == before {
-                out.push(candidate(d, None, &sizing(None), [(di, "disks"), (dm, "disks")], t));
             }
         }
     }
@@ -302,6 +299,50 @@ pub fn plan(cat: &Catalog, t: &Target) -> Vec<Candidate> {
             .then(x.1.total_cmp(&y.1))
             .then(x.2.total_cmp(&y.2))
     });
+    out
+}
+
+/// Why a cloud in `t`'s scope has no configuration in `found`, where its disks alone could meet
+/// the target: no VM in the catalog carries that much uncached. One line per such cloud, with
+/// the most any of its VMs gives and the disks that would do.
+pub fn no_vm_carries(cat: &Catalog, t: &Target, found: &[Candidate]) -> Vec<String> {
+    let mut clouds: Vec<&str> = cat.vms.iter().map(|v| v.cloud.as_str()).collect();
+    clouds.dedup();
+    let mut out = Vec::new();
+    for cloud in clouds.into_iter().filter(|c| t.clouds.is_empty() || t.clouds.iter().any(|x| x == c)) {
+        if found.iter().any(|c| c.cloud == cloud) {
+            continue;
+        }
+        let disks = cat.disks.iter().filter(|d| d.cloud == cloud && (d.is_formula() || d.mbps.is_some()));
+        let alone = disks.flat_map(|d| (1..=t.max_disks.max(1)).map(move |n| (d, n))).find(|(d, n)| {
+            sized(d, t, *n).is_some_and(|e| e.caps.iops * *n as f64 >= t.iops && e.caps.mbps * *n as f64 >= t.mbps)
+        });
+        let Some((d, n)) = alone else { continue };
+        // The most any VM of the cloud gives uncached, to any disk kind.
+        let mut best: (f64, &str, f64, &str) = (0.0, "", 0.0, "");
+        for v in cat.vms.iter().filter(|v| v.cloud == cloud) {
+            for c in v.caps(false).into_iter().chain(v.caps.iter().filter_map(|e| e.caps())) {
+                if c.iops > best.0 {
+                    (best.0, best.1) = (c.iops, &v.name);
+                }
+                if c.mbps.is_finite() && c.mbps > best.2 {
+                    (best.2, best.3) = (c.mbps, &v.name);
+                }
+            }
+        }
+        let k = super::thousands;
+        out.push(format!(
+            "no {cloud} VM in the catalog carries {} IOPS and {} MB/s uncached: the most any gives is {} IOPS ({}) \
+             and {} MB/s ({}); {n} × {} would, on a VM the catalog does not hold",
+            k(t.iops),
+            k(t.mbps),
+            k(best.0),
+            best.1,
+            k(best.2),
+            best.3,
+            d.name
+        ));
+    }
     out
 }
 

@@ -20,7 +20,8 @@ fn iometer_table_gives_p30_caps_and_the_crossover() {
         p(64, 16, 3100.0, 200.0, 5160.0),
         p(256, 16, 780.0, 200.0, 20500.0),
     ];
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     assert_eq!(e.walls.iops_cap, Some(5000.0));
     assert_eq!(e.walls.mbps_cap, Some(200.0));
     assert_eq!(e.walls.crossover_bs, Some(40000));
@@ -39,7 +40,8 @@ fn iometer_table_gives_p30_caps_and_the_crossover() {
 fn a_flat_table_is_a_throttle() {
     // The DS13 temp drive: 8K at 1, 4 and 8 threads, all 500 IOPS / 3.9 MB/s.
     let pts = [p(8, 1, 500.0, 3.9, 2000.0), p(8, 4, 502.0, 3.9, 7970.0), p(8, 8, 499.0, 3.9, 16030.0)];
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     let t = e.walls.throttle.expect("a throttle");
     assert_eq!((t.iops, t.mbps), (502.0, 3.9));
     assert_eq!(e.walls.iops_cap, Some(502.0));
@@ -57,7 +59,8 @@ fn littles_law_region_and_the_knee() {
             p(4, q, iops, iops * 4096.0 / 1e6, q as f64 / iops * 1e6)
         })
         .collect();
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     let lb = e.reads.as_ref().unwrap().latency_bound.clone().expect("a latency-bound region");
     assert_eq!((lb.from_qd, lb.to_qd), (1, 8));
     assert!((lb.latency_us - 60.0).abs() < 0.5, "{}", lb.latency_us);
@@ -70,7 +73,8 @@ fn a_bandwidth_throttle_has_no_iops_cap() {
     // 20 MB/s at every block size at QD 16.
     let pts: Vec<Point> =
         [4u64, 16, 64, 256, 1024].iter().map(|&k| p(k, 16, 20e6 / (k * 1024) as f64, 20.0, 1000.0)).collect();
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     assert_eq!((e.walls.iops_cap, e.walls.mbps_cap), (None, Some(20.0)));
     assert_eq!(e.walls.binding.get("4K").map(Wall::as_str), Some("mbps"));
 }
@@ -80,7 +84,8 @@ fn one_step_over_a_bandwidth_cap_does_not_raise_it() {
     // A throttle's slice let the 256K step run 6 % over a 20 MB/s cap that the others hold.
     let mbps = [(4u64, 4.0), (64, 19.6), (256, 21.2), (512, 19.9), (1024, 20.0)];
     let pts: Vec<Point> = mbps.iter().map(|&(k, m)| p(k, 16, m * 1e6 / (k * 1024) as f64, m, 1000.0)).collect();
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     assert_eq!(e.walls.mbps_cap, Some(19.95));
 }
 
@@ -93,7 +98,7 @@ fn a_named_configuration_is_checked() {
         p(1024, 32, 185.0, 194.0, 170_000.0),
     ];
     let cfg = Config { disk: Some("P30".into()), count: 4, vm: Some("D8s_v3".into()), ..Config::default() };
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &cfg, 0.10).unwrap();
+    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &cfg, 0.10, &Default::default()).unwrap();
     let x = e.expected.as_ref().unwrap();
     assert_eq!((x.iops, x.mbps), (12800.0, Some(192.0)));
     assert!(
@@ -113,7 +118,8 @@ fn an_explanation_round_trips_through_json() {
         p(256, 16, 780.0, 200.0, 20500.0),
         p(64, 16, 3100.0, 200.0, 5160.0),
     ];
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     let back: super::Explanation = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
     assert_eq!(back, e);
 }
@@ -129,7 +135,7 @@ fn a_cap_at_the_vms_burst_is_named_as_burst() {
         p(1024, 32, 190.0, 199.2, 168_000.0),
     ];
     let cfg = Config { disk: Some("P30".into()), count: 3, vm: Some("D2s_v4".into()), ..Config::default() };
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &cfg, 0.10).unwrap();
+    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &cfg, 0.10, &Default::default()).unwrap();
     let burst = e
         .advice
         .iter()
@@ -155,19 +161,31 @@ fn sequential_tests_complete_a_plateau_the_sweep_ran_out_of_time_for() {
     ];
     let seq = [p(1024, 8, 38.0, 39.85, 210_000.0), p(1024, 1, 38.0, 39.85, 26_000.0)];
     let cat = Catalog::load_with(None, None).unwrap();
-    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10).unwrap();
+    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10, &Default::default()).unwrap();
     let cap = e.walls.mbps_cap.expect("a MB/s cap");
     assert!((cap - 39.85).abs() < 0.01, "{cap}");
     assert_eq!(e.walls.iops_cap, Some(1989.0));
     assert_eq!(e.walls.crossover_bs, Some((cap * 1e6 / 1989.0).round() as u64));
     // Without them, one step at 40 MB/s is no plateau.
-    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10, &Default::default()).unwrap().walls.mbps_cap, None);
     // A large block well above the last step: the sweep had not reached the wall.
     let fast = [p(1024, 8, 200.0, 209.7, 40_000.0), seq[1].clone()];
-    assert_eq!(explain(&[&sweep[..], &fast].concat(), &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    assert_eq!(
+        explain(&[&sweep[..], &fast].concat(), &cat, &Config::default(), 0.10, &Default::default())
+            .unwrap()
+            .walls
+            .mbps_cap,
+        None
+    );
     // One at a time, 1M under the sweep's MB/s is latency's, not a plateau.
     let slow = [p(1024, 1, 20.0, 21.0, 50_000.0)];
-    assert_eq!(explain(&[&sweep[..], &slow].concat(), &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    assert_eq!(
+        explain(&[&sweep[..], &slow].concat(), &cat, &Config::default(), 0.10, &Default::default())
+            .unwrap()
+            .walls
+            .mbps_cap,
+        None
+    );
 }
 
 #[test]
@@ -176,11 +194,11 @@ fn a_sweep_that_jumped_to_1m_has_its_plateau_confirmed_at_other_depths() {
     let sweep = [p(4, 16, 5000.0, 20.5, 3200.0), p(8, 16, 5000.0, 41.0, 3200.0), p(1024, 16, 190.0, 199.5, 84_000.0)];
     let seq = [p(1024, 8, 191.0, 200.0, 42_000.0), p(1024, 1, 190.0, 199.9, 5_200.0)];
     let cat = Catalog::load_with(None, None).unwrap();
-    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10).unwrap();
+    let e = explain(&[&sweep[..], &seq].concat(), &cat, &Config::default(), 0.10, &Default::default()).unwrap();
     assert_eq!(e.walls.iops_cap, Some(5000.0));
     assert_eq!(e.walls.mbps_cap, Some(199.9));
     assert_eq!(e.walls.binding.get("1M").map(Wall::as_str), Some("mbps"));
-    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10).unwrap().walls.mbps_cap, None);
+    assert_eq!(explain(&sweep, &cat, &Config::default(), 0.10, &Default::default()).unwrap().walls.mbps_cap, None);
 }
 
 #[test]
@@ -198,7 +216,8 @@ fn writes_with_walls_of_their_own_name_their_catalog_row() {
         v
     };
     let pts: Vec<Point> = [sweep(true, 5000.0, 200.0), sweep(false, 2300.0, 150.0)].concat();
-    let e = explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
     assert_eq!((e.writes.as_ref().unwrap().iops_cap, e.writes.as_ref().unwrap().mbps_cap), (Some(2300.0), Some(150.0)));
     assert!(e.matches.iter().any(|m| m.name == "Azure Premium SSD P30"), "{:?}", e.matches);
     let p20 = e.write_matches.iter().find(|m| m.name == "Azure Premium SSD P20").expect("P20 matches the writes");
@@ -214,9 +233,60 @@ fn writes_with_walls_of_their_own_name_their_catalog_row() {
     let j = serde_json::to_value(&e).unwrap();
     assert!(j["write_matches"].as_array().unwrap().iter().any(|m| m["name"] == "Azure Premium SSD P20"), "{j}");
     // Reads alone: no writes' matches, and none in the JSON.
-    let reads_only = explain(&pts[..4], &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10).unwrap();
+    let reads_only =
+        explain(&pts[..4], &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default())
+            .unwrap();
     assert!(
         reads_only.write_matches.is_empty()
             && serde_json::to_value(&reads_only).unwrap().get("write_matches").is_none()
     );
+}
+
+#[test]
+fn matches_leave_out_rows_the_host_cannot_be() {
+    use super::matching::{matches, HostFit};
+    let cat = Catalog::load_with(None, None).unwrap();
+    let names = |iops: f64, mbps: Option<f64>, fit: &HostFit| -> Vec<String> {
+        matches(&cat, Some(iops), mbps, 0.02, fit).into_iter().map(|m| m.name).collect()
+    };
+    let n2 = |v: &[String]| v.iter().any(|n| n.starts_with("GCP VM n2 32-63 vCPU"));
+    // The case: a 2-vCPU host's write cap named a 32-63 vCPU machine.
+    let small = HostFit { cloud: None, vcpus: Some(2), memory_gib: Some(23.5) };
+    assert!(n2(&names(60000.0, None, &HostFit::default())), "{:?}", names(60000.0, None, &HostFit::default()));
+    assert!(!n2(&names(60000.0, None, &small)));
+    let big_google = HostFit { cloud: Some("gcp"), vcpus: Some(32), memory_gib: None };
+    assert!(n2(&names(60000.0, None, &big_google)));
+    // On Azure (or Hyper-V), no GCP or AWS row, disk or VM.
+    let azure = HostFit { cloud: Some("azure"), vcpus: Some(32), memory_gib: None };
+    assert!(names(60000.0, None, &azure).iter().all(|n| n.starts_with("Azure ")), "{:?}", names(60000.0, None, &azure));
+    // D2s_v3 (2 vCPUs, 8 GiB): a guest sees a little less memory, never three times as much.
+    let d2s = |gib: f64| {
+        names(3200.0, Some(48.0), &HostFit { cloud: Some("azure"), vcpus: Some(2), memory_gib: Some(gib) })
+            .iter()
+            .any(|n| n.contains("D2s_v3"))
+    };
+    assert!(d2s(7.75));
+    assert!(!d2s(23.5));
+    assert!(!d2s(4.0));
+}
+
+#[test]
+fn the_host_fit_reads_the_dmi_vendor() {
+    use super::matching::HostFit;
+    let mut h: crate::result::Host = serde_json::from_value(serde_json::json!({
+        "hostname": "vm", "os": "", "kernel": "", "arch": "x86_64", "cpu_model": "", "cores": 4,
+        "memory_bytes": 16u64 << 30, "vm_vendor": "Microsoft Corporation", "vm_product": "Virtual Machine", "targets": []
+    }))
+    .unwrap();
+    assert_eq!(HostFit::of(&h), HostFit { cloud: Some("azure"), vcpus: Some(4), memory_gib: Some(16.0) });
+    for (vendor, cloud) in
+        [("Amazon EC2", Some("aws")), ("Google", Some("gcp")), ("VMware, Inc.", None), ("QEMU", None)]
+    {
+        h.vm_vendor = Some(vendor.into());
+        assert_eq!(HostFit::of(&h).cloud, cloud, "{vendor}");
+    }
+    h.vm_vendor = None;
+    h.cores = 0;
+    h.memory_bytes = 0;
+    assert_eq!(HostFit::of(&h), HostFit::default());
 }

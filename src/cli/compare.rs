@@ -1,11 +1,11 @@
 //! `iolens compare A B [C…]`: results by id, label or JSON file, side by side with verdicts.
 
-use crate::error::{usage, UsageError};
+use super::named::{key, resolve};
+use crate::error::usage;
 use crate::report::{self, Format};
-use crate::result::RunResult;
-use crate::store::{self, Filter, Store};
+use crate::store;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct CompareArgs {
@@ -27,64 +27,6 @@ pub struct CompareArgs {
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
-}
-
-/// Which result a word names: a store id, or a file by its canonical path.
-#[derive(PartialEq, Debug, Clone)]
-enum Key {
-    Id(i64),
-    File(PathBuf),
-}
-
-impl std::fmt::Display for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Key::Id(id) => write!(f, "{id}"),
-            Key::File(p) => write!(f, "{}", p.display()),
-        }
-    }
-}
-
-/// What a word names, without reading the result; and the word.
-fn key(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result<(Key, String)> {
-    if Path::new(what).is_file() {
-        let file = std::fs::canonicalize(what).unwrap_or_else(|_| PathBuf::from(what));
-        return Ok((Key::File(file), what.to_string()));
-    }
-    if store.is_none() {
-        if !path.exists() {
-            return Err(UsageError::new(
-                what,
-                format!("is neither a file nor in a store ({} does not exist)", path.display()),
-            )
-            .into());
-        }
-        *store = Some(Store::open(path)?);
-    }
-    let s = store.as_ref().expect("opened above");
-    let id = match what.parse::<i64>() {
-        Ok(id) => id,
-        Err(_) => match s.list(&Filter { label: Some(what.to_string()), limit: Some(1), ..Filter::default() })?.first()
-        {
-            Some(e) => e.id,
-            None => return Err(UsageError::new(what, "is no file, id or label in the store").into()),
-        },
-    };
-    Ok((Key::Id(id), what.to_string()))
-}
-
-/// A result and the name its columns carry.
-fn resolve(k: &Key, what: &str, store: &Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
-    let id = match k {
-        Key::File(f) => {
-            let r = super::import_export::read(f, None)?;
-            return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
-        }
-        Key::Id(id) => *id,
-    };
-    let s = store.as_ref().expect("opened by key");
-    let r = s.load(id)?.ok_or_else(|| UsageError::new(what, format!("no result {id} in {}", path.display())))?;
-    Ok((r.label.clone().map_or_else(|| format!("#{id}"), |l| format!("#{id} {l}")), r))
 }
 
 pub fn main(a: CompareArgs) -> anyhow::Result<i32> {

@@ -5,7 +5,7 @@
 
 use super::common::CommonArgs;
 use crate::analyze::sweep::{Step, Sweeper};
-use crate::analyze::{self, catalog::Catalog, infer, Config};
+use crate::analyze::{self, catalog::Catalog, infer, matching::HostFit, Config};
 use crate::error::{usage, UsageError};
 use crate::session::{execute_series, Item, Passes};
 use crate::workload::{parse, Spec};
@@ -120,31 +120,47 @@ pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
 /// The walls, matches and advice of a finished result, from its own tests.
 pub fn analyse(r: &mut crate::result::RunResult, cat: &Catalog, cfg: &Config, tol: f64) -> anyhow::Result<()> {
     let pts: Vec<infer::Point> = r.tests.iter().filter_map(infer::Point::of).collect();
-    r.analysis = Some(analyze::explain(&pts, cat, cfg, tol)?);
+    r.analysis = Some(analyze::explain(&pts, cat, cfg, tol, &HostFit::of(&r.host))?);
     Ok(())
 }
 
-fn explain_stored(a: &ExplainArgs, ids: Vec<i64>) -> anyhow::Result<i32> {
+/// Explains results named by id, label or file, as `compare` takes them: their sweeps' points
+/// together.
+fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32> {
+    use super::named::{key, resolve, Key};
     let (cat, cfg, tol) = a.judge.read()?;
     let format = crate::report::Format::parse(&a.common.format)?;
-    let path = a.common.store.check()?.path.unwrap_or_else(crate::store::default_path);
-    if !path.exists() {
-        return usage("--store", format!("{} does not exist yet; measure something first", path.display()))?;
+    let mut store = None;
+    let mut keys = Vec::new();
+    for w in &a.what {
+        keys.push(key(w, &mut store, path)?);
     }
-    let s = crate::store::Store::open(&path)?;
+    // Each result is loaded once: memory follows the results named, not the times one is named.
+    let keys = super::common::once(keys, |(k, _)| k.to_string());
     let mut results = Vec::new();
-    for id in &ids {
-        results
-            .push(s.load(*id)?.ok_or_else(|| UsageError::new("ID", format!("no result {id} in {}", path.display())))?);
+    for (k, w) in &keys {
+        results.push(resolve(k, w, &store, path)?.1);
     }
     let pts = infer::points(&results);
     if pts.is_empty() {
-        return usage("ID", "these results hold no pure read or write test of one block size to explain")?;
+        return usage("RESULT", "these results hold no pure read or write test of one block size to explain")?;
     }
-    let e = analyze::explain(&pts, &cat, &cfg, tol)?;
+    // Results from several hosts rule out only what none of them can be: nothing, here.
+    let host = match results.split_first() {
+        Some((r, rest)) if rest.iter().all(|o| o.host.hostname == r.host.hostname) => HostFit::of(&r.host),
+        _ => HostFit::default(),
+    };
+    let e = analyze::explain(&pts, &cat, &cfg, tol, &host)?;
     match format {
         crate::report::Format::Json => {
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "results": ids, "analysis": e }))?)
+            let named: Vec<serde_json::Value> = keys
+                .iter()
+                .map(|(k, _)| match k {
+                    Key::Id(id) => serde_json::json!(id),
+                    Key::File(f) => serde_json::json!(f.display().to_string()),
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "results": named, "analysis": e }))?)
         }
         _ => print!("{}", crate::report::findings(&e)),
     }
@@ -152,16 +168,22 @@ fn explain_stored(a: &ExplainArgs, ids: Vec<i64>) -> anyhow::Result<i32> {
 }
 
 pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
-    let ids: Option<Vec<i64>> = (!a.what.is_empty() && a.what.iter().all(|w| !std::path::Path::new(w).exists()))
-        .then(|| a.what.iter().map(|w| w.parse::<i64>().ok().filter(|n| *n > 0)).collect())
-        .flatten();
-    if let Some(ids) = ids {
-        // Each id is loaded once: memory follows the results stored, not the times one is named.
-        return explain_stored(&a, super::common::once(ids, |id| id.to_string()));
+    let store = a.common.store.check()?.path.unwrap_or_else(crate::store::default_path);
+    let is_result = |w: &String| super::named::names_result(w, &store);
+    if !a.what.is_empty() && a.what.iter().all(is_result) {
+        return explain_stored(&a, &store);
     }
     if a.what.len() > 1 {
-        return usage("TARGET", "explain sweeps one target (or takes result ids)")?;
+        let other = a.what.iter().find(|w| !is_result(w)).map_or("", String::as_str);
+        return usage(
+            "TARGET",
+            format!(
+                "explain sweeps one target or explains results (ids, labels, result files); '{other}' is no result"
+            ),
+        )?;
     }
+    let target = a.what.first().map_or(".", String::as_str);
+    super::named::meant_as_new_file(target, a.size.is_some())?;
     let (cat, cfg, tol) = a.judge.read()?;
     let budget = parse::seconds("--budget", &a.budget)?;
     if budget < 5.0 {

@@ -15,6 +15,7 @@ mod fio;
 mod history;
 mod import_export;
 mod mpi;
+mod named;
 mod pattern;
 mod plan;
 mod replay;

@@ -224,5 +224,8 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
         print!("{}", observed_text(s, &t));
     }
     print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some(), &cat));
+    for why in plan::no_vm_carries(&cat, &t, &found) {
+        println!("note: {why}");
+    }
     Ok(0)
 }

@@ -60,6 +60,29 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
     }
 }
 
+/// One direction's matches under `head` ("" for the only one), at most 12 of them.
+fn match_list(o: &mut String, head: &str, indent: &str, ms: &[Match]) {
+    match (head.is_empty(), ms.is_empty()) {
+        (true, true) => {
+            let _ = writeln!(o, "{indent}none");
+        }
+        (false, true) => {
+            let _ = writeln!(o, "{head} none");
+        }
+        (false, false) => {
+            let _ = writeln!(o, "{head}");
+        }
+        (true, false) => {}
+    }
+    for m in ms.iter().take(12) {
+        let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
+        let _ = writeln!(o, "{indent}{} ({} IOPS, {mbps}): {}{}", m.name, num(m.iops), m.on, from(m));
+    }
+    if ms.len() > 12 {
+        let _ = writeln!(o, "{indent}… and {} more (--format json lists them all)", ms.len() - 12);
+    }
+}
+
 /// The findings alone (also printed for stored results).
 pub fn findings(e: &Explanation) -> String {
     let mut o = String::new();
@@ -75,22 +98,12 @@ pub fn findings(e: &Explanation) -> String {
         let _ = writeln!(o, "reads/writes: up to {r:.1}× the IOPS at the same block size and queue depth");
     }
     let _ = writeln!(o, "\nCatalog matches (within ±{:.0} %)", e.tolerance_pct);
-    if e.matches.is_empty() {
-        let _ = writeln!(o, "  none");
-    }
-    for m in e.matches.iter().take(12) {
-        let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-        let _ = writeln!(o, "  {} ({} IOPS, {mbps}): {}{}", m.name, num(m.iops), m.on, from(m));
-    }
-    if e.matches.len() > 12 {
-        let _ = writeln!(o, "  … and {} more (--format json lists them all)", e.matches.len() - 12);
-    }
-    if !e.write_matches.is_empty() {
-        let _ = writeln!(o, "  writes:");
-        for m in e.write_matches.iter().take(12) {
-            let mbps = m.mbps.map_or("no MB/s limit published".into(), |v| format!("{v:.0} MB/s"));
-            let _ = writeln!(o, "    {} ({} IOPS, {mbps}): {}{}", m.name, num(m.iops), m.on, from(m));
-        }
+    // With reads and writes apart, each has its list, and "none" says whose.
+    if e.reads.is_some() && e.writes.is_some() {
+        match_list(&mut o, "  reads:", "    ", &e.matches);
+        match_list(&mut o, "  writes:", "    ", &e.write_matches);
+    } else {
+        match_list(&mut o, "", "  ", &e.matches);
     }
     if let Some(x) = &e.expected {
         let _ = writeln!(o, "\nExpected from the catalog");

@@ -187,3 +187,34 @@ fn more_disks_that_give_nothing_more_are_left_out() {
     assert_eq!(p[0].region.as_deref(), Some("us-east-1"));
     assert_eq!(p[0].sources, ["B1", "P3", "E5", "P1"].map(String::from), "{:?}", p[0]);
 }
+
+#[test]
+fn beyond_every_vm_the_plan_is_empty_and_says_why() {
+    let cat = cat();
+    let t = Target { iops: 200_000.0, mbps: 4000.0, clouds: vec!["azure".into()], max_disks: 8, ..Target::default() };
+    let found = plan(&cat, &t);
+    // Disks could (Ultra Disk, Premium SSD v2 striped) but none without a VM to bound them.
+    assert!(found.is_empty(), "{:?}", found.first());
+    let why = no_vm_carries(&cat, &t, &found);
+    assert_eq!(why.len(), 1, "{why:?}");
+    assert!(
+        why[0].starts_with(
+            "no azure VM in the catalog carries 200,000 IOPS and 4,000 MB/s uncached: the most any gives is "
+        ),
+        "{}",
+        why[0]
+    );
+    assert!(why[0].ends_with("would, on a VM the catalog does not hold"), "{}", why[0]);
+    // A target some VM carries leaves nothing to explain, and every row names its VM.
+    let t = Target { iops: 20_000.0, mbps: 400.0, ..t };
+    let found = plan(&cat, &t);
+    assert!(!found.is_empty() && found.iter().all(|c| c.vm.is_some()));
+    assert!(no_vm_carries(&cat, &t, &found).is_empty());
+    // Disks of a cloud with no VM in the catalog (an on-premises SAN) stand alone.
+    let mut san = Catalog::load_with(None, None).unwrap();
+    san.disks.retain(|d| d.cloud == "azure" && d.name == "P30");
+    san.vms.clear();
+    let t = Target { iops: 5000.0, mbps: 200.0, clouds: Vec::new(), max_disks: 1, ..Target::default() };
+    let alone = plan(&san, &t);
+    assert_eq!((alone.len(), alone[0].vm.as_deref()), (1, None));
+}
