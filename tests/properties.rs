@@ -146,7 +146,7 @@ proptest! {
                 for p in plan(&c, &need) {
                     prop_assert!(p.iops >= need.iops && p.mbps >= need.mbps && p.disk_gib >= 0.0, "{p:?}");
                 }
-                let _ = matches(&c, Some(5000.0), Some(200.0), 0.1);
+                let _ = matches(&c, Some(5000.0), Some(200.0), 0.1, &Default::default());
             }
             Err(e) => says_what(&e)?,
         }

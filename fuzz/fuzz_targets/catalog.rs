@@ -27,6 +27,6 @@ fuzz_target!(|data: &[u8]| {
         let t = Target { iops, mbps, clouds: Vec::new(), max_disks: 4, size_gib, generations_together: false };
         let _ = plan(&c.priced_in(&[]), &t);
         let _ = plan(&c, &t);
-        let _ = matches(&c, Some(iops), Some(mbps), 0.1);
+        let _ = matches(&c, Some(iops), Some(mbps), 0.1, &Default::default());
     }
 });
