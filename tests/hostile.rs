@@ -245,6 +245,15 @@ fn an_empty_target_is_refused_by_every_command_that_takes_one() {
 }
 
 #[test]
+fn diskspd_without_c_refuses_a_missing_target_as_diskspd_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let says = "ERROR: target 'IO.dat' does not exist; -c<size> creates it (-c1G)";
+    refused(d, &["diskspd", "-d1", "-b4k", "IO.dat"], says);
+    assert_eq!(left(d, &[]), Vec::<String>::new());
+}
+
+#[test]
 fn cdm_refuses_in_its_own_terms() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

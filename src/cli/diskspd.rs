@@ -58,6 +58,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
     }
     // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
     let size_given = job.create_size.is_some();
+    diskspd::targets_exist(&job)?;
     let mut items: Vec<Item> = std::iter::once(job.spec)
         .chain(job.later)
         .map(|mut spec| {

@@ -111,6 +111,19 @@ pub fn shown(args: &[String]) -> (bool, bool) {
 }
 
 /// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
+/// Without -c every target must exist, as DiskSpd requires, instead of iolens making a 1 GiB
+/// file of a mistyped path. Checked before anything is created.
+pub fn targets_exist(job: &DiskspdJob) -> R<()> {
+    if job.create_size.is_some() {
+        return Ok(());
+    }
+    let all = std::iter::once(&job.spec).chain(&job.later).flat_map(|s| &s.targets);
+    match all.into_iter().find(|t| !std::path::Path::new(t.as_str()).exists()) {
+        Some(t) => Err(wording::missing(t)),
+        None => Ok(()),
+    }
+}
+
 pub fn parse(args: &[String]) -> R<DiskspdJob> {
     parse_reading(args, &|file| crate::input::read_text(std::path::Path::new(file), "-X", crate::input::TEXT_LIMIT))
 }

@@ -32,6 +32,12 @@ pub(super) fn unsupported(arg: &str, why: &str) -> UsageError {
     joined(arg, &[&format!("{why}: '{arg}'")])
 }
 
+/// A target that is not there, without -c: DiskSpd opens targets as they are (OPEN_EXISTING) and
+/// creates one only when -c gives its size.
+pub(super) fn missing(target: &str) -> UsageError {
+    joined(target, &[&format!("target '{target}' does not exist; -c<size> creates it (-c1G)")])
+}
+
 /// Three of `alone`'s lines name the value and how it was read, as DiskSpd's first pass does.
 pub(super) fn bad_time(letter: char, v: &str) -> UsageError {
     let what = match letter {
