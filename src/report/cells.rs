@@ -70,3 +70,17 @@ pub fn unbuffered(host: &crate::result::Host, direct: bool) -> &'static str {
         (true, false) => "O_DIRECT",
     }
 }
+
+/// A percentile as a row's label: 1st, 2nd, 3rd, 10th, 99.9th.
+pub fn ordinal(p: &str) -> String {
+    let whole = !p.contains('.');
+    let n: u64 = p.parse().unwrap_or(0);
+    let suffix = match (whole, n % 10, n % 100) {
+        (true, _, 11..=13) => "th",
+        (true, 1, _) => "st",
+        (true, 2, _) => "nd",
+        (true, 3, _) => "rd",
+        _ => "th",
+    };
+    format!("{p}{suffix}")
+}

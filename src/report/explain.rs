@@ -39,7 +39,7 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
     }
     match w.mbps_cap {
         Some(c) => {
-            let _ = writeln!(o, "  MB/s cap: {c:.1}");
+            let _ = writeln!(o, "  MB/s cap: {c:.1} MB/s");
         }
         None => {
             let _ = writeln!(o, "  MB/s cap: none found");

@@ -111,9 +111,9 @@ pub(super) const FILE_COLUMNS: [FileColumn; 13] = [
     },
     FileColumn { short: "flushes", width: 7, long: "flushes", figure: true, cell: |f| f.flushes.to_string() },
     FileColumn {
-        short: "total I/O",
+        short: "I/O time ms",
         width: 11,
-        long: "total I/O ms",
+        long: "total I/O time ms",
         figure: true,
         cell: |f| format!("{:.0}", f.total_io_ms),
     },

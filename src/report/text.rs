@@ -332,7 +332,7 @@ fn latency_table(o: &mut String, t: &TestResult) {
     };
     row(o, "min", &|l| l.min);
     for p in PERCENTILES {
-        row(o, &format!("{p}th"), &|l| l.percentiles.get(p));
+        row(o, &super::cells::ordinal(p), &|l| l.percentiles.get(p));
     }
     row(o, "max", &|l| l.max);
 }

@@ -122,7 +122,7 @@ pub fn percentiles(o: &mut String, r: &RunResult) {
         };
         row(o, "min", &|l| l.min);
         for p in PERCENTILES {
-            row(o, &format!("{p}th"), &|l| l.percentiles.get(p));
+            row(o, &crate::report::cells::ordinal(p), &|l| l.percentiles.get(p));
         }
         row(o, "max", &|l| l.max);
         let _ = writeln!(o, "</table>");
