@@ -104,6 +104,8 @@ pub struct Side {
     pub started_at: String,
     /// "0.1.0 (commit 04f0e97c1a2b, x86_64-unknown-linux-musl, built 2026-11-27)".
     pub build: String,
+    /// The run was cut short (Ctrl-C): its figures cover what was measured.
+    pub interrupted: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -140,10 +142,11 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
             target: r.host.targets.first().map(|t| t.path.clone()),
             started_at: r.started_at.clone(),
             build: crate::result::build::describe(&r.iolens_version, r.build.as_ref()),
+            interrupted: r.interrupted,
         })
         .collect();
     let builds = different_builds(&sides);
-    let mut missing = Vec::new();
+    let mut missing: Vec<(String, String)> = Vec::new();
     let rows = rows(results)
         .into_iter()
         .map(|row| {
@@ -163,9 +166,9 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
                 .collect();
             let lacking: Vec<&str> =
                 cells.iter().zip(names).filter(|(c, _)| c.is_none()).map(|(_, n)| n.as_str()).collect();
-            let m = format!("{} is not in {}", row.key, lacking.join(", "));
-            if !lacking.is_empty() && !missing.contains(&m) {
-                missing.push(m);
+            let lacking = lacking.join(", ");
+            if !lacking.is_empty() && !missing.iter().any(|(k, l)| *k == row.key && *l == lacking) {
+                missing.push((row.key.clone(), lacking));
             }
             let verdicts = (0..cells.len())
                 .map(|i| {
@@ -178,7 +181,26 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
             CmpRow { test, op: row.op, cells, verdicts }
         })
         .collect();
-    Comparison { results: sides, baseline: base, same, rows, missing, builds }
+    Comparison { results: sides, baseline: base, same, rows, missing: lacking(missing), builds }
+}
+
+/// The tests some results lack, one line per set of results lacking them: the table marks each
+/// cell already, so many tests make one line that names a few of them.
+fn lacking(missing: Vec<(String, String)>) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (test, who) in missing {
+        match groups.iter_mut().find(|(w, _)| *w == who) {
+            Some((_, tests)) => tests.push(test),
+            None => groups.push((who, vec![test])),
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|(who, tests)| match tests.len() {
+            1 | 2 => tests.into_iter().map(|t| format!("{t} is not in {who}")).collect::<Vec<_>>(),
+            n => vec![format!("{n} tests are not in {who} (marked in the table): {}, …", tests[..2].join(", "))],
+        })
+        .collect()
 }
 
 /// One line naming each result's build, when they are not all the same: a difference between

@@ -76,3 +76,39 @@ fn a_new_result_records_this_binarys_build() {
     assert_eq!(b.date.len(), 10);
     assert!(crate::result::build::VERSION.contains(&format!("commit {}, {}, built {}", b.commit, b.target, b.date)));
 }
+
+#[test]
+fn an_interrupted_result_is_marked_wherever_it_is_compared() {
+    let r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    let cut = RunResult { interrupted: true, ..r.clone() };
+    let names = vec!["#1 a".to_string(), "#2 b".to_string()];
+    let c = compare(&[r, cut], &names, 0, 0.1);
+    assert_eq!((c.results[0].interrupted, c.results[1].interrupted), (false, true));
+    use crate::report::{render_comparison, Format};
+    let text = render_comparison(&c, &[], Format::Text).unwrap();
+    assert_eq!(text.matches("INTERRUPTED").count(), 1, "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with("(INTERRUPTED: cut short, a partial measurement)"), "{text}");
+    let md = render_comparison(&c, &[], Format::Markdown).unwrap();
+    assert!(md.contains("(**interrupted**: a partial measurement)"), "{md}");
+    let html = render_comparison(&c, &[], Format::Html).unwrap();
+    assert!(html.contains("<span class=warn>interrupted: a partial measurement</span>"));
+}
+
+#[test]
+fn many_tests_one_result_lacks_make_one_note() {
+    let m = |t: &str, w: &str| (t.to_string(), w.to_string());
+    let notes = lacking(vec![
+        m("RND4K Q1T1 Read", "#3 vm"),
+        m("SEQ1M Q8T1 Read", "#1 a, #3 vm"),
+        m("RND4K Q32T1 Read", "#3 vm"),
+        m("RND4K Q1T1 Write", "#3 vm"),
+    ]);
+    assert_eq!(
+        notes,
+        [
+            "3 tests are not in #3 vm (marked in the table): RND4K Q1T1 Read, RND4K Q32T1 Read, …",
+            "SEQ1M Q8T1 Read is not in #1 a, #3 vm"
+        ]
+    );
+}

@@ -19,7 +19,8 @@ pub fn text(c: &Comparison) -> String {
     for s in &c.results {
         let vm = s.vm.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
         let target = s.target.as_deref().unwrap_or("");
-        let _ = writeln!(o, "{}: {}{vm}, {} {target} at {}", s.name, s.host, s.command, s.started_at);
+        let cut = if s.interrupted { " (INTERRUPTED: cut short, a partial measurement)" } else { "" };
+        let _ = writeln!(o, "{}: {}{vm}, {} {target} at {}{cut}", s.name, s.host, s.command, s.started_at);
     }
     let w = c.rows.iter().map(|r| r.test.chars().count()).max().unwrap_or(10).max(10);
     let vw =
@@ -108,7 +109,8 @@ pub fn markdown(c: &Comparison) -> String {
     let _ = writeln!(o, "### iolens compare\n");
     for s in &c.results {
         let vm = s.vm.as_deref().map(|p| format!(" ({p})")).unwrap_or_default();
-        let _ = writeln!(o, "- **{}**: {}{vm}, {} at {}", cell(&s.name), cell(&s.host), s.command, s.started_at);
+        let cut = if s.interrupted { " (**interrupted**: a partial measurement)" } else { "" };
+        let _ = writeln!(o, "- **{}**: {}{vm}, {} at {}{cut}", cell(&s.name), cell(&s.host), s.command, s.started_at);
     }
     let _ = write!(o, "\n| test |");
     for (i, s) in c.results.iter().enumerate() {

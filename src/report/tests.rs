@@ -106,6 +106,9 @@ fn cache_flags_are_named_as_the_measuring_os_names_them() {
 
 #[test]
 fn percentiles_are_ordinals() {
-    let o: Vec<String> = ["1", "2", "3", "5", "11", "12", "50", "99", "99.9", "99.99"].iter().map(|p| super::cells::ordinal(p)).collect();
+    let o: Vec<String> = ["1", "2", "3", "5", "11", "12", "50", "99", "99.9", "99.99"]
+        .iter()
+        .map(|p| super::cells::ordinal(p))
+        .collect();
     assert_eq!(o, ["1st", "2nd", "3rd", "5th", "11th", "12th", "50th", "99th", "99.9th", "99.99th"]);
 }

@@ -290,7 +290,9 @@ fn headline(r: &RunResult) -> String {
     let Some(t) = r.tests.first() else { return "no tests".into() };
     let p99 = t.total.lat_us.percentiles.get("99").map(|v| format!(", p99 {v:.0} µs")).unwrap_or_default();
     let more = if r.tests.len() > 1 { format!(" (+{} more)", r.tests.len() - 1) } else { String::new() };
-    format!("{}: {:.0} IOPS, {:.2} MB/s{p99}{more}", t.name, t.total.iops, t.total.mbps)
+    // A run cut short is a partial measurement: history says so before its figures.
+    let cut = if r.interrupted { format!("INTERRUPTED after {:.1} s: ", t.duration_s) } else { String::new() };
+    format!("{cut}{}: {:.0} IOPS, {:.2} MB/s{p99}{more}", t.name, t.total.iops, t.total.mbps)
 }
 
 #[cfg(test)]

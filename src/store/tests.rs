@@ -117,3 +117,18 @@ fn what_reads_back_differently_is_refused() {
     assert_eq!(read_back(&json, &changed), Err("it differs from what was written".into()));
     assert!(read_back(&json, "{}").unwrap_err().contains("missing field"));
 }
+
+#[test]
+fn history_marks_an_interrupted_run_before_its_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("a.db")).unwrap();
+    let whole = s.save(&fixture()).unwrap();
+    let mut r = fixture();
+    r.interrupted = true;
+    r.tests[0].duration_s = 2.5;
+    let cut = s.save(&r).unwrap();
+    let rows = s.list(&Filter::default()).unwrap();
+    let line = |id| rows.iter().find(|e| e.id == id).unwrap().headline.clone();
+    assert!(line(cut).starts_with("INTERRUPTED after 2.5 s: 4K randrw50 Q4T1: "), "{}", line(cut));
+    assert!(line(whole).starts_with("4K randrw50 Q4T1: "), "{}", line(whole));
+}

@@ -20,6 +20,11 @@ pub fn render(c: &Comparison, results: &[RunResult]) -> String {
     let _ = writeln!(o, "<table><tr><th>result</th><th>host</th><th>command</th><th>target</th><th>started</th></tr>");
     for (i, s) in c.results.iter().enumerate() {
         let base = if i == c.baseline { " (baseline)" } else { "" };
+        let base = if s.interrupted {
+            format!("{base} <span class=warn>interrupted: a partial measurement</span>")
+        } else {
+            base.into()
+        };
         let vm = s.vm.as_deref().map(|v| format!(" ({v})")).unwrap_or_default();
         let _ = writeln!(
             o,
