@@ -319,3 +319,24 @@ fn write_hist_log_bins_each_windows_completions_in_fios_layout() {
     let counted: u64 = stdout.lines().filter_map(|l| l.split(',').nth(1)?.trim().parse::<u64>().ok()).sum();
     assert_eq!(counted, binned, "{stdout}");
 }
+
+#[test]
+fn each_jobs_thread_table_names_its_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = "[global]\nsize=1m\nruntime=1\ntime_based\n[oltp]\nrw=randread\nbs=8k\n[log]\nrw=write\nbs=64k\n";
+    std::fs::write(dir.path().join("two.fio"), job).unwrap();
+    let out = bin().current_dir(dir.path()).args(["fio", "two.fio", "--no-store"]).output().unwrap();
+    let (code, text, err) = parts(&out);
+    assert_eq!(code, 0, "{err}");
+    let section =
+        |name: &str| text.split(&format!("== {name} ==")).nth(1).unwrap().split("\n== ").next().unwrap().to_string();
+    let files = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("     0 |"))
+            .map(|l| l.rsplit("| ").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let (oltp, log) = (files(&section("oltp")), files(&section("log")));
+    assert!(!oltp.is_empty() && oltp.iter().all(|f| f.starts_with("./oltp.0.0")), "{oltp:?}");
+    assert!(!log.is_empty() && log.iter().all(|f| f.starts_with("./log.0.0")), "{log:?}");
+}
