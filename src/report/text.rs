@@ -248,18 +248,6 @@ fn latency_cells(o: &mut String, cells: [impl std::fmt::Display; 5]) {
     let _ = writeln!(o);
 }
 
-/// What the host recorded of test `t`'s target `i`: the one of that path, else a file made
-/// inside it when it is a directory (the one at the same index first).
-fn own_target<'a>(t: &TestResult, i: usize, targets: &'a [TargetInfo]) -> Option<&'a TargetInfo> {
-    let want = std::path::Path::new(t.spec.targets.get(i)?);
-    let inside = |x: &&TargetInfo| std::path::Path::new(&x.path).parent() == Some(want);
-    targets
-        .iter()
-        .find(|x| std::path::Path::new(&x.path) == want)
-        .or_else(|| targets.get(i).filter(inside))
-        .or_else(|| targets.iter().find(inside))
-}
-
 pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo], title: &str, pick: usize) {
     let _ = writeln!(o, "\n{title}");
     let _ = writeln!(
@@ -278,7 +266,7 @@ pub(super) fn thread_table(o: &mut String, t: &TestResult, targets: &[TargetInfo
         let x = sel(th);
         // The file as opened (a directory target names the test file made inside it). The
         // thread's target indexes this test's targets; the host lists every test's.
-        let file = own_target(t, th.target as usize, targets)
+        let file = crate::result::host::target_of(targets, t, th.target as usize)
             .map(|x| format!("{} ({})", x.path, format_size(x.size_bytes)))
             .or_else(|| t.spec.targets.get(th.target as usize).cloned())
             .unwrap_or_default();

@@ -71,6 +71,26 @@ pub enum TargetKind {
     BlockDevice,
 }
 
+/// What `targets` (a host's, every test's) recorded of test `t`'s target `i`: the one of that
+/// path, else a file made inside it when it is a directory (the one at the same index first),
+/// else the one at that index. A thread's target indexes its own test's targets, which in a
+/// job file of several jobs are not the host's list.
+pub fn target_of<'a>(targets: &'a [TargetInfo], t: &super::TestResult, i: usize) -> Option<&'a TargetInfo> {
+    use std::path::{Component, Path};
+    fn same(a: &str, b: &str) -> bool {
+        let parts = |p| Path::new(p).components().filter(|c| *c != Component::CurDir);
+        parts(a).eq(parts(b))
+    }
+    let Some(want) = t.spec.targets.get(i) else { return targets.get(i) };
+    let inside = |x: &&TargetInfo| Path::new(&x.path).parent().is_some_and(|d| same(&d.to_string_lossy(), want));
+    targets
+        .iter()
+        .find(|x| same(&x.path, want))
+        .or_else(|| targets.get(i).filter(inside))
+        .or_else(|| targets.iter().find(inside))
+        .or_else(|| targets.get(i))
+}
+
 impl TargetKind {
     /// As stored: "file", "block_device".
     pub fn as_str(&self) -> &'static str {

@@ -115,7 +115,7 @@ fn section(o: &mut String, r: &RunResult, t: &TestResult, pick: Pick, show: Show
         let _ = write!(o, "{:>6} | {:>15} | {:>12} | {:>10.2} | {:>10.2}", th.thread, x.bytes, x.ios, x.mibps, x.iops);
         tail(o, show, x.lat_mean_us, x.iops_stddev, x.lat_stddev_us);
         // The file as opened (a directory target names the test file made inside it).
-        let file = match r.host.targets.get(th.target as usize) {
+        let file = match crate::result::host::target_of(&r.host.targets, t, th.target as usize) {
             Some(info) => format!("{} ({})", info.path, file_size(info.size_bytes)),
             None => t.spec.targets.get(th.target as usize).cloned().unwrap_or_default(),
         };

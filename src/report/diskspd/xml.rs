@@ -77,7 +77,7 @@ fn thread(x: &mut XmlOut, r: &RunResult, t: &TestResult, th: &ThreadStats, show:
     x.open("Thread");
     x.leaf("Id", th.thread);
     x.open("Target");
-    let info = r.host.targets.get(th.target as usize);
+    let info = crate::result::host::target_of(&r.host.targets, t, th.target as usize);
     let path = info.map(|i| i.path.clone()).or_else(|| t.spec.targets.get(th.target as usize).cloned());
     x.leaf("Path", path.unwrap_or_default());
     x.leaf("BytesCount", th.total.bytes);

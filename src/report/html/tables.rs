@@ -140,7 +140,8 @@ pub fn threads(o: &mut String, r: &RunResult) {
     );
     for t in r.tests.iter().filter(|t| t.threads.len() > 1) {
         for th in &t.threads {
-            let target = r.host.targets.get(th.target as usize).map_or("", |x| x.path.as_str());
+            let target =
+                crate::result::host::target_of(&r.host.targets, t, th.target as usize).map_or("", |x| x.path.as_str());
             let _ = writeln!(
                 o,
                 "<tr><td>{}</td><td class=n>{}</td><td>{}</td><td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{}</td><td class=n>{:.1}</td></tr>",
