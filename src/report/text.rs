@@ -391,7 +391,7 @@ fn disk_lines(o: &mut String, t: &TestResult) {
         let size = if reqs > 0 { (d.read_bytes + d.write_bytes) as f64 / reqs as f64 / 1024.0 } else { 0.0 };
         let _ = writeln!(
             o,
-            "disk {}: {} read + {} write requests ({per_io:.2} per I/O, mean {size:.1} KiB), {} + {} merged, util {:.1}%, mean queue {:.2}",
+            "disk {} (the device's counters: every process's I/O while the test ran): {} read + {} write requests ({per_io:.2} per I/O, mean {size:.1} KiB), {} + {} merged, util {:.1}%, mean queue {:.2}",
             d.device, d.read_requests, d.write_requests, d.read_merges, d.write_merges, d.util_pct, d.mean_queue
         );
     }
