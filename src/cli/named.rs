@@ -41,9 +41,8 @@ pub fn key(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result
     let s = store.as_ref().expect("opened above");
     let id = match what.parse::<i64>() {
         Ok(id) => id,
-        Err(_) => match s.list(&Filter { label: Some(what.to_string()), limit: Some(1), ..Filter::default() })?.first()
-        {
-            Some(e) => e.id,
+        Err(_) => match labelled(s, what)? {
+            Some(id) => id,
             None => return Err(UsageError::new(what, "is no file, id or label in the store").into()),
         },
     };
@@ -76,11 +75,12 @@ pub fn names_result(what: &str, path: &Path) -> bool {
     if what.parse::<i64>().is_ok_and(|n| n > 0) {
         return true;
     }
-    path.exists()
-        && Store::open(path).is_ok_and(|s| {
-            s.list(&Filter { label: Some(what.to_string()), limit: Some(1), ..Filter::default() })
-                .is_ok_and(|l| !l.is_empty())
-        })
+    path.exists() && Store::open(path).is_ok_and(|s| labelled(&s, what).is_ok_and(|id| id.is_some()))
+}
+
+/// The newest result labelled `label`.
+fn labelled(s: &Store, label: &str) -> anyhow::Result<Option<i64>> {
+    Ok(s.list(&Filter { label: Some(label.to_string()), limit: Some(1), ..Filter::default() })?.first().map(|e| e.id))
 }
 
 /// A target that does not exist yet is made only where the user evidently meant a new file:
