@@ -3,19 +3,20 @@
 //! cap (IOPS flat across small blocks), a bandwidth cap (MB/s flat across large ones), which
 //! binds at each block size, and a throttle that flattens everything.
 
+use super::noise;
 use crate::result::analysis::{Flat, LatencyBound, Throttle, Wall, Walls};
 use crate::result::{RunResult, TestResult};
 use std::collections::BTreeMap;
 
 /// Within this fraction two figures are "the same" (a plateau).
-const FLAT: f64 = 0.10;
+pub const FLAT: f64 = 0.10;
 /// Growth below this fraction is no growth (the knee).
 const KNEE: f64 = 0.05;
 /// Blocks this large are bandwidth's: CrystalDiskMark's sequential tests use 1 MiB.
 const LARGE: u64 = 128 << 10;
 
 /// One pure read or pure write test with one block size.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Point {
     pub bs: u64,
     /// I/Os in flight: queue depth × worker threads, every target's and every rank's (a
@@ -26,6 +27,14 @@ pub struct Point {
     /// 10^6 B/s.
     pub mbps: f64,
     pub lat_us: f64,
+    pub seq: bool,
+    pub workers: u32,
+    /// Which result it came from (of those explained together), which set of tests measured
+    /// together within it (check's CrystalDiskMark profile is one, its sweep another), and
+    /// its test's position there.
+    pub result: u32,
+    pub set: u32,
+    pub test: u32,
 }
 
 impl Point {
@@ -45,12 +54,70 @@ impl Point {
             iops: t.total.iops,
             mbps: t.total.mbps,
             lat_us: t.total.lat_us.mean?,
+            seq: s.pattern == crate::workload::Pattern::Sequential,
+            workers,
+            ..Point::default()
         })
+    }
+
+    /// The workload it measured: points alike in this are repeats of one another.
+    fn workload(&self) -> (u32, bool, bool, u64, u32, u32) {
+        (self.result, self.read, self.seq, self.bs, self.outstanding, self.workers)
+    }
+
+    /// "4K random read QD 1".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {} {} QD {}",
+            crate::workload::size::format_block(self.bs),
+            if self.seq { "sequential" } else { "random" },
+            if self.read { "read" } else { "write" },
+            self.outstanding
+        )
     }
 }
 
+/// The points of `r`'s tests, as the `result`th of those explained together.
+pub fn of_result(r: &RunResult, result: u32) -> Vec<Point> {
+    r.tests
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let p = Point::of(t)?;
+            Some(Point { result, set: u32::from(r.in_check_profile(t)), test: i as u32, ..p })
+        })
+        .collect()
+}
+
 pub fn points(results: &[RunResult]) -> Vec<Point> {
-    results.iter().flat_map(|r| r.tests.iter()).filter_map(Point::of).collect()
+    results.iter().enumerate().flat_map(|(i, r)| of_result(r, i as u32)).collect()
+}
+
+/// How far repeated measurements of one workload in one result lie apart; None when no point
+/// was measured twice.
+pub fn repeatability(pts: &[Point]) -> Option<crate::result::analysis::Repeatability> {
+    let mut by: BTreeMap<_, Vec<&Point>> = BTreeMap::new();
+    for p in pts {
+        by.entry(p.workload()).or_default().push(p);
+    }
+    let repeated: Vec<&Vec<&Point>> = by.values().filter(|v| v.len() >= 2).collect();
+    let spread = |v: &Vec<&Point>| noise::spread(&v.iter().map(|p| p.iops).collect::<Vec<_>>());
+    let worst = repeated.iter().max_by(|a, b| spread(a).total_cmp(&spread(b)))?;
+    let figures: Vec<String> = worst.iter().map(|p| crate::analyze::thousands(p.iops)).collect();
+    Some(crate::result::analysis::Repeatability {
+        points: repeated.len() as u32,
+        spread_pct: spread(worst),
+        worst: format!("{}: {} IOPS", worst[0].describe(), figures.join(", ")),
+    })
+}
+
+/// One point of a line: the measurement taken of it, how many there were, and whether it
+/// disagrees with its neighbours though measured only once.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    pub p: Point,
+    pub n: usize,
+    pub doubtful: bool,
 }
 
 fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -68,35 +135,75 @@ fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= FLAT * a.abs().max(b.abs())
 }
 
-/// The series with the most distinct values of `vary` among points sharing `key`; ties go to
-/// the smallest key when `smallest`.
-fn series<K: Ord + Copy>(
+/// The line with the most distinct values of `vary` among points sharing `key` (ties go to the
+/// smallest key when `smallest`), each point's measurements resolved by `noise::pick` on
+/// `value` and judged against its neighbours.
+pub fn line<K: Ord + Copy>(
     pts: &[&Point],
     key: impl Fn(&Point) -> K,
     vary: impl Fn(&Point) -> u64,
     smallest: bool,
-) -> Vec<Point> {
-    let mut groups: BTreeMap<K, BTreeMap<u64, Point>> = BTreeMap::new();
+    value: fn(&Point) -> f64,
+) -> Vec<Measured> {
+    let mut groups: BTreeMap<K, BTreeMap<u64, Vec<Point>>> = BTreeMap::new();
     for p in pts {
-        let g = groups.entry(key(p)).or_default();
-        // The best of repeated measurements of one point.
-        match g.get(&vary(p)) {
-            Some(q) if q.iops >= p.iops => {}
-            _ => {
-                g.insert(vary(p), (*p).clone());
-            }
-        }
+        groups.entry(key(p)).or_default().entry(vary(p)).or_default().push((*p).clone());
     }
     let best = groups.values().map(BTreeMap::len).max().unwrap_or(0);
     let mut pick = groups.into_values().filter(|g| g.len() == best);
-    let g = if smallest { pick.next() } else { pick.last() };
-    g.map(|g| g.into_values().collect()).unwrap_or_default()
+    let Some(g) = (if smallest { pick.next() } else { pick.last() }) else { return Vec::new() };
+    let reps: Vec<(u64, Vec<Point>)> = g.into_iter().collect();
+    let values = |ps: &[Point]| ps.iter().map(value).collect::<Vec<f64>>();
+    let first: Vec<f64> = reps.iter().map(|(_, ps)| values(ps)[noise::pick(&values(ps), None)]).collect();
+    let chosen: Vec<Point> = reps
+        .iter()
+        .enumerate()
+        .map(|(i, (_, ps))| {
+            let around: Vec<f64> =
+                [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| first.get(j).copied()).collect();
+            ps[noise::pick(&values(ps), noise::level(&around))].clone()
+        })
+        .collect();
+    let x: Vec<u64> = reps.iter().map(|(x, _)| *x).collect();
+    let v: Vec<f64> = chosen.iter().map(value).collect();
+    chosen
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| Measured { p, n: reps[i].1.len(), doubtful: reps[i].1.len() == 1 && noise::outlier(&x, &v, i) })
+        .collect()
+}
+
+/// The queue-depth line (IOPS by I/Os in flight at one block size, one set of tests).
+pub fn qd_line(pts: &[&Point]) -> Vec<Measured> {
+    line(pts, |p| (p.bs, p.result, p.set, p.seq), |p| p.outstanding as u64, true, |p| p.iops)
+}
+
+/// The block-size line (MB/s by block size at one depth, one set of tests).
+pub fn bs_line(pts: &[&Point]) -> Vec<Measured> {
+    line(pts, |p| (p.outstanding, p.result, p.set, p.seq), |p| p.bs, false, |p| p.mbps)
+}
+
+/// Why the walls a line's doubtful points sit in cannot be trusted: "QD 2's 30,276 IOPS
+/// disagrees with its neighbours and was measured once".
+fn doubt(l: &[Measured], what: impl Fn(&Point) -> String) -> Option<String> {
+    let d: Vec<String> = l.iter().filter(|m| m.doubtful).map(|m| what(&m.p)).collect();
+    (!d.is_empty()).then(|| {
+        let one = d.len() == 1;
+        format!(
+            "{} {} with {} neighbours and {} measured once",
+            d.join(", "),
+            if one { "disagrees" } else { "disagree" },
+            if one { "its" } else { "their" },
+            if one { "was" } else { "were" }
+        )
+    })
 }
 
 /// The walls found in the points of one direction.
 pub fn walls(pts: &[&Point]) -> Walls {
     let mut w = Walls::default();
-    let qd = series(pts, |p| p.bs, |p| p.outstanding as u64, true);
+    let qd_measured = qd_line(pts);
+    let qd: Vec<Point> = qd_measured.iter().map(|m| m.p.clone()).collect();
     if qd.len() >= 2 {
         w.sweep_bs = Some(qd[0].bs);
         // Latency-bound: IOPS grows (nearly) in step with the outstanding I/Os.
@@ -121,7 +228,8 @@ pub fn walls(pts: &[&Point]) -> Walls {
     // Even one I/O at a time reaches the limit, and block sizes do not move it either.
     let spread = qd.last().map_or(1, |p| p.outstanding) / qd.first().map_or(1, |p| p.outstanding.max(1));
     let qd_flat = qd.len() >= 2 && spread >= 4 && qd.iter().all(|p| same(p.iops, qd[0].iops));
-    let bs = series(pts, |p| p.outstanding, |p| p.bs, false);
+    let bs_measured = bs_line(pts);
+    let bs: Vec<Point> = bs_measured.iter().map(|m| m.p.clone()).collect();
     if bs.len() >= 2 {
         w.sweep_qd = Some(bs[0].outstanding);
         let flat_iops = bs.iter().take_while(|p| same(p.iops, bs[0].iops)).count();
@@ -161,6 +269,24 @@ pub fn walls(pts: &[&Point]) -> Walls {
         w.iops_cap = Some(t.iops);
         w.throttle = Some(t);
     }
+    let by_qd = doubt(&qd_measured, |p| format!("QD {}'s {} IOPS", p.outstanding, crate::analyze::thousands(p.iops)));
+    let by_bs = doubt(&bs_measured, |p| format!("{}'s {:.1} MB/s", crate::workload::size::format_block(p.bs), p.mbps));
+    let mut unsure = |field: &str, why: &Option<String>| {
+        if let Some(y) = why {
+            w.unsure.insert(field.into(), y.clone());
+        }
+    };
+    if qd.len() >= 2 {
+        unsure("knee_qd", &by_qd);
+        unsure("latency_bound", &by_qd);
+    }
+    if bs.len() >= 2 {
+        unsure("iops_cap", &by_bs);
+        unsure("mbps_cap", &by_bs);
+    }
+    if w.throttle.is_some() {
+        unsure("throttle", &by_qd.or(by_bs));
+    }
     w
 }
 
@@ -170,6 +296,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
 fn plateau_beyond(pts: &[&Point], last: &Point) -> Option<f64> {
     let larger: Vec<f64> = pts
         .iter()
+        .filter(|p| p.result == last.result)
         .filter(|p| p.bs >= last.bs.max(LARGE) && (p.bs, p.outstanding) != (last.bs, last.outstanding))
         .map(|p| p.mbps)
         .collect();
@@ -183,17 +310,40 @@ fn throttle(qd: &[Point], on: Flat) -> Throttle {
     Throttle { iops: top.iops, mbps: top.mbps, on }
 }
 
-/// The largest ratio of read to write IOPS at the same block size and outstanding I/Os.
-pub fn read_write_ratio(pts: &[Point]) -> Option<f64> {
-    pts.iter()
-        .filter(|p| p.read)
-        .filter_map(|r| {
-            let w = pts
-                .iter()
-                .filter(|w| !w.read && w.bs == r.bs && w.outstanding == r.outstanding)
-                .map(|w| w.iops)
-                .reduce(f64::max)?;
-            (w > 0.0).then(|| r.iops / w)
+/// Read over write IOPS at the same workload measured together: the median over such pairs
+/// (a repeated point counts by its median), with why it may not hold when it says 2× or more:
+/// pairs that disagree about it, or repeats further apart than the margin over 2×.
+pub fn read_write_ratio(pts: &[Point], spread_pct: Option<f64>) -> (Option<f64>, Option<String>) {
+    // Per (result, set, sequential, block size, I/Os in flight): the reads' and writes' IOPS.
+    type Pair = (Vec<f64>, Vec<f64>);
+    let mut by: BTreeMap<(u32, u32, bool, u64, u32), Pair> = BTreeMap::new();
+    for p in pts {
+        let e = by.entry((p.result, p.set, p.seq, p.bs, p.outstanding)).or_default();
+        if p.read { &mut e.0 } else { &mut e.1 }.push(p.iops);
+    }
+    let mid = |v: &[f64]| v[noise::pick(v, None)];
+    let mut pairs: Vec<(f64, String)> = by
+        .iter()
+        .filter(|(_, (r, w))| !r.is_empty() && !w.is_empty() && mid(w) > 0.0)
+        .map(|((_, _, seq, bs, q), (r, w))| {
+            let at = format!(
+                "{} {} QD {q}",
+                crate::workload::size::format_block(*bs),
+                if *seq { "sequential" } else { "random" }
+            );
+            (mid(r) / mid(w), at)
         })
-        .reduce(f64::max)
+        .collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(r) = (!pairs.is_empty()).then(|| median(pairs.iter().map(|p| p.0))).flatten() else { return (None, None) };
+    let why = if r < 2.0 {
+        None
+    } else if pairs[0].0 < 2.0 * (1.0 - FLAT) {
+        Some(format!("at {} reads were {:.1}× writes", pairs[0].1, pairs[0].0))
+    } else {
+        spread_pct
+            .filter(|s| r < 2.0 * (1.0 + s / 100.0))
+            .map(|s| format!("repeated points lie up to {s:.0} % apart: more than {r:.1}× is above 2×"))
+    };
+    (Some(r), why)
 }

@@ -6,6 +6,7 @@ pub mod burst;
 pub mod catalog;
 pub mod infer;
 pub mod matching;
+pub mod noise;
 pub mod plan;
 pub mod price;
 pub mod sweep;
@@ -59,11 +60,17 @@ pub fn explain(
     let writes: Vec<&Point> = pts.iter().filter(|p| !p.read).collect();
     let r = (!reads.is_empty()).then(|| infer::walls(&reads));
     let w = (!writes.is_empty()).then(|| infer::walls(&writes));
+    let repeatability = infer::repeatability(pts);
+    let spread = repeatability.as_ref().map(|r| r.spread_pct);
+    let (r, w) = (r.map(|x| doubt_by_spread(x, &repeatability)), w.map(|x| doubt_by_spread(x, &repeatability)));
+    let (read_write_ratio, ratio_unsure) = infer::read_write_ratio(pts, spread);
     let mut e = Explanation {
         walls: r.clone().or_else(|| w.clone()).unwrap_or_default(),
         reads: r,
         writes: w,
-        read_write_ratio: infer::read_write_ratio(pts),
+        read_write_ratio,
+        ratio_unsure,
+        repeatability,
         tolerance_pct: tol * 100.0,
         ..Explanation::default()
     };
@@ -74,6 +81,32 @@ pub fn explain(
     e.expected = expected(cat, cfg)?;
     e.advice = advice(&e, pts, tol);
     Ok(e)
+}
+
+/// The walls `w` says, doubted where repeated points lay further apart than the differences
+/// each is told by: 10 % for a plateau (caps, a throttle) and a knee, 30 % for the latency-bound
+/// region (IOPS within 70 % of linear growth).
+fn doubt_by_spread(mut w: Walls, rep: &Option<crate::result::analysis::Repeatability>) -> Walls {
+    let Some(rep) = rep else { return w };
+    let present = [
+        ("knee_qd", w.knee_qd.is_some() || w.latency_bound.is_some(), infer::FLAT),
+        ("latency_bound", w.latency_bound.is_some(), 0.30),
+        ("iops_cap", w.iops_cap.is_some(), infer::FLAT),
+        ("mbps_cap", w.mbps_cap.is_some(), infer::FLAT),
+        ("throttle", w.throttle.is_some(), infer::FLAT),
+    ];
+    for (field, said, margin) in present {
+        if said && rep.spread_pct > margin * 100.0 && !w.unsure.contains_key(field) {
+            let why = format!(
+                "repeated points lie up to {:.0} % apart ({}): more than the {:.0} % this is told by",
+                rep.spread_pct,
+                rep.worst,
+                margin * 100.0
+            );
+            w.unsure.insert(field.into(), why);
+        }
+    }
+    w
 }
 
 /// The catalog rows a direction's walls match: its IOPS cap and its MB/s cap (or, with no IOPS
@@ -146,7 +179,9 @@ fn by_size(w: &Walls, wall: Wall) -> Vec<&String> {
 
 fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let mut out = Vec::new();
-    let mut say = |advice: String, because: String| out.push(Advice { advice, because });
+    let mut say = |advice: String, because: String, unsure: Option<&String>| {
+        out.push(Advice { advice, because, unsure: unsure.cloned() })
+    };
     queue_advice(e, pts, &mut say);
     cap_advice(e, &mut say);
     if let Some(x) = &e.expected {
@@ -155,15 +190,18 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     out
 }
 
-/// What an advice says and the measurement behind it.
-type Say<'a> = &'a mut dyn FnMut(String, String);
+/// What an advice says, the measurement behind it and why that may not back it.
+type Say<'a> = &'a mut dyn FnMut(String, String, Option<&String>);
 
 /// A throttle that flattens everything, or else how many I/Os to keep in flight: the
 /// latency-bound region and the knee.
 fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
     let main = e.reads.as_ref().or(e.writes.as_ref());
     let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
-    let at = |q: u32| dir.iter().filter(|p| p.outstanding == q).max_by(|a, b| a.iops.total_cmp(&b.iops));
+    // The figures the walls were found in: one line of points measured together.
+    let line: Vec<Point> = infer::qd_line(&dir).into_iter().map(|m| m.p).collect();
+    let at = |q: u32| line.iter().find(|p| p.outstanding == q);
+    let doubt = |f: &str| main.and_then(|w| w.unsure.get(f));
     if let Some(t) = &e.walls.throttle {
         let (what, because) = if t.on == Flat::Mbps {
             (
@@ -179,6 +217,7 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
         say(
             format!("Everything stops at {what}, even one I/O at a time: a throttle (a temp disk, a QoS policy, a cloud limit), not the device. Neither more queue depth nor bigger blocks will help; change the limit or move the data."),
             because.into(),
+            doubt("throttle"),
         );
     } else if let Some(w) = main {
         if let (Some(lb), Some(knee)) = (&w.latency_bound, w.knee_qd) {
@@ -186,6 +225,7 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
                 say(
                     format!("Keep at least {knee} I/Os in flight (asynchronous I/O, more threads or files): a single stream is latency-bound."),
                     format!("QD {}: {} IOPS at {:.0} µs; QD {knee}: {} IOPS (IOPS ≈ I/Os in flight ÷ latency)", a.outstanding, thousands(a.iops), a.lat_us, thousands(k.iops)),
+                    doubt("knee_qd"),
                 );
             }
         } else if let Some(lb) = &w.latency_bound {
@@ -195,13 +235,11 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
                     "IOPS grew in step with the I/Os in flight from QD {} to {} (≈ {:.0} µs each)",
                     lb.from_qd, lb.to_qd, lb.latency_us
                 ),
+                doubt("latency_bound"),
             );
         }
         if let Some(knee) = w.knee_qd {
-            let next = dir
-                .iter()
-                .filter(|p| p.outstanding > knee && p.bs == dir.iter().map(|p| p.bs).min().unwrap_or(0))
-                .min_by_key(|p| p.outstanding);
+            let next = line.iter().find(|p| p.outstanding > knee);
             if let (Some(k), Some(n)) = (at(knee), next) {
                 say(
                     format!("Past QD {knee} more outstanding I/O only adds waiting."),
@@ -211,6 +249,7 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
                         (n.iops / k.iops - 1.0) * 100.0,
                         (n.lat_us / k.lat_us - 1.0) * 100.0
                     ),
+                    doubt("knee_qd"),
                 );
             }
         }
@@ -226,6 +265,7 @@ fn cap_advice(e: &Explanation, say: Say) {
             say(
                 format!("Small I/O stops at {} IOPS: for more, a tier with a higher IOPS limit, or disks striped (each adds its limit) within the VM's limit.", thousands(cap)),
                 format!("IOPS within 10 % at {} (QD {})", small.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "), w.sweep_qd.unwrap_or(0)),
+                w.unsure.get("iops_cap"),
             );
         }
     }
@@ -239,12 +279,14 @@ fn cap_advice(e: &Explanation, say: Say) {
         say(
             format!("Large I/O stops at {cap:.0} MB/s.{cross} For more bandwidth, a tier with a higher MB/s limit or disks striped."),
             format!("MB/s within 10 % at {}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+            w.unsure.get("mbps_cap"),
         );
     }
     if let Some(r) = e.read_write_ratio.filter(|r| *r >= 2.0) {
         say(
             format!("Reads are {r:.1}× faster than writes: a read cache serves them (host cache ReadOnly, a controller or page cache). Test beyond the cache, or with caching off, to see the disk itself."),
-            "read and write IOPS at the same block size and queue depth".into(),
+            "read and write IOPS at the same block size and queue depth, measured together (the median of such pairs)".into(),
+            e.ratio_unsure.as_ref(),
         );
     }
 }
@@ -257,6 +299,17 @@ fn expected_advice(e: &Explanation, x: &Expected, tol: f64, say: Say) {
         ("MB/s", e.walls.mbps_cap, x.mbps, &x.mbps_by, x.burst_mbps.zip(x.burst_mbps_by.as_ref()), " MB/s"),
     ] {
         let (Some(got), Some(want)) = (got, want) else { continue };
+        let field = if unit.is_empty() { "iops_cap" } else { "mbps_cap" };
+        let noisy = e.repeatability.as_ref().filter(|r| r.spread_pct > tol * 100.0).map(|r| {
+            format!(
+                "repeated points lie up to {:.0} % apart ({}): more than the ±{:.0} % a match is told by",
+                r.spread_pct,
+                r.worst,
+                tol * 100.0
+            )
+        });
+        let doubt = e.walls.unsure.get(field).cloned().or(noisy);
+        let doubt = doubt.as_ref();
         let diff = (got / want - 1.0) * 100.0;
         let because = format!(
             "measured {}{unit} against {}{unit} published for {by} ({diff:+.0} %)",
@@ -283,21 +336,25 @@ fn expected_advice(e: &Explanation, x: &Expected, tol: f64, say: Say) {
                     (got / b - 1.0) * 100.0,
                     thousands(want)
                 ),
+                doubt,
             );
         } else if got > want * (1.0 + tol) {
             say(
                 format!("{what} above the published limit: bursting or a host cache; sustained figures will be lower."),
                 because,
+                doubt,
             );
         } else if got < want * (1.0 - tol) {
-            say(format!("{what} below what {by} allows: another limit binds (queue depth, cache mode, the VM) or the configuration is not what was named."), because);
+            say(format!("{what} below what {by} allows: another limit binds (queue depth, cache mode, the VM) or the configuration is not what was named."), because, doubt);
         } else {
             let vm_binds = by.starts_with("VM") && x.disks_iops.is_some();
             let hint = if vm_binds { " A larger VM size raises it; more disks do not." } else { "" };
-            say(format!("{what}: the limit of {by} binds, as published.{hint}"), because);
+            say(format!("{what}: the limit of {by} binds, as published.{hint}"), because, doubt);
         }
     }
 }
 
+#[cfg(test)]
+mod earned_tests;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@
 //! climb takes the next size while what is left still pays for the five of `SKELETON` after it,
 //! else the next of those five, else 1M at once.
 
+use super::noise;
 use crate::compare::test_key;
 use crate::result::TestResult;
 use crate::workload::{BlockShare, Pattern, Spec, SteadyState};
@@ -84,7 +85,6 @@ pub struct Sweeper {
     deadline: Option<Instant>,
     /// (read?, phase 0 = queue depth / 1 = block size, index) of the last step issued.
     at: Option<(bool, u8, usize)>,
-    flat: u32,
     deep: u32,
     /// Tests run before the sweep (check's profile) are not the sweep's.
     skip: usize,
@@ -94,6 +94,11 @@ pub struct Sweeper {
     spent: Spent,
     /// Before each step's name, to tell them from a profile's tests with the same name.
     pub prefix: &'static str,
+    /// The climb under way: each step's index (in `QDS` or `SIZES`) and its measurements
+    /// (IOPS, MB/s), more than one where it was measured again.
+    climb: Vec<(usize, Vec<(f64, f64)>)>,
+    /// The step issued last measures the climb's point at this position again.
+    again: Option<usize>,
 }
 
 impl Sweeper {
@@ -101,7 +106,22 @@ impl Sweeper {
         // About two dozen full-length steps fit the budget; long enough for throttles to settle.
         let step = (budget / 24.0).clamp(1.0, 5.0);
         let (deadline, at, issued, spent) = (None, None, None, Spent::default());
-        Sweeper { base, reads, writes, step, budget, deadline, at, flat: 0, deep: 32, skip, issued, spent, prefix: "" }
+        Sweeper {
+            base,
+            reads,
+            writes,
+            step,
+            budget,
+            deadline,
+            at,
+            deep: 32,
+            skip,
+            issued,
+            spent,
+            prefix: "",
+            climb: Vec::new(),
+            again: None,
+        }
     }
 
     /// One step: `read`s or writes of `bs` bytes at `qd`, random, one thread, ending once steady.
@@ -180,18 +200,104 @@ impl Sweeper {
         }
     }
 
+    /// The climb's figures, one a step: IOPS along the queue depths, MB/s along the block
+    /// sizes; a point measured again as the analysis takes it (`noise::pick`).
+    fn levels(&self, phase: u8) -> (Vec<u64>, Vec<f64>) {
+        let f = |m: &(f64, f64)| if phase == 0 { m.0 } else { m.1 };
+        let first: Vec<f64> = self.climb.iter().map(|(_, m)| f(&m[0])).collect();
+        let v = self
+            .climb
+            .iter()
+            .enumerate()
+            .map(|(i, (_, m))| {
+                let around: Vec<f64> = [i.checked_sub(1), Some(i + 1)]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|j| first.get(j).copied())
+                    .collect();
+                let vs: Vec<f64> = m.iter().map(f).collect();
+                vs[noise::pick(&vs, noise::level(&around))]
+            })
+            .collect();
+        let x = self.climb.iter().map(|(i, _)| if phase == 0 { u64::from(QDS[*i]) } else { SIZES[*i] }).collect();
+        (x, v)
+    }
+
+    /// Steps at the climb's end that did not grow 5 % over the one before.
+    fn flat(&self, phase: u8) -> u32 {
+        let (_, v) = self.levels(phase);
+        v.windows(2).rev().take_while(|w| w[1] < w[0] * 1.05).count() as u32
+    }
+
+    /// Twice the depth of the climb's last knee (its last step before IOPS stopped growing), at
+    /// least 16 and at most 64; 32 where IOPS never stopped.
+    fn knee_deep(&self) -> u32 {
+        let (_, v) = self.levels(0);
+        let stop = |k: usize| v[k] < v[k - 1] * 1.05;
+        (1..v.len())
+            .rev()
+            .find(|&k| stop(k) && (k == 1 || !stop(k - 1)))
+            .map_or(32, |k| (QDS[self.climb[k - 1].0] * 2).clamp(16, 64))
+    }
+
+    /// The step measuring the climb's point at `pos` again.
+    fn again_step(&mut self, read: bool, phase: u8, pos: usize) -> Step {
+        self.again = Some(pos);
+        let i = self.climb[pos].0;
+        let s = if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) };
+        Step { name: format!("{} (again)", s.name), ..s }
+    }
+
+    /// A point measured once that disagrees with its neighbours (`noise::outlier`) is measured
+    /// again before it decides a knee or a cap, while `own` seconds pay for that and one more.
+    fn recheck(&mut self, read: bool, phase: u8, own: f64) -> Option<Step> {
+        let (x, v) = self.levels(phase);
+        let n = v.len();
+        // The newest point first: the others were judged before it came.
+        let judged = [n.checked_sub(1), (n >= 3).then(|| n - 2), (n == 2).then_some(0)];
+        let pos = judged.into_iter().flatten().find(|&p| self.climb[p].1.len() == 1 && noise::outlier(&x, &v, p))?;
+        let i = if phase == 0 { 0 } else { self.climb[pos].0 };
+        (own >= 2.0 * self.full(read, i)).then(|| self.again_step(read, phase, pos))
+    }
+
+    /// How repeatable the target is: the queue-depth climb's first point measured once more at
+    /// its end, unless a test before the sweep (check's RND4K Q1T1) measured it already or the
+    /// block sizes need the time.
+    fn repeat_first(&mut self, read: bool, done: &[TestResult], own: f64) -> Option<Step> {
+        let once = self.climb.first().is_some_and(|(_, m)| m.len() == 1);
+        let s = self.step(read, QDS[self.climb.first()?.0], 4 << 10).spec;
+        let alike = done.iter().filter(|t| same_workload(&t.spec, &s)).count();
+        (once && alike < 2 && own >= self.full(read, 0) + self.reserve(read)).then(|| self.again_step(read, 0, 0))
+    }
+
+    /// Files what the step issued last measured.
+    fn record(&mut self, t: &TestResult) {
+        let m = (t.total.iops, t.total.mbps);
+        match (self.again.take(), self.at) {
+            (Some(pos), _) => {
+                if let Some(c) = self.climb.get_mut(pos) {
+                    c.1.push(m);
+                }
+            }
+            (None, Some((_, _, i))) => self.climb.push((i, vec![m])),
+            (None, None) => {}
+        }
+    }
+
     /// The next step from what the sweep measured so far, at time `now`; None when done.
     pub fn next(&mut self, done: &[TestResult], now: Instant) -> Option<Step> {
         let mine = &done[self.skip.min(done.len())..];
-        let grew =
-            |k: usize, f: fn(&TestResult) -> f64| match (mine.len().checked_sub(2).map(|i| &mine[i]), mine.last()) {
-                (Some(a), Some(b)) if k > 0 => f(b) >= f(a) * 1.05,
-                _ => true,
-            };
         if let (Some((at, warmup, full)), Some(t)) = (self.issued.take(), mine.last()) {
             let took = now.saturating_duration_since(at).as_secs_f64();
             self.spent.add(took, warmup, full, t.duration_s);
+            self.record(t);
         }
+        let s = self.decide(done, now)?;
+        self.issued = Some((now, s.spec.warmup, s.spec.duration));
+        Some(s)
+    }
+
+    fn decide(&mut self, done: &[TestResult], now: Instant) -> Option<Step> {
         let deadline = *self.deadline.get_or_insert_with(|| now + Duration::from_secs_f64(self.budget));
         let left = deadline.saturating_duration_since(now).as_secs_f64();
         if left < self.step * 1.5 {
@@ -200,7 +306,13 @@ impl Sweeper {
         // Reads get half the budget when writes follow; what they did not reach stays unmeasured.
         if let (Some((true, _, _)), true) = (self.at, self.writes) {
             if left < self.budget / 2.0 {
-                (self.reads, self.at, self.flat) = (false, None, 0);
+                (self.reads, self.at) = (false, None);
+                self.climb.clear();
+            }
+        }
+        if let Some((read, phase, _)) = self.at {
+            if let Some(s) = self.recheck(read, phase, self.own(read, left)) {
+                return Some(s);
             }
         }
         let (read, phase, i) = match self.at {
@@ -208,32 +320,38 @@ impl Sweeper {
             None if self.writes => (false, 0, 0),
             None => return None,
             Some((read, 0, i)) => {
-                self.flat = if grew(i, |t| t.total.iops) { 0 } else { self.flat + 1 };
-                if self.flat == 1 && i > 0 {
-                    // The knee: sweep block sizes at twice its depth (at least 16).
-                    self.deep = (QDS[i - 1] * 2).clamp(16, 64);
-                }
                 // Deeper queues while the block sizes' five still fit after one more at its
                 // full length.
                 let own = self.own(read, left);
-                if self.flat >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.reserve(read) {
-                    self.flat = 0;
+                if self.flat(0) >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.reserve(read) {
+                    if let Some(s) = self.repeat_first(read, done, own) {
+                        return Some(s);
+                    }
+                    // The knee: block sizes at twice its depth (at least 16).
+                    self.deep = self.knee_deep();
                     // 4K at the deep queue was the climb's last step: the next size follows it.
-                    (read, 1, if QDS[i] == self.deep { self.next_size(read, own, 0) } else { 0 })
+                    let last = self.climb.iter().rev().find(|(j, _)| *j == i).map(|(_, m)| m.clone());
+                    self.climb.clear();
+                    match last.filter(|_| QDS[i] == self.deep) {
+                        Some(m) => {
+                            self.climb.push((0, m));
+                            (read, 1, self.next_size(read, own, 0))
+                        }
+                        None => (read, 1, 0),
+                    }
                 } else {
                     (read, 0, i + 1)
                 }
             }
             Some((read, _, i)) => {
-                self.flat = if grew(i, |t| t.total.mbps) { 0 } else { self.flat + 1 };
                 if i + 1 == SIZES.len() {
-                    self.flat = 0;
+                    self.climb.clear();
                     if read && self.writes {
                         (false, 0, 0)
                     } else {
                         return None;
                     }
-                } else if self.flat >= 2 {
+                } else if self.flat(1) >= 2 {
                     // Throughput stopped growing: one more step at 1M confirms the wall there.
                     (read, 1, SIZES.len() - 1)
                 } else {
@@ -245,10 +363,13 @@ impl Sweeper {
             self.deep = 32;
         }
         self.at = Some((read, phase, i));
-        let s = if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) };
-        self.issued = Some((now, s.spec.warmup, s.spec.duration));
-        Some(s)
+        Some(if phase == 0 { self.step(read, QDS[i], 4 << 10) } else { self.step(read, self.deep, SIZES[i]) })
     }
+}
+
+/// Whether two specs ask for the same workload: one block size, pattern, mix, depth, threads.
+fn same_workload(a: &Spec, b: &Spec) -> bool {
+    a.blocks == b.blocks && a.pattern == b.pattern && a.read_pct == b.read_pct && a.qd == b.qd && a.threads == b.threads
 }
 
 #[cfg(test)]

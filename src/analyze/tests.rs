@@ -7,7 +7,7 @@ use super::{explain, Config};
 use crate::result::analysis::Wall;
 
 fn p(bs_k: u64, outstanding: u32, iops: f64, mbps: f64, lat_us: f64) -> Point {
-    Point { bs: bs_k * 1024, outstanding, read: true, iops, mbps, lat_us }
+    Point { bs: bs_k * 1024, outstanding, read: true, iops, mbps, lat_us, workers: 1, ..Point::default() }
 }
 
 #[test]

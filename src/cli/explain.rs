@@ -119,7 +119,7 @@ pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
 
 /// The walls, matches and advice of a finished result, from its own tests.
 pub fn analyse(r: &mut crate::result::RunResult, cat: &Catalog, cfg: &Config, tol: f64) -> anyhow::Result<()> {
-    let pts: Vec<infer::Point> = r.tests.iter().filter_map(infer::Point::of).collect();
+    let pts = infer::of_result(r, 0);
     r.analysis = Some(analyze::explain(&pts, cat, cfg, tol, &HostFit::of(&r.host))?);
     Ok(())
 }

@@ -58,6 +58,35 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
         let list: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(o, "  binding: {}", list.join(", "));
     }
+    for (field, why) in &w.unsure {
+        let _ = writeln!(o, "  not sure of the {}: {why}", claim(field));
+    }
+}
+
+/// What a field of the walls claims, as the reports name it.
+pub(crate) fn claim(field: &str) -> &str {
+    match field {
+        "knee_qd" => "knee",
+        "latency_bound" => "latency-bound region",
+        "iops_cap" => "IOPS cap",
+        "mbps_cap" => "MB/s cap",
+        "throttle" => "throttle",
+        f => f,
+    }
+}
+
+/// How repeatable the target was, in one line.
+pub(crate) fn repeatability(e: &Explanation) -> String {
+    match &e.repeatability {
+        Some(r) => format!(
+            "{} point{} measured more than once; the furthest apart by {:.0} % ({})",
+            r.points,
+            if r.points == 1 { "" } else { "s" },
+            r.spread_pct,
+            r.worst
+        ),
+        None => "not measured: no point was measured twice".into(),
+    }
 }
 
 /// One direction's matches under `head` ("" for the only one), at most 12 of them.
@@ -95,8 +124,15 @@ pub fn findings(e: &Explanation) -> String {
         walls(&mut o, "writes", w);
     }
     if let Some(r) = e.read_write_ratio {
-        let _ = writeln!(o, "reads/writes: up to {r:.1}× the IOPS at the same block size and queue depth");
+        let _ = writeln!(
+            o,
+            "reads/writes: {r:.1}× the IOPS at the same block size and queue depth (the median of such pairs)"
+        );
     }
+    if let Some(why) = &e.ratio_unsure {
+        let _ = writeln!(o, "  not sure of that ratio: {why}");
+    }
+    let _ = writeln!(o, "repeatability: {}", repeatability(e));
     let _ = writeln!(o, "\nCatalog matches (within ±{:.0} %)", e.tolerance_pct);
     // With reads and writes apart, each has its list, and "none" says whose.
     if e.reads.is_some() && e.writes.is_some() {
@@ -136,15 +172,21 @@ pub fn findings(e: &Explanation) -> String {
         let _ = writeln!(o, "  nothing stands out");
     }
     for a in &e.advice {
-        let _ = writeln!(o, "- {}\n    because: {}", a.advice, a.because);
+        match &a.unsure {
+            Some(why) => {
+                let _ = writeln!(o, "- Not sure: {}\n    because: {}\n    not sure, since {why}", a.advice, a.because);
+            }
+            None => {
+                let _ = writeln!(o, "- {}\n    because: {}", a.advice, a.because);
+            }
+        }
     }
     o
 }
 
 pub fn render(r: &RunResult) -> String {
     // check: CrystalDiskMark's table of its profile first, then the sweep.
-    let (profile, sweep): (Vec<_>, Vec<_>) =
-        r.tests.iter().cloned().partition(|t| r.command == "check" && !t.name.starts_with("sweep "));
+    let (profile, sweep): (Vec<_>, Vec<_>) = r.tests.iter().cloned().partition(|t| r.in_check_profile(t));
     let mut o = if profile.is_empty() {
         super::text::header(r)
     } else {
@@ -209,23 +251,28 @@ fn named(m: &Match, plural: bool) -> String {
 /// One direction's walls in a phrase; `ms` are the catalog rows they matched.
 fn phrase(w: &Walls, ms: &[Match]) -> String {
     let mut parts = Vec::new();
+    let sure = |field: &str, s: String| if w.unsure.contains_key(field) { format!("{s} (not sure)") } else { s };
     let (mi, mm) = (matched(ms, true), matched(ms, false));
     match (w.iops_cap, w.mbps_cap) {
         (Some(i), Some(m)) if mi.is_some() && mi == mm => {
-            parts.push(format!("{} IOPS and {m:.0} MB/s caps (both {})", num(i), named(mi.expect("checked"), true)));
+            let both = format!("{} IOPS and {m:.0} MB/s caps (both {})", num(i), named(mi.expect("checked"), true));
+            parts.push(sure(if w.unsure.contains_key("iops_cap") { "iops_cap" } else { "mbps_cap" }, both));
         }
         (i, m) => {
             let with = |m: Option<&Match>| m.map(|m| format!(" ({})", named(m, false))).unwrap_or_default();
-            parts.extend(i.map(|i| format!("{} IOPS cap{}", num(i), with(mi))));
-            parts.extend(m.map(|m| format!("{m:.0} MB/s cap{}", with(mm))));
+            parts.extend(i.map(|i| sure("iops_cap", format!("{} IOPS cap{}", num(i), with(mi)))));
+            parts.extend(m.map(|m| sure("mbps_cap", format!("{m:.0} MB/s cap{}", with(mm)))));
         }
     }
     if let Some(t) = &w.throttle {
-        parts.push(format!("flat at every queue depth ({} IOPS, {:.1} MB/s: a throttle)", num(t.iops), t.mbps));
+        parts.push(sure(
+            "throttle",
+            format!("flat at every queue depth ({} IOPS, {:.1} MB/s: a throttle)", num(t.iops), t.mbps),
+        ));
     }
     match (w.knee_qd, &w.latency_bound) {
-        (Some(k), _) => parts.push(format!("knee at QD {k}")),
-        (None, Some(lb)) => parts.push(format!("IOPS still growing at QD {}", lb.to_qd)),
+        (Some(k), _) => parts.push(sure("knee_qd", format!("knee at QD {k}"))),
+        (None, Some(lb)) => parts.push(sure("knee_qd", format!("IOPS still growing at QD {}", lb.to_qd))),
         _ => {}
     }
     if parts.is_empty() {

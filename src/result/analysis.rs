@@ -20,9 +20,17 @@ pub struct Explanation {
     pub reads: Option<Walls>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub writes: Option<Walls>,
-    /// Read IOPS over write IOPS at the same block size and queue depth, the largest seen.
+    /// Read IOPS over write IOPS at the same block size and queue depth, measured together:
+    /// the median over such pairs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_write_ratio: Option<f64>,
+    /// Why that ratio may not hold, when it may not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio_unsure: Option<String>,
+    /// How far apart repeated measurements of one point came out: how repeatable the target
+    /// was. Absent when no point was measured twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeatability: Option<Repeatability>,
     /// The catalog rows the headline walls match.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<Match>,
@@ -41,6 +49,21 @@ pub struct Advice {
     pub advice: String,
     /// The measurement it follows from.
     pub because: String,
+    /// Set when the measurement cannot back it: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsure: Option<String>,
+}
+
+/// The spread of points measured more than once in one result (one workload: direction,
+/// pattern, block size, queue depth and threads).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Repeatability {
+    /// Points measured twice or more.
+    pub points: u32,
+    /// The largest (max − min) ÷ mean of one point's IOPS, %.
+    pub spread_pct: f64,
+    /// That point and its figures: "4K random read QD 1: 11,340, 38,825 IOPS".
+    pub worst: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -107,6 +130,12 @@ pub struct Walls {
     /// Block size of the queue-depth sweep, bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep_bs: Option<u64>,
+    /// The walls above the measurement cannot back, by field name (`knee_qd`, `iops_cap`,
+    /// `mbps_cap`, `throttle`, `latency_bound`), each with why: a point that disagrees with
+    /// both its neighbours and was measured once, or repeated points further apart than the
+    /// differences the wall is told by.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub unsure: BTreeMap<String, String>,
 }
 
 impl Flat {
@@ -310,3 +339,11 @@ pub struct Burst {
 
 #[cfg(test)]
 mod tests;
+
+impl super::RunResult {
+    /// Whether `t` is one of check's CrystalDiskMark tests, run before its sweep (whose tests'
+    /// names start with "sweep "): a set of tests measured apart from the sweep's.
+    pub fn in_check_profile(&self, t: &super::TestResult) -> bool {
+        self.command == "check" && !t.name.starts_with("sweep ")
+    }
+}

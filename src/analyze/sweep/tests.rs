@@ -29,6 +29,8 @@ impl Disk {
         let mut r = t.clone();
         r.name = s.name.clone();
         r.spec = s.spec.clone();
+        r.depth = s.spec.qd;
+        r.threads.truncate(1);
         r.total.iops = iops;
         r.total.mbps = iops * bs / 1e6;
         r
@@ -68,14 +70,23 @@ fn sweep_settling(
 
 /// The block sizes of one direction's block-size climb, KiB (its first step is the 4K one).
 fn sizes_kib(steps: &[Step], read: bool) -> Vec<u64> {
-    let mine: Vec<&Step> = steps.iter().filter(|s| (s.spec.read_pct == 100) == read).collect();
+    let mine: Vec<&Step> = steps.iter().filter(|s| (s.spec.read_pct == 100) == read && !again(s)).collect();
     // The climb begins at the last 4K step (block sizes at the deep queue start there).
     let from = mine.iter().rposition(|s| s.spec.blocks[0].size == 4096).unwrap_or(mine.len());
     mine[from..].iter().map(|s| s.spec.blocks[0].size >> 10).collect()
 }
 
+/// The climbs' steps of one direction, without the points measured again.
 fn qd_and_bs(steps: &[Step], read: bool) -> Vec<(u32, u64)> {
-    steps.iter().filter(|s| (s.spec.read_pct == 100) == read).map(|s| (s.spec.qd, s.spec.blocks[0].size)).collect()
+    steps
+        .iter()
+        .filter(|s| (s.spec.read_pct == 100) == read && !again(s))
+        .map(|s| (s.spec.qd, s.spec.blocks[0].size))
+        .collect()
+}
+
+fn again(s: &Step) -> bool {
+    s.name.ends_with(" (again)")
 }
 
 #[test]
@@ -163,7 +174,9 @@ fn a_budget_too_short_for_every_block_size_still_measures_five_of_them_up_to_1m(
         let sizes = sizes_kib(&steps, read);
         let five: Vec<u64> = sizes.iter().copied().filter(|k| [4, 16, 64, 256, 1024].contains(k)).collect();
         assert_eq!(five, [4, 16, 64, 256, 1024], "read {read}: {sizes:?}");
-        assert_eq!(sizes.len(), if read { 5 } else { 6 }, "read {read}: {sizes:?}");
+        // The writes' one more step measures QD 1 again: how repeatable the disk is.
+        let again = steps.iter().filter(|s| again(s) && (s.spec.read_pct == 100) == read).count();
+        assert_eq!((sizes.len(), again), if read { (5, 0) } else { (5, 1) }, "read {read}: {sizes:?}");
         // The queue depths before them: QD 1 to 4, the climb cut short to leave them room.
         let qds: Vec<u32> = qd_and_bs(&steps, read).iter().map(|(q, _)| *q).collect();
         assert_eq!(qds[..3], [1, 2, 4], "read {read}: {qds:?}");
@@ -224,4 +237,73 @@ fn every_step_ends_once_its_iops_are_steady_or_at_its_full_length() {
         assert_eq!(s.steady, Some(crate::workload::SteadyState::until_steady(5.0, 250, 1)));
         assert!((s.duration - full).abs() < 1e-9, "QD {qd}, {bs} B: {} s", s.duration);
     }
+}
+
+/// Runs the sweep on `disk`, the `n`th step's figures multiplied by `glitch(n)`; returns the
+/// steps' names and what they measured.
+fn sweep_glitching(disk: &Disk, budget: f64, glitch: impl Fn(usize) -> f64) -> (Vec<String>, Vec<TestResult>) {
+    let t = template();
+    let mut sw = Sweeper::new(Spec::default(), budget, true, false, 0);
+    let mut now = Instant::now();
+    let (mut names, mut done) = (Vec::new(), Vec::new());
+    while let Some(s) = sw.next(&done, now) {
+        now += Duration::from_secs_f64(s.spec.warmup + s.spec.duration);
+        let mut r = disk.measure(&t, &s);
+        r.total.iops *= glitch(names.len());
+        r.total.mbps *= glitch(names.len());
+        done.push(r);
+        names.push(s.name);
+    }
+    (names, done)
+}
+
+#[test]
+fn a_step_that_came_out_low_is_measured_again_before_the_climb_goes_on() {
+    // 100 µs an I/O, no wall; the QD 4 step (the third) came out at a fifth, once.
+    let disk = Disk { lat_us: 100.0, iops: f64::INFINITY, mbps: f64::INFINITY, write_share: 1.0 };
+    let (names, done) = sweep_glitching(&disk, 600.0, |n| if n == 2 { 0.2 } else { 1.0 });
+    assert_eq!(names[..4], ["RND4K Q1T1 Read", "RND4K Q2T1 Read", "RND4K Q4T1 Read", "RND4K Q4T1 Read (again)"]);
+    // Then on up to QD 256 as a disk without a wall climbs, and QD 1 once more at the end.
+    let again: Vec<&String> = names.iter().filter(|n| n.ends_with("(again)")).collect();
+    assert_eq!(again, ["RND4K Q4T1 Read (again)", "RND4K Q1T1 Read (again)"], "{names:?}");
+    assert!(names.contains(&"RND4K Q256T1 Read".to_string()), "{names:?}");
+    // The analysis takes the second measurement: no knee at QD 2.
+    let r = RunResult {
+        command: "explain".into(),
+        tests: done,
+        ..serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).unwrap()
+    };
+    let pts = crate::analyze::infer::of_result(&r, 0);
+    let e = crate::analyze::explain(
+        &pts,
+        &crate::analyze::catalog::Catalog::load_with(None, None).unwrap(),
+        &Default::default(),
+        0.10,
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(e.walls.knee_qd, None, "{:?}", e.walls);
+    assert_eq!(e.repeatability.unwrap().worst, "4K random read QD 4: 8,000, 40,000 IOPS");
+}
+
+#[test]
+fn the_first_point_is_measured_again_at_the_climbs_end_unless_the_profile_did() {
+    let disk = Disk { lat_us: 1000.0, iops: 5000.0, mbps: 200.0, write_share: 1.0 };
+    let (names, _) = sweep_glitching(&disk, 600.0, |_| 1.0);
+    // QD 1 … 32 (the knee at 8), QD 1 again, then block sizes at QD 16.
+    let again = names.iter().position(|n| n.ends_with("(again)")).expect("a point measured again");
+    assert_eq!(names[again - 1..=again + 1], ["RND4K Q32T1 Read", "RND4K Q1T1 Read (again)", "RND4K Q16T1 Read"]);
+    // check's RND4K Q1T1 before the sweep measured it already.
+    let t = template();
+    let mut sw = Sweeper::new(Spec::default(), 600.0, true, false, 1);
+    let profile = TestResult { spec: sw.step(true, 1, 4096).spec, ..t.clone() };
+    let mut done = vec![profile];
+    let mut now = Instant::now();
+    let mut names = Vec::new();
+    while let Some(s) = sw.next(&done, now) {
+        now += Duration::from_secs_f64(s.spec.warmup + s.spec.duration);
+        done.push(disk.measure(&t, &s));
+        names.push(s.name);
+    }
+    assert!(!names.iter().any(|n| n.ends_with("(again)")), "{names:?}");
 }

@@ -5,12 +5,11 @@
 //! (reads solid, writes dashed). Everything drawn is read off the tests and the stored analysis.
 
 use super::plot::{self, Chart, Curve, Dash, Level, Mark, Panel, Rgb, Slope, Unit, GREY};
-use crate::analyze::infer::Point;
+use crate::analyze::infer::{self, Point};
 use crate::analyze::thousands;
 use crate::result::analysis::{Axes, Explanation, Match, Walls};
 use crate::result::{RunResult, TestResult};
 use crate::workload::size::format_block;
-use std::collections::BTreeMap;
 
 const READS: Rgb = (0, 114, 178);
 const WRITES: Rgb = (213, 94, 0);
@@ -58,18 +57,16 @@ fn dirs<'a>(sources: &'a [Source<'a>]) -> Vec<Dir<'a>> {
     out
 }
 
-/// The tests of one direction on a sweep's line, by x (I/Os in flight or block size); the best
-/// of repeated measurements of a point, as the analysis takes it.
-fn line<'a>(d: &Dir<'a>, x: impl Fn(&Point) -> Option<u64>) -> Vec<(u64, &'a TestResult)> {
-    let mut by: BTreeMap<u64, &TestResult> = BTreeMap::new();
-    for t in &d.r.tests {
-        let Some(p) = Point::of(t).filter(|p| p.read == d.read) else { continue };
-        let Some(k) = x(&p) else { continue };
-        if by.get(&k).is_none_or(|b| b.total.iops < t.total.iops) {
-            by.insert(k, t);
-        }
-    }
-    by.into_iter().collect()
+/// The tests of one direction on the line its walls were found in, by x (I/Os in flight along
+/// the queue depths, else block size): one set of tests measured together, a repeated point
+/// drawn by the measurement the analysis took.
+fn line<'a>(d: &Dir<'a>, by_qd: bool) -> Vec<(u64, &'a TestResult)> {
+    let pts = infer::of_result(d.r, 0);
+    let mine: Vec<&Point> = pts.iter().filter(|p| p.read == d.read).collect();
+    let l = if by_qd { infer::qd_line(&mine) } else { infer::bs_line(&mine) };
+    l.into_iter()
+        .map(|m| (if by_qd { u64::from(m.p.outstanding) } else { m.p.bs }, &d.r.tests[m.p.test as usize]))
+        .collect()
 }
 
 fn tip(who: &str, at: &str, t: &TestResult) -> String {
@@ -143,7 +140,7 @@ pub fn by_depth(sources: &[Source]) -> Option<String> {
     let mut bs = Vec::new();
     for d in &ds {
         let sweep_bs = d.w.sweep_bs.unwrap_or(4096);
-        let pts = line(d, |p| (p.bs == sweep_bs).then_some(p.outstanding as u64));
+        let pts = line(d, true);
         if pts.len() < 2 {
             continue;
         }
@@ -207,7 +204,7 @@ pub fn by_block_size(sources: &[Source]) -> Option<String> {
     let mut qds = Vec::new();
     for d in &ds {
         let Some(qd) = d.w.sweep_qd else { continue };
-        let pts = line(d, |p| (p.outstanding == qd).then_some(p.bs));
+        let pts = line(d, false);
         if pts.len() < 2 {
             continue;
         }

@@ -35,6 +35,9 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
         b.sort_by_key(|(k, _)| crate::workload::size::parse_size(k).unwrap_or(0));
         row(o, "binding", b.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
     }
+    for (field, why) in &w.unsure {
+        row(o, &format!("not sure of the {}", crate::report::explain::claim(field)), why.clone());
+    }
     let _ = writeln!(o, "</table>");
 }
 
@@ -46,6 +49,15 @@ pub fn render(o: &mut String, e: &Explanation) {
     if let Some(w) = &e.writes {
         walls(o, "Writes", w);
     }
+    if let Some(r) = e.read_write_ratio {
+        let why = e.ratio_unsure.as_ref().map(|w| format!(" Not sure: {w}.")).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "<p>Reads/writes: {r:.1}× the IOPS at the same block size and queue depth (the median of such pairs).{}</p>",
+            esc(&why)
+        );
+    }
+    let _ = writeln!(o, "<p>Repeatability: {}.</p>", esc(&crate::report::explain::repeatability(e)));
     let _ = writeln!(o, "<h3>Catalog matches (within ±{:.0} %)</h3>", e.tolerance_pct);
     if e.matches.is_empty() && e.write_matches.is_empty() {
         let _ = writeln!(o, "<p>none</p>");
@@ -92,7 +104,16 @@ pub fn render(o: &mut String, e: &Explanation) {
         let _ = writeln!(o, "<li>nothing stands out</li>");
     }
     for a in &e.advice {
-        let _ = writeln!(o, "<li>{}<br><span class=\"note\">because: {}</span></li>", esc(&a.advice), esc(&a.because));
+        let (head, why) = match &a.unsure {
+            Some(w) => ("<b>Not sure:</b> ", format!("<br><span class=\"note\">not sure, since {}</span>", esc(w))),
+            None => ("", String::new()),
+        };
+        let _ = writeln!(
+            o,
+            "<li>{head}{}<br><span class=\"note\">because: {}</span>{why}</li>",
+            esc(&a.advice),
+            esc(&a.because)
+        );
     }
     let _ = writeln!(o, "</ul>");
 }
