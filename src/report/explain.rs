@@ -285,6 +285,21 @@ fn phrase(w: &Walls, ms: &[Match]) -> String {
 /// The walls in one sentence: "5,000 IOPS cap (matches Azure Premium SSD P30), 199 MB/s cap,
 /// knee at QD 1", per direction when reads and writes were both swept.
 pub fn verdict(e: &Explanation) -> String {
+    let noisy = e
+        .repeatability
+        .as_ref()
+        .filter(|r| r.spread_pct > crate::analyze::infer::FLAT * 100.0)
+        .map(|r| {
+            format!(
+                " The same test repeated came out up to {:.0} % apart ({}): walls told apart by 10 % are not sure here.",
+                r.spread_pct, r.worst
+            )
+        })
+        .unwrap_or_default();
+    walls_verdict(e) + &noisy
+}
+
+fn walls_verdict(e: &Explanation) -> String {
     // The headline matches are the reads', else the writes'.
     match (&e.reads, &e.writes) {
         (Some(r), Some(w)) => format!("Reads: {}; writes: {}.", phrase(r, &e.matches), phrase(w, &e.write_matches)),
