@@ -99,6 +99,8 @@ pub struct Sweeper {
     climb: Vec<(usize, Vec<(f64, f64)>)>,
     /// The step issued last measures the climb's point at this position again.
     again: Option<usize>,
+    /// The step issued last repeats QD 1 at a direction's end (no step of a climb).
+    repeating: bool,
 }
 
 impl Sweeper {
@@ -121,6 +123,7 @@ impl Sweeper {
             prefix: "",
             climb: Vec::new(),
             again: None,
+            repeating: false,
         }
     }
 
@@ -260,18 +263,24 @@ impl Sweeper {
         (own >= 2.0 * self.full(read, i)).then(|| self.again_step(read, phase, pos))
     }
 
-    /// How repeatable the target is: the queue-depth climb's first point measured once more at
-    /// its end, unless a test before the sweep (check's RND4K Q1T1) measured it already or the
-    /// block sizes need the time.
+    /// How repeatable the target is: QD 1 at 4K measured once more at the end of a direction,
+    /// as far from its first measurement as the sweep allows, unless something measured it
+    /// twice already (check's RND4K Q1T1 before the sweep, or a step measured again) or the
+    /// direction's time is spent.
     fn repeat_first(&mut self, read: bool, done: &[TestResult], own: f64) -> Option<Step> {
-        let once = self.climb.first().is_some_and(|(_, m)| m.len() == 1);
-        let s = self.step(read, QDS[self.climb.first()?.0], 4 << 10).spec;
-        let alike = done.iter().filter(|t| same_workload(&t.spec, &s)).count();
-        (once && alike < 2 && own >= self.full(read, 0) + self.reserve(read)).then(|| self.again_step(read, 0, 0))
+        let s = self.step(read, QDS[0], 4 << 10);
+        let alike = done.iter().filter(|t| same_workload(&t.spec, &s.spec)).count();
+        (alike == 1 && own >= self.full(read, 0)).then(|| {
+            self.repeating = true;
+            Step { name: format!("{} (again)", s.name), ..s }
+        })
     }
 
     /// Files what the step issued last measured.
     fn record(&mut self, t: &TestResult) {
+        if std::mem::take(&mut self.repeating) {
+            return;
+        }
         let m = (t.total.iops, t.total.mbps);
         match (self.again.take(), self.at) {
             (Some(pos), _) => {
@@ -324,9 +333,6 @@ impl Sweeper {
                 // full length.
                 let own = self.own(read, left);
                 if self.flat(0) >= 2 || i + 1 == QDS.len() || own < self.full(read, 0) + self.reserve(read) {
-                    if let Some(s) = self.repeat_first(read, done, own) {
-                        return Some(s);
-                    }
                     // The knee: block sizes at twice its depth (at least 16).
                     self.deep = self.knee_deep();
                     // 4K at the deep queue was the climb's last step: the next size follows it.
@@ -345,6 +351,9 @@ impl Sweeper {
             }
             Some((read, _, i)) => {
                 if i + 1 == SIZES.len() {
+                    if let Some(s) = self.repeat_first(read, done, self.own(read, left)) {
+                        return Some(s);
+                    }
                     self.climb.clear();
                     if read && self.writes {
                         (false, 0, 0)
