@@ -56,13 +56,7 @@ impl Privileged {
     }
 
     pub fn with(strict: bool, log: Option<PathBuf>) -> Privileged {
-        let exe = std::env::current_exe().ok();
-        let binary = exe.as_ref().and_then(|p| p.file_stem()).map_or("?".into(), |s| s.to_string_lossy());
-        // libtest names each test's thread after the test; with one test thread it may run
-        // on the main thread instead, where the binary name is the best we have.
-        let thread = std::thread::current();
-        let test = format!("{} {}", binary.split('-').next().unwrap_or("?"), thread.name().unwrap_or("?"));
-        Privileged { test, strict, log, missing: RefCell::new(None) }
+        Privileged { test: test_name(), strict, log, missing: RefCell::new(None) }
     }
 
     /// The value when the prerequisite `what` is there. When it is not: in strict mode, a panic
@@ -77,6 +71,9 @@ impl Privileged {
                     panic!("{msg} ({STRICT_VAR}=1)");
                 }
                 eprintln!("SKIPPED: {msg}");
+                if self.missing.borrow().is_none() {
+                    note_skip(&self.test, &msg);
+                }
                 self.missing.borrow_mut().get_or_insert(msg);
                 None
             }
@@ -115,6 +112,41 @@ impl Drop for Privileged {
             }
         }
     }
+}
+
+/// The running test: its binary and its name ("throttle iops_cap_is_measured_within_3_percent").
+pub fn test_name() -> String {
+    let exe = std::env::current_exe().ok();
+    let binary = exe.as_ref().and_then(|p| p.file_stem()).map_or("?".into(), |s| s.to_string_lossy());
+    // libtest names each test's thread after the test; with one test thread it may run on the
+    // main thread instead, where the binary name is the best we have.
+    let thread = std::thread::current();
+    format!("{} {}", binary.split('-').next().unwrap_or("?"), thread.name().unwrap_or("?"))
+}
+
+/// Where every skip is noted, whatever the environment says: beside the test binaries
+/// (target/PROFILE/), where `tests/zz_skipped.rs`, which `cargo test` runs last, lists the skips
+/// of its own run: the lines of the cargo process that is its parent too.
+pub fn skips_file() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.parent()?.join("skipped-tests.log"))
+}
+
+/// Notes in `skips_file` that `test` skipped and why, tagged with the cargo process running it.
+pub fn note_skip(test: &str, why: &str) {
+    #[cfg(unix)]
+    if let Some(f) = skips_file() {
+        let line = format!("{}\t{test}\t{why}\n", std::os::unix::process::parent_id());
+        // One short write with O_APPEND lands whole beside the parallel tests' lines; a note
+        // that cannot be written loses the summary's line, never the test.
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(f)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
+    #[cfg(not(unix))]
+    let _ = (test, why);
 }
 
 /// Ok as root; otherwise who we are.

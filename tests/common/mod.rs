@@ -73,5 +73,6 @@ pub fn skip(reason: &str) -> bool {
         panic!("{reason} ({}=1)", testing::STRICT_VAR);
     }
     eprintln!("SKIPPED: {reason}");
+    testing::note_skip(&testing::test_name(), reason);
     true
 }
