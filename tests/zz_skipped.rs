@@ -5,7 +5,6 @@
 //! Its lines never begin with libtest's "test result:", which .ci/run counts.
 
 #[path = "../src/testing.rs"]
-#[allow(dead_code)]
 mod testing;
 
 fn main() {
