@@ -74,6 +74,31 @@ fn cdm_text_is_crystaldiskmarks_table() {
 }
 
 #[test]
+fn cdm_quick_is_one_short_pass_a_test_and_given_options_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |extra: &[&str]| {
+        let out = bin()
+            .args(["cdm", "--quick", "--tests", "RND4K Q1T1", "--no-prepare", "--format", "json", "--quiet"])
+            .args(extra)
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let (code, stdout, stderr) = parts(&out);
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()
+    };
+    let v = json(&[]);
+    let t = &v["tests"][0];
+    assert_eq!((t["spec"]["duration"].as_f64(), t["spec"]["size"].as_u64()), (Some(1.0), Some(256 << 20)));
+    // One pass: no "pass N of M" notice, as with --passes 1.
+    assert!(!t["notices"].to_string().contains("pass "), "{}", t["notices"]);
+    let v = json(&["--time", "0.5", "--size", "32M"]);
+    let t = &v["tests"][0];
+    assert_eq!((t["spec"]["duration"].as_f64(), t["spec"]["size"].as_u64()), (Some(0.5), Some(32 << 20)));
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
 fn cdm_bad_input_names_the_option() {
     for (args, want) in [
         (vec!["--profile", "fast"], "error: --profile: 'fast' is not a profile"),

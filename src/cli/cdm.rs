@@ -20,18 +20,22 @@ pub struct CdmArgs {
     /// Also run CrystalDiskMark's mix (70 % reads, 30 % writes) for each test
     #[arg(long)]
     pub mix: bool,
-    /// Test file size
-    #[arg(long, default_value = "1GiB", value_name = "SIZE")]
-    pub size: String,
-    /// Measured passes per test; the best is kept
-    #[arg(long, default_value = "3", value_name = "N")]
-    pub passes: String,
-    /// Seconds per pass
-    #[arg(long, default_value = "5", value_name = "SECS")]
-    pub time: String,
-    /// Seconds of rest between tests
-    #[arg(long, default_value = "5", value_name = "SECS")]
-    pub interval: String,
+    /// A first look in about half a minute (the default profile): one pass of 1 s per test, 1 s
+    /// apart, on 256 MiB; options given beside it win
+    #[arg(long)]
+    pub quick: bool,
+    /// Test file size [default: 1GiB; 256MiB with --quick]
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Measured passes per test; the best is kept [default: 3; 1 with --quick]
+    #[arg(long, value_name = "N")]
+    pub passes: Option<String>,
+    /// Seconds per pass [default: 5; 1 with --quick]
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<String>,
+    /// Seconds of rest between tests [default: 5; 1 with --quick]
+    #[arg(long, value_name = "SECS")]
+    pub interval: Option<String>,
     /// Skip the uncounted preparing pass before each test
     #[arg(long)]
     pub no_prepare: bool,
@@ -44,6 +48,13 @@ pub struct CdmArgs {
     pub common: super::common::CommonArgs,
 }
 
+impl CdmArgs {
+    /// `given`, else CrystalDiskMark's default, else with --quick the short one.
+    fn or<'a>(&self, given: &'a Option<String>, default: &'a str, quick: &'a str) -> &'a str {
+        given.as_deref().unwrap_or(if self.quick { quick } else { default })
+    }
+}
+
 /// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
 pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     let tests: Vec<CdmTest> = match &a.tests {
@@ -53,7 +64,8 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     if tests.is_empty() {
         return usage("--tests", "the list is empty; write e.g. \"SEQ1M Q8T1,RND4K Q32T16\"");
     }
-    let base = a.common.base_spec(a.target.as_deref(), &a.size, ("--time", &a.time), a.buffered)?;
+    let (size, time) = (a.or(&a.size, "1GiB", "256MiB"), a.or(&a.time, "5", "1"));
+    let base = a.common.base_spec(a.target.as_deref(), size, ("--time", time), a.buffered)?;
     let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
     let mut items = Vec::new();
     for t in &tests {
@@ -82,10 +94,13 @@ pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
     let passes = Passes {
         prepare: !a.no_prepare,
-        count: a.passes.parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
-            UsageError::new("--passes", format!("'{}' is not a test count; use 1-100 passes", a.passes))
+        count: a.or(&a.passes, "3", "1").parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
+            UsageError::new(
+                "--passes",
+                format!("'{}' is not a test count; use 1-100 passes", a.or(&a.passes, "3", "1")),
+            )
         })?,
-        interval: parse::seconds("--interval", &a.interval)?,
+        interval: parse::seconds("--interval", a.or(&a.interval, "5", "1"))?,
     };
     let output = a.common.output(None)?;
     super::mpi::execute("cdm", &items, true, &output, &passes, a.mpi.check()?)
