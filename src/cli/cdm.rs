@@ -1,7 +1,7 @@
 //! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
 
 use crate::error::{usage, UsageError};
-use crate::session::{Item, Passes};
+use crate::session::{Item, Passes, Request};
 use crate::workload::parse;
 use crate::workload::presets::{self, CdmOp, CdmTest};
 use clap::Args;
@@ -103,5 +103,6 @@ pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
         interval: parse::seconds("--interval", a.or(&a.interval, "5", "1"))?,
     };
     let output = a.common.output(None)?;
-    super::mpi::execute("cdm", &items, true, &output, &passes, a.mpi.check()?)
+    let req = Request { command: "cdm", items: &items, size_given: true, output: &output, passes: &passes };
+    super::mpi::execute(&req, a.mpi.check()?)
 }

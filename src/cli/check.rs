@@ -7,7 +7,7 @@ use super::explain::{analyse, item, may_write, Judge};
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
-use crate::session::{execute_series, Item, Passes};
+use crate::session::{execute_series, Item, Request};
 use crate::workload::presets::{CdmOp, CdmTest};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -87,7 +87,8 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     };
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
     let html = output.out.as_ref().map(|(p, _)| p.clone());
-    let code = execute_series("check", &profile, a.size.is_some(), &output, &Passes::ONCE, &mut next, &annotate)?;
+    let req = Request::once("check", &profile, a.size.is_some(), &output);
+    let code = execute_series(&req, &mut next, &annotate)?;
     if let Some(p) = html {
         if p.exists() {
             eprintln!("report: {}", p.display());

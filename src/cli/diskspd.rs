@@ -5,7 +5,7 @@
 use super::common::{self, CommonArgs};
 use crate::error::{usage, UsageError};
 use crate::report::Format;
-use crate::session::{execute, Item, Passes};
+use crate::session::{execute, Item, Request};
 use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
 use crate::workload::diskspd::{self, fit, DiskspdJob, ResultsFormat};
 use clap::Args;
@@ -78,7 +78,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    execute("diskspd", &items, size_given, &output, &Passes::ONCE)
+    execute(&Request::once("diskspd", &items, size_given, &output))
 }
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).

@@ -7,7 +7,7 @@ use super::common::CommonArgs;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, matching::HostFit, Config};
 use crate::error::{usage, UsageError};
-use crate::session::{execute_series, Item, Passes};
+use crate::session::{execute_series, Item, Request};
 use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;
@@ -203,13 +203,6 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
         i.spec.validate()?;
     }
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
-    execute_series(
-        "explain",
-        &envelope,
-        a.size.is_some(),
-        &output,
-        &Passes::ONCE,
-        &mut |done| sw.next(done, std::time::Instant::now()).map(item),
-        &annotate,
-    )
+    let req = Request::once("explain", &envelope, a.size.is_some(), &output);
+    execute_series(&req, &mut |done| sw.next(done, std::time::Instant::now()).map(item), &annotate)
 }

@@ -6,7 +6,7 @@ use super::common::{self, CommonArgs};
 use super::mpi::MpiArgs;
 use crate::error::{usage, UsageError};
 use crate::report::{FioOut, Format};
-use crate::session::{self, bound_by_size, size_from_pct, Item, Passes};
+use crate::session::{self, bound_by_size, size_from_pct, Item, Request};
 use crate::workload::fio::{self, FioJob};
 use clap::Args;
 use std::io::IsTerminal;
@@ -331,7 +331,7 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     if let Some(wall) = mpi.check()? {
         let items = mpi_items(&jobs)?;
         let size_given = jobs.iter().any(|j| j.size_given());
-        return super::mpi::execute("fio", &items, size_given, &output, &Passes::ONCE, Some(wall));
+        return super::mpi::execute(&Request::once("fio", &items, size_given, &output), Some(wall));
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);

@@ -5,7 +5,7 @@
 
 use crate::cluster::Stonewall;
 use crate::error::{usage, UsageError};
-use crate::session::{Item, Output, Passes};
+use crate::session::Request;
 use clap::Args;
 
 const NO_MPI: &str = "this build of iolens lacks MPI; build it with `cargo build --release --features mpi`";
@@ -52,20 +52,13 @@ impl MpiArgs {
 
 /// Runs `items` on every rank and reports on rank 0 (`mpi`: the checked `--mpi`), or on this
 /// host. Returns the exit code, the same on every rank.
-pub fn execute(
-    command: &str,
-    items: &[Item],
-    size_given: bool,
-    output: &Output,
-    passes: &Passes,
-    mpi: Option<Stonewall>,
-) -> anyhow::Result<i32> {
+pub fn execute(req: &Request, mpi: Option<Stonewall>) -> anyhow::Result<i32> {
     match mpi {
         #[cfg(feature = "mpi")]
-        Some(wall) => crate::cluster::run::execute(command, items, size_given, output, passes, wall),
+        Some(wall) => crate::cluster::run::execute(req, wall),
         #[cfg(not(feature = "mpi"))]
         Some(_) => Ok(usage("--mpi", NO_MPI)?),
-        None => crate::session::execute(command, items, size_given, output, passes),
+        None => crate::session::execute(req),
     }
 }
 

@@ -4,7 +4,7 @@
 mod stats;
 
 use crate::error::UsageError;
-use crate::session::{Item, Passes};
+use crate::session::{Item, Request};
 use crate::workload::dbpatterns::{pattern, Db};
 use crate::workload::parse;
 use clap::Args;
@@ -65,5 +65,5 @@ pub fn main(a: PatternArgs) -> anyhow::Result<i32> {
     }
     let item = item(&a)?;
     let output = a.common.output(None)?;
-    super::mpi::execute("pattern", &[item], true, &output, &Passes::ONCE, a.mpi.check()?)
+    super::mpi::execute(&Request::once("pattern", &[item], true, &output), a.mpi.check()?)
 }

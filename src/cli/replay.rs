@@ -2,7 +2,7 @@
 //! scaled or dropped (fio's read_iolog and replay_* options).
 
 use crate::error::usage;
-use crate::session::{Item, Passes};
+use crate::session::Item;
 use crate::workload::replay::{apply, check_direct, load, Shaping};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -77,5 +77,5 @@ pub fn main(a: ReplayArgs) -> anyhow::Result<i32> {
     let output = a.common.output(a.trace.as_deref())?;
     let name = format!("replay {}", a.log.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
     let item = Item { name, spec, notes: Vec::new() };
-    crate::session::execute("replay", &[item], false, &output, &Passes::ONCE)
+    crate::session::execute(&crate::session::Request::once("replay", &[item], false, &output))
 }

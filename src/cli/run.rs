@@ -1,7 +1,7 @@
 //! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
 
 use crate::error::{usage, UsageError};
-use crate::session::{Item, Passes};
+use crate::session::{Item, Request};
 use crate::workload::verify::{parse_inject, VerifySpec};
 use crate::workload::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
 use clap::Args;
@@ -287,5 +287,5 @@ pub fn main(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
     let output = a.common.output(a.trace.as_deref())?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
-    super::mpi::execute("run", &[item], a.size.is_some(), &output, &Passes::ONCE, a.mpi.check()?)
+    super::mpi::execute(&Request::once("run", &[item], a.size.is_some(), &output), a.mpi.check()?)
 }

@@ -2,7 +2,7 @@
 //! threads × {sequential, random} × {read, write}, each cell a short run on one 1 GiB file.
 
 use crate::error::{usage, UsageError};
-use crate::session::{execute, Item, Passes};
+use crate::session::{execute, Item, Request};
 use crate::workload::size::format_block;
 use crate::workload::{parse, BlockShare, Pattern, Spec};
 use clap::Args;
@@ -96,5 +96,5 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
 pub fn main(a: SqlioArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
     let output = a.common.output(None)?;
-    execute("sqlio", &items, true, &output, &Passes::ONCE)
+    execute(&Request::once("sqlio", &items, true, &output))
 }

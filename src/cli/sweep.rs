@@ -3,7 +3,7 @@
 
 use super::run::{to_spec, RunArgs};
 use crate::error::{usage, UsageError};
-use crate::session::{Item, Passes};
+use crate::session::{Item, Request};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -92,5 +92,5 @@ pub fn main(a: SweepArgs) -> anyhow::Result<i32> {
     let items = items(&a.run)?;
     let r = &a.run;
     let output = r.common.output(r.trace.as_deref())?;
-    super::mpi::execute("sweep", &items, r.size.is_some(), &output, &Passes::ONCE, r.mpi.check()?)
+    super::mpi::execute(&Request::once("sweep", &items, r.size.is_some(), &output), r.mpi.check()?)
 }

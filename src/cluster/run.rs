@@ -18,7 +18,7 @@ use crate::error::{EXIT_FAIL, EXIT_USAGE};
 use crate::result::TestResult;
 use crate::run::RunOptions;
 use crate::session::{
-    finish, install_interrupt, prepare, run_items, Item, Output, Passes, Ready, Runner, REMOVE_AT_STOP,
+    finish, install_interrupt, prepare, run_items, Item, Output, Passes, Ready, Request, Runner, REMOVE_AT_STOP,
 };
 use crate::targets;
 use crate::workload::Spec;
@@ -30,14 +30,8 @@ const LEAD: Duration = Duration::from_millis(100);
 
 /// Runs `items` on every rank and reports on rank 0. Returns the exit code, the same on
 /// every rank.
-pub fn execute(
-    command: &str,
-    items: &[Item],
-    size_given: bool,
-    output: &Output,
-    passes: &Passes,
-    wall: Stonewall,
-) -> anyhow::Result<i32> {
+pub fn execute(req: &Request, wall: Stonewall) -> anyhow::Result<i32> {
+    let Request { command, items, size_given, output, passes } = *req;
     let shared = shared_targets(items.iter().flat_map(|i| i.spec.targets.iter()))?;
     let mut group = Group::join(Comm::init(install_interrupt())?);
     crate::run::keep_mergeable();

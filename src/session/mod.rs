@@ -99,32 +99,42 @@ fn check_dir(option: &str, p: &Path) -> Result<(), UsageError> {
     }
 }
 
+/// What a measuring command hands the session: its tests, and how to run and report them.
+pub struct Request<'a> {
+    /// The front end that made the tests ("run", "cdm" …): the result's `command`.
+    pub command: &'a str,
+    /// The tests; for a series, every kind of test it may run (its targets are planned once).
+    pub items: &'a [Item],
+    /// The user gave the size: a file or device smaller than it is refused, not measured whole.
+    pub size_given: bool,
+    pub output: &'a Output,
+    pub passes: &'a Passes,
+}
+
+impl<'a> Request<'a> {
+    /// One pass of each test: every command but cdm.
+    pub fn once(command: &'a str, items: &'a [Item], size_given: bool, output: &'a Output) -> Request<'a> {
+        Request { command, items, size_given, output, passes: &Passes::ONCE }
+    }
+}
+
 /// Runs the items on their (shared) targets on this host and reports. Returns the exit code.
-pub fn execute(
-    command: &str,
-    items: &[Item],
-    size_given: bool,
-    output: &Output,
-    passes: &Passes,
-) -> anyhow::Result<i32> {
-    let mut it = items.iter();
-    execute_series(command, items, size_given, output, passes, &mut |_| it.next().cloned(), &|_| Ok(()))
+pub fn execute(req: &Request) -> anyhow::Result<i32> {
+    let mut it = req.items.iter();
+    execute_series(req, &mut |_| it.next().cloned(), &|_| Ok(()))
 }
 
 /// Adds what a command derives from its tests to the result before it is printed and saved.
 pub type Annotate<'a> = &'a dyn Fn(&mut RunResult) -> anyhow::Result<()>;
 
 /// Runs a series whose next test depends on the tests so far (`next`; None ends it). Targets
-/// are planned once for `envelope`: every kind of test the series may run.
+/// are planned once for `req.items`: every kind of test the series may run.
 pub fn execute_series(
-    command: &str,
-    envelope: &[Item],
-    size_given: bool,
-    output: &Output,
-    passes: &Passes,
+    req: &Request,
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     annotate: Annotate,
 ) -> anyhow::Result<i32> {
+    let Request { command, items: envelope, size_given, output, passes } = *req;
     if envelope.is_empty() {
         return Ok(0);
     }
