@@ -108,10 +108,12 @@ fn a_fio_iolog_is_replayed_io_for_io_and_fio_counts_the_same() {
 }
 
 /// A version 3 log of `n` 4 KiB reads 1 ms apart on `file`.
+/// `n` reads 10 ms apart: gaps long enough that a busy host's scheduling delays (a few ms
+/// when a build shares its CPUs) are a small part of each, so the pacing shows through them.
 fn paced_log(dir: &Path, file: &str, n: u64) -> String {
     let mut log = format!("fio version 3 iolog\n0 {file} add\n");
     for i in 0..n {
-        log += &format!("{} {file} read {} 4096\n", i * 1000, (i * 7 % 256) * 4096);
+        log += &format!("{} {file} read {} 4096\n", i * 10_000, (i * 7 % 256) * 4096);
     }
     std::fs::write(dir.join("paced.log"), log).unwrap();
     std::fs::write(dir.join(file), vec![1u8; 1 << 20]).unwrap();
@@ -123,7 +125,7 @@ fn the_traces_timing_is_kept_scaled_or_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let log = paced_log(d, "t.dat", 200);
-    let span = 0.199;
+    let span = 1.99;
     let run = |extra: &[&str]| {
         let (code, v, err) = replay(d, &[&[log.as_str(), "--buffered"][..], extra].concat());
         assert_eq!(code, 0, "{err}");
@@ -135,11 +137,12 @@ fn the_traces_timing_is_kept_scaled_or_dropped() {
     let secs = f(&timed["duration_s"]);
     assert!(secs >= span, "timed replay took {secs} s, less than the trace's {span} s");
     assert!(secs < span * 1.5, "timed replay took {secs} s for a {span} s trace");
-    assert_eq!(f(&timed["replay"]["span_ms"]), 199.0);
-    // The lag: present, as percentiles, and small on a page-cache file.
+    assert_eq!(f(&timed["replay"]["span_ms"]), 1990.0);
+    // The lag: present, as percentiles, and on a page-cache file under the 10 ms past which
+    // iolens itself says a replay fell behind (a busy host delays a wake-up by a few ms).
     let lag = &timed["replay"]["lag_us"];
     let p50 = f(&lag["percentiles"]["50"]);
-    assert!(p50 < 2000.0, "median lag {p50} µs: {lag}");
+    assert!(p50 < 10_000.0, "median lag {p50} µs: {lag}");
     assert!(f(&lag["percentiles"]["99"]) >= p50);
     assert_eq!(u(&timed["replay"]["lag"]["count"]), 200);
 
@@ -147,7 +150,7 @@ fn the_traces_timing_is_kept_scaled_or_dropped() {
     let fast = run(&["--time-scale", "200"]);
     let half = f(&fast["duration_s"]);
     assert!((span / 2.0..span * 0.75).contains(&half), "--time-scale 200 took {half} s, timed {secs} s");
-    assert_eq!(f(&fast["replay"]["span_ms"]), 99.5);
+    assert_eq!(f(&fast["replay"]["span_ms"]), 995.0);
     // As fast as the file allows.
     let free = run(&["--no-stall"]);
     let quick = f(&free["duration_s"]);

@@ -347,3 +347,6 @@ pub fn read_write_ratio(pts: &[Point], spread_pct: Option<f64>) -> (Option<f64>,
     };
     (Some(r), why)
 }
+
+#[cfg(test)]
+mod tests;

@@ -355,6 +355,4 @@ fn expected_advice(e: &Explanation, x: &Expected, tol: f64, say: Say) {
 }
 
 #[cfg(test)]
-mod earned_tests;
-#[cfg(test)]
 mod tests;

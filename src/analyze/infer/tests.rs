@@ -2,9 +2,9 @@
 //! its neighbours not trusted until measured again, and "not sure" where repeats of one point
 //! lie further apart than a wall is told by. The figures are the field's (issue reports).
 
-use super::catalog::Catalog;
-use super::infer::Point;
-use super::{explain, Config};
+use super::Point;
+use crate::analyze::catalog::Catalog;
+use crate::analyze::{explain, Config};
 
 fn at(read: bool, set: u32, qd: u32, iops: f64) -> Point {
     Point {
@@ -20,7 +20,7 @@ fn at(read: bool, set: u32, qd: u32, iops: f64) -> Point {
     }
 }
 
-fn explained(pts: &[Point]) -> super::Explanation {
+fn explained(pts: &[Point]) -> crate::result::analysis::Explanation {
     explain(pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap()
 }
 
