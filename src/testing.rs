@@ -47,16 +47,21 @@ pub struct Privileged {
     log: Option<PathBuf>,
     /// The first prerequisite found missing (lax mode only: strict mode panics on it).
     missing: RefCell<Option<String>>,
+    /// A skip goes to `skips_file` for the run's summary: a real test's, not the tests of this
+    /// mechanism, which skip on purpose.
+    note: bool,
 }
 
 impl Privileged {
     /// Strictness and log from the environment; the test's name from its thread.
     pub fn new() -> Privileged {
-        Privileged::with(strict_from_env(), std::env::var_os(LOG_VAR).map(PathBuf::from))
+        let mut p = Privileged::with(strict_from_env(), std::env::var_os(LOG_VAR).map(PathBuf::from));
+        p.note = true;
+        p
     }
 
     pub fn with(strict: bool, log: Option<PathBuf>) -> Privileged {
-        Privileged { test: test_name(), strict, log, missing: RefCell::new(None) }
+        Privileged { test: test_name(), strict, log, missing: RefCell::new(None), note: false }
     }
 
     /// The value when the prerequisite `what` is there. When it is not: in strict mode, a panic
@@ -71,7 +76,7 @@ impl Privileged {
                     panic!("{msg} ({STRICT_VAR}=1)");
                 }
                 eprintln!("SKIPPED: {msg}");
-                if self.missing.borrow().is_none() {
+                if self.note && self.missing.borrow().is_none() {
                     note_skip(&self.test, &msg);
                 }
                 self.missing.borrow_mut().get_or_insert(msg);
