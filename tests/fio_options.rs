@@ -315,7 +315,9 @@ fn flow_keeps_jobs_in_the_ratio_of_their_weights() {
     let (code, v, err) = fio(dir.path(), &job("flow=3", "flow=2", "flow=1"), &[]);
     assert_eq!(code, 0, "{err}");
     let n = ios_of(&v, &["a", "b", "c"]);
-    assert!(n[2] > 2_000.0, "{n:?}");
+    // Enough I/Os that flow's slack of a few is under 1 % of the slowest job's count. How many
+    // a second gets through is the host's: beside a build, 1,165 for c, still exactly 3:2:1.
+    assert!(n[2] > 300.0, "{n:?}");
     assert!((n[0] / n[2] / 3.0 - 1.0).abs() < 0.03 && (n[1] / n[2] / 2.0 - 1.0).abs() < 0.03, "3:2:1 gave {n:?}");
     // Separate groups do not hold each other back; flow=0 (fio's default) leaves a job out.
     let (code, v, err) = fio(dir.path(), &job("flow=8", "flow=1\nflow_id=1", "flow=0"), &[]);
