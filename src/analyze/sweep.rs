@@ -101,6 +101,8 @@ pub struct Sweeper {
     again: Option<usize>,
     /// The step issued last repeats QD 1 at a direction's end (no step of a climb).
     repeating: bool,
+    /// The direction under way owes that repeat: nothing before the sweep measured QD 1.
+    owed: bool,
 }
 
 impl Sweeper {
@@ -124,6 +126,7 @@ impl Sweeper {
             climb: Vec::new(),
             again: None,
             repeating: false,
+            owed: false,
         }
     }
 
@@ -181,11 +184,13 @@ impl Sweeper {
     }
 
     /// The seconds of `left` that `read`s may take: half the budget stays for the writes.
+    /// The time a repeat of QD 1 still owed at the direction's end is kept from the climbs.
     fn own(&self, read: bool, left: f64) -> f64 {
+        let owed = if self.owed { self.full(read, 0) } else { 0.0 };
         if read && self.writes {
-            left - self.budget / 2.0
+            left - self.budget / 2.0 - owed
         } else {
-            left
+            left - owed
         }
     }
 
@@ -267,13 +272,22 @@ impl Sweeper {
     /// as far from its first measurement as the sweep allows, unless something measured it
     /// twice already (check's RND4K Q1T1 before the sweep, or a step measured again) or the
     /// direction's time is spent.
-    fn repeat_first(&mut self, read: bool, done: &[TestResult], own: f64) -> Option<Step> {
+    fn repeat_first(&mut self, read: bool, done: &[TestResult], left: f64) -> Option<Step> {
         let s = self.step(read, QDS[0], 4 << 10);
         let alike = done.iter().filter(|t| same_workload(&t.spec, &s.spec)).count();
-        (alike == 1 && own >= self.full(read, 0)).then(|| {
+        // The climbs left its time (`own`), unless a step ran over its price.
+        let room = std::mem::take(&mut self.owed) && self.own(read, left) >= 0.5 * self.full(read, 0);
+        (alike == 1 && room).then(|| {
             self.repeating = true;
             Step { name: format!("{} (again)", s.name), ..s }
         })
+    }
+
+    /// A direction begins: it owes QD 1 a repeat unless a test before the sweep measured it.
+    fn begin(&mut self, read: bool, done: &[TestResult]) -> (bool, u8, usize) {
+        let s = self.step(read, QDS[0], 4 << 10);
+        self.owed = !done.iter().any(|t| same_workload(&t.spec, &s.spec));
+        (read, 0, 0)
     }
 
     /// Files what the step issued last measured.
@@ -325,8 +339,8 @@ impl Sweeper {
             }
         }
         let (read, phase, i) = match self.at {
-            None if self.reads => (true, 0, 0),
-            None if self.writes => (false, 0, 0),
+            None if self.reads => self.begin(true, done),
+            None if self.writes => self.begin(false, done),
             None => return None,
             Some((read, 0, i)) => {
                 // Deeper queues while the block sizes' five still fit after one more at its
@@ -351,12 +365,12 @@ impl Sweeper {
             }
             Some((read, _, i)) => {
                 if i + 1 == SIZES.len() {
-                    if let Some(s) = self.repeat_first(read, done, self.own(read, left)) {
+                    if let Some(s) = self.repeat_first(read, done, left) {
                         return Some(s);
                     }
                     self.climb.clear();
                     if read && self.writes {
-                        (false, 0, 0)
+                        self.begin(false, done)
                     } else {
                         return None;
                     }
