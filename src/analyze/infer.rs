@@ -153,17 +153,8 @@ pub fn line<K: Ord + Copy>(
     let mut pick = groups.into_values().filter(|g| g.len() == best);
     let Some(g) = (if smallest { pick.next() } else { pick.last() }) else { return Vec::new() };
     let reps: Vec<(u64, Vec<Point>)> = g.into_iter().collect();
-    let values = |ps: &[Point]| ps.iter().map(value).collect::<Vec<f64>>();
-    let first: Vec<f64> = reps.iter().map(|(_, ps)| values(ps)[noise::pick(&values(ps), None)]).collect();
-    let chosen: Vec<Point> = reps
-        .iter()
-        .enumerate()
-        .map(|(i, (_, ps))| {
-            let around: Vec<f64> =
-                [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| first.get(j).copied()).collect();
-            ps[noise::pick(&values(ps), noise::level(&around))].clone()
-        })
-        .collect();
+    let values: Vec<Vec<f64>> = reps.iter().map(|(_, ps)| ps.iter().map(value).collect()).collect();
+    let chosen: Vec<Point> = noise::resolve(&values).into_iter().zip(&reps).map(|(k, (_, ps))| ps[k].clone()).collect();
     let x: Vec<u64> = reps.iter().map(|(x, _)| *x).collect();
     let v: Vec<f64> = chosen.iter().map(value).collect();
     chosen

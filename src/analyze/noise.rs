@@ -51,6 +51,20 @@ pub fn pick(values: &[f64], near: Option<f64>) -> usize {
     }
 }
 
+/// Which measurement of each point of a line counts (`pick`), each judged against the level of
+/// its neighbours' first picks.
+pub fn resolve(line: &[Vec<f64>]) -> Vec<usize> {
+    let first: Vec<f64> = line.iter().map(|v| v[pick(v, None)]).collect();
+    line.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let around: Vec<f64> =
+                [i.checked_sub(1), Some(i + 1)].into_iter().flatten().filter_map(|j| first.get(j).copied()).collect();
+            pick(v, level(&around))
+        })
+        .collect()
+}
+
 /// How far apart a point's measurements lie: (max − min) ÷ mean, %.
 pub fn spread(values: &[f64]) -> f64 {
     let (lo, hi) = values.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &v| (l.min(v), h.max(v)));

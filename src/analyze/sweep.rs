@@ -212,21 +212,8 @@ impl Sweeper {
     /// sizes; a point measured again as the analysis takes it (`noise::pick`).
     fn levels(&self, phase: u8) -> (Vec<u64>, Vec<f64>) {
         let f = |m: &(f64, f64)| if phase == 0 { m.0 } else { m.1 };
-        let first: Vec<f64> = self.climb.iter().map(|(_, m)| f(&m[0])).collect();
-        let v = self
-            .climb
-            .iter()
-            .enumerate()
-            .map(|(i, (_, m))| {
-                let around: Vec<f64> = [i.checked_sub(1), Some(i + 1)]
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|j| first.get(j).copied())
-                    .collect();
-                let vs: Vec<f64> = m.iter().map(f).collect();
-                vs[noise::pick(&vs, noise::level(&around))]
-            })
-            .collect();
+        let line: Vec<Vec<f64>> = self.climb.iter().map(|(_, m)| m.iter().map(f).collect()).collect();
+        let v = noise::resolve(&line).into_iter().zip(&line).map(|(k, vs)| vs[k]).collect();
         let x = self.climb.iter().map(|(i, _)| if phase == 0 { u64::from(QDS[*i]) } else { SIZES[*i] }).collect();
         (x, v)
     }
