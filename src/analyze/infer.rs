@@ -111,12 +111,11 @@ pub fn repeatability(pts: &[Point]) -> Option<crate::result::analysis::Repeatabi
     })
 }
 
-/// One point of a line: the measurement taken of it, how many there were, and whether it
-/// disagrees with its neighbours though measured only once.
+/// One point of a line: the measurement taken of it, and whether it disagrees with its
+/// neighbours though measured only once.
 #[derive(Debug, Clone)]
 pub struct Measured {
     pub p: Point,
-    pub n: usize,
     pub doubtful: bool,
 }
 
@@ -160,7 +159,7 @@ pub fn line<K: Ord + Copy>(
     chosen
         .into_iter()
         .enumerate()
-        .map(|(i, p)| Measured { p, n: reps[i].1.len(), doubtful: reps[i].1.len() == 1 && noise::outlier(&x, &v, i) })
+        .map(|(i, p)| Measured { p, doubtful: reps[i].1.len() == 1 && noise::outlier(&x, &v, i) })
         .collect()
 }
 
