@@ -1,6 +1,7 @@
 //! iolens: measure what a disk, volume or VM can really do, and explain why.
 //!
-//! Flow: a front end (`cli`) produces a [`workload::Spec`]; [`targets`] checks and prepares the
+//! Flow: the command line (`cli`), alone or through a peer's syntax in [`frontends`], produces
+//! a [`workload::Spec`]; [`targets`] checks and prepares the
 //! files; [`run`] drives one [`engine`] per worker and records into [`stats`]; the merged
 //! [`result::RunResult`] is what every [`report`] reads.
 //!
@@ -14,6 +15,7 @@ pub mod cluster;
 pub mod compare;
 pub mod engine;
 pub mod error;
+pub mod frontends;
 pub mod input;
 pub mod report;
 pub mod result;

@@ -9,9 +9,10 @@ mod props;
 use iolens::analyze::matching::matches;
 use iolens::analyze::plan::{plan, Target};
 use iolens::error::UsageError;
+use iolens::frontends::{diskspd, fio};
 use iolens::result::RunResult;
 use iolens::store::Store;
-use iolens::workload::{diskspd, fio, Spec};
+use iolens::workload::Spec;
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -167,7 +168,7 @@ proptest! {
 
     #[test]
     fn any_text_as_an_import(text in props::text()) {
-        if let Err(e) = iolens::result::import::from_text(&text, "r.json", "r.json", None) {
+        if let Err(e) = iolens::frontends::import::from_text(&text, "r.json", "r.json", None) {
             says_what(&e)?;
         }
     }
@@ -181,7 +182,7 @@ proptest! {
     #[test]
     fn changed_fio_json_imports_whole_or_not_at_all(doc in props::changed_fio_json()) {
         let mut s = store();
-        match iolens::result::import::from_text(&doc, "fio.json", "fio.json", Some("vm1")) {
+        match iolens::frontends::import::from_text(&doc, "fio.json", "fio.json", Some("vm1")) {
             Ok(r) => result_survives(&r, &mut s)?,
             Err(e) => says_what(&e)?,
         }
@@ -191,7 +192,7 @@ proptest! {
     #[test]
     fn changed_iolens_json_imports_whole_or_not_at_all(doc in props::changed_iolens_json()) {
         let mut s = store();
-        match iolens::result::import::from_text(&doc, "r.json", "r.json", None) {
+        match iolens::frontends::import::from_text(&doc, "r.json", "r.json", None) {
             Ok(r) => result_survives(&r, &mut s)?,
             Err(e) => says_what(&e)?,
         }
@@ -204,8 +205,8 @@ proptest! {
 /// came back from the store changed (376.92961842128756 read as 376.9296184212875).
 #[test]
 fn found_figures_come_back_from_the_store_to_the_bit() {
-    let text = include_str!("../src/result/testdata/fio-3.33-three-groups.json");
-    let r = iolens::result::import::from_text(text, "fio.json", "fio.json", None).unwrap();
+    let text = include_str!("../src/frontends/fio/testdata/fio-3.33-three-groups.json");
+    let r = iolens::frontends::import::from_text(text, "fio.json", "fio.json", None).unwrap();
     let mean = r.tests[0].read.lat_us.mean.unwrap();
     assert_eq!(mean.to_string(), "376.92961842128756");
     let back: RunResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();

@@ -35,7 +35,7 @@ fn a_store_of_the_first_schema_is_migrated_with_its_results() {
     assert!(cdm.tests.iter().all(|t| t.histograms.read.count + t.histograms.write.count == t.total.ios));
     drop(s);
     // The migrated store takes new results, with the column the migration added.
-    let fio = data("src/result/testdata/fio-3.33-three-groups.json");
+    let fio = data("src/frontends/fio/testdata/fio-3.33-three-groups.json");
     let (code, out, err) = store_cmd(&db, &["import", fio.to_str().unwrap(), "--host", "vm2"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("3\tvm2\tfio\t"), "{out}");
@@ -49,7 +49,7 @@ fn a_store_of_the_first_schema_is_migrated_with_its_results() {
 fn fio_output_is_compared_with_iolens_running_the_same_job() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("s.db");
-    let fio = data("src/result/testdata/fio-3.33-three-groups.json");
+    let fio = data("src/frontends/fio/testdata/fio-3.33-three-groups.json");
     let (code, _, err) = store_cmd(&db, &["import", fio.to_str().unwrap(), "--label", "fio on vm2", "--host", "vm2"]);
     assert_eq!(code, 0, "{err}");
     // The fixture's first job, run by iolens from fio's own options.

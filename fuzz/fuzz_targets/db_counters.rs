@@ -4,8 +4,8 @@
 //! one-line error.
 #![no_main]
 
-use iolens::workload::counters::streams::streams;
-use iolens::workload::counters::{between, parse};
+use iolens::frontends::counters::streams::streams;
+use iolens::frontends::counters::{between, parse};
 use iolens::workload::Spec;
 use libfuzzer_sys::fuzz_target;
 

@@ -10,7 +10,7 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     let Some(args) = common::args(data) else { return };
     let no_file = |f: &str| Err(UsageError::new("-X", format!("{f}: no profile while fuzzing the line")));
-    if let Ok(job) = iolens::workload::diskspd::parse_reading(&args, &no_file) {
+    if let Ok(job) = iolens::frontends::diskspd::parse_reading(&args, &no_file) {
         common::spec_round_trip(&job.spec);
     }
 });

@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let (line, xml) = text.split_once('\n').unwrap_or(("", text));
     let mut args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     args.insert(0, "-Xprofile.xml".into());
-    if let Ok(job) = iolens::workload::diskspd::parse_reading(&args, &|_| Ok(xml.to_string())) {
+    if let Ok(job) = iolens::frontends::diskspd::parse_reading(&args, &|_| Ok(xml.to_string())) {
         common::spec_round_trip(&job.spec);
         job.later.iter().for_each(common::spec_round_trip);
     }

@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     if args.iter().any(|a| !a.starts_with('-')) {
         return;
     }
-    if let Ok(jobs) = iolens::workload::fio::parse_args(&args) {
+    if let Ok(jobs) = iolens::frontends::fio::parse_args(&args) {
         for j in &jobs {
             common::spec_round_trip(&j.spec);
         }

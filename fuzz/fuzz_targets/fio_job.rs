@@ -10,7 +10,7 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     // No environment and a base directory that does not exist: runs stay reproducible.
-    if let Ok(jobs) = iolens::workload::fio::parse_job_text(text, Path::new("/nonexistent/iolens-fuzz"), &|_| None) {
+    if let Ok(jobs) = iolens::frontends::fio::parse_job_text(text, Path::new("/nonexistent/iolens-fuzz"), &|_| None) {
         for j in &jobs {
             common::spec_round_trip(&j.spec);
         }

@@ -8,7 +8,7 @@ mod common;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(doc) = serde_json::from_slice::<serde_json::Value>(data) else { return };
-    if let Ok(r) = iolens::result::fio::from_fio_json(&doc, "fuzz.json", Some("host")) {
+    if let Ok(r) = iolens::frontends::fio::from_fio_json(&doc, "fuzz.json", Some("host")) {
         common::round_trip(&r);
     }
 });

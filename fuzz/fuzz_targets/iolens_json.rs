@@ -9,7 +9,7 @@ mod common;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(r) = iolens::result::import::from_text(text, "fuzz.json", "fuzz.json", None) {
+    if let Ok(r) = iolens::frontends::import::from_text(text, "fuzz.json", "fuzz.json", None) {
         common::round_trip(&r);
     }
 });

@@ -3,7 +3,7 @@
 //! from them (shaping, extents, span) must not panic either.
 #![no_main]
 
-use iolens::workload::replay::{is_blktrace, parse, parse_blktrace, Parsed, Replay};
+use iolens::frontends::replay::{is_blktrace, parse, parse_blktrace, Parsed, Replay};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 

@@ -3,9 +3,9 @@
 //! latency as the device served it), which `iolens replay` issues again.
 
 use crate::error::usage;
+use crate::frontends::replay::{Capture, TraceOp, RECORD_LIMIT};
 use crate::targets::tracefs::BlockTrace;
 use crate::workload::parse;
-use crate::workload::replay::{Capture, TraceOp, RECORD_LIMIT};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;

@@ -4,10 +4,10 @@
 
 use super::common::{self, CommonArgs};
 use crate::error::{usage, UsageError};
+use crate::frontends::diskspd::{self, fit, DiskspdJob, ResultsFormat};
+use crate::report::diskspd::profile::{write_profile, ProfileSpan, XmlOut};
 use crate::report::Format;
 use crate::session::{execute, Item, Request};
-use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
-use crate::workload::diskspd::{self, fit, DiskspdJob, ResultsFormat};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]

@@ -5,9 +5,9 @@
 use super::common::{self, CommonArgs};
 use super::mpi::MpiArgs;
 use crate::error::{usage, UsageError};
+use crate::frontends::fio::{self, FioJob};
 use crate::report::{FioOut, Format};
 use crate::session::{self, bound_by_size, size_from_pct, Item, Request};
-use crate::workload::fio::{self, FioJob};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

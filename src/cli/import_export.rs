@@ -43,7 +43,7 @@ pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
     let shown = path.display().to_string();
     let text = crate::input::read_text(path, "import", crate::input::TEXT_LIMIT)?;
     let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-    crate::result::import::from_text(&text, &shown, &name, host)
+    crate::frontends::import::from_text(&text, &shown, &name, host)
 }
 
 pub fn import(a: ImportArgs) -> anyhow::Result<i32> {

@@ -102,7 +102,7 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
 
 /// What the counters saw, and the target with headroom it gives.
 struct FromStats {
-    observed: Vec<crate::workload::counters::Observed>,
+    observed: Vec<crate::frontends::counters::Observed>,
     iops: f64,
     mbps: f64,
     headroom_pct: f64,
@@ -136,7 +136,7 @@ fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
         Ok(x) if (0.0..=1000.0).contains(&x) => x,
         _ => return usage("--headroom", format!("'{}' is not a percentage from 0 to 1000", a.headroom)),
     };
-    let observed = crate::workload::counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
+    let observed = crate::frontends::counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
     let iops = observed.iter().map(|o| o.reads_per_s() + o.writes_per_s()).sum();
     let mbps = observed.iter().map(|o| o.mbps()).sum();
     Ok(Some(FromStats { observed, iops, mbps, headroom_pct }))

@@ -2,8 +2,8 @@
 //! scaled or dropped (fio's read_iolog and replay_* options).
 
 use crate::error::usage;
+use crate::frontends::replay::{apply, check_direct, load, Shaping};
 use crate::session::Item;
-use crate::workload::replay::{apply, check_direct, load, Shaping};
 use crate::workload::{parse, Spec};
 use clap::Args;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@ mod cdm;
 mod cells;
 mod compare;
 mod csv;
-mod diskspd;
+pub mod diskspd;
 
 pub mod catalog;
 mod explain;

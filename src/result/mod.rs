@@ -5,9 +5,7 @@
 pub mod analysis;
 pub mod build;
 pub mod figures;
-pub mod fio;
 pub mod host;
-pub mod import;
 pub mod ranks;
 pub mod replay;
 pub mod simdb;

@@ -31,7 +31,7 @@ pub struct ReplayOutcome {
 pub const BEHIND_US: f64 = 10_000.0;
 
 impl ReplayOutcome {
-    pub fn new(r: &crate::workload::replay::Replay, lag: &LatRec) -> ReplayOutcome {
+    pub fn new(r: &crate::workload::trace::Replay, lag: &LatRec) -> ReplayOutcome {
         let mut capture = LatRec::default();
         for ns in r.capture_ns.iter() {
             capture.record(*ns);

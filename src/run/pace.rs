@@ -3,7 +3,7 @@
 //! stretching the schedule (coordinated omission). Gaps are even (fio's linear rate process)
 //! or exponential with the same mean (poisson).
 
-use crate::workload::replay::TraceIo;
+use crate::workload::trace::TraceIo;
 use crate::workload::{RateProcess, Spec};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -4,11 +4,11 @@
 
 use super::{check_memory, finish, install_interrupt, prefill_progress, Output};
 use crate::error::{usage, UsageError};
+use crate::frontends::fio::FioJob;
 use crate::result::TestResult;
 use crate::run;
 use crate::targets::host::same_file;
 use crate::targets::{self, Plan, Prepared};
-use crate::workload::fio::FioJob;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 

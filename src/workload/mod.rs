@@ -2,18 +2,15 @@
 //! in `presets`, DiskSpd lines in `diskspd`, fio job files in `fio`, database patterns in
 //! `dbpatterns`) only produces a [`Spec`]; the runner only consumes one.
 
-pub mod counters;
 pub mod dbpatterns;
-pub mod diskspd;
-pub mod fio;
 pub mod iolog;
 pub mod parse;
 pub mod presets;
-pub mod replay;
 pub mod shaping;
 pub mod size;
 pub mod stages;
 pub mod steady;
+pub mod trace;
 pub mod verify;
 
 pub use shaping::{FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime};
@@ -266,7 +263,7 @@ pub struct Spec {
     pub file_service: Option<FileService>,
     /// A captured trace replayed in place of generated I/O (`iolens replay`, fio's read_iolog).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replay: Option<replay::Replay>,
+    pub replay: Option<trace::Replay>,
 }
 
 impl Default for Spec {

@@ -328,7 +328,7 @@ fn changed(doc: &'static str) -> impl Strategy<Value = String> {
 /// fio 3.33's JSON (three groups, jobs of two threads; a mixed job) with its figures changed.
 pub fn changed_fio_json() -> impl Strategy<Value = String> {
     prop_oneof![
-        1 => changed(include_str!("../../src/result/testdata/fio-3.33-three-groups.json")),
+        1 => changed(include_str!("../../src/frontends/fio/testdata/fio-3.33-three-groups.json")),
         3 => changed(include_str!("../../fuzz/seeds/fio_json/null-randrw.json")),
     ]
 }

@@ -3,8 +3,8 @@
 //! than the saved job completed.
 
 use crate::error::{usage, UsageError};
+use crate::frontends::fio::FioJob;
 use crate::verify::state;
-use crate::workload::fio::FioJob;
 
 /// Gives each verifying job its aux directory and state file, and bounds the I/O of a job that
 /// loads a state to the writes it records. A state that cannot be read is refused before

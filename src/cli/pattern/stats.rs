@@ -5,9 +5,9 @@
 
 use super::PatternArgs;
 use crate::error::UsageError;
+use crate::frontends::counters::{self, streams::Stream};
+use crate::frontends::fio::FioJob;
 use crate::result::TestResult;
-use crate::workload::counters::{self, streams::Stream};
-use crate::workload::fio::FioJob;
 use std::path::Path;
 
 /// A stream keeps up when it achieves at least this share of the rate asked: pacing issues

@@ -5,12 +5,13 @@
 
 mod latency;
 mod params;
+pub mod profile;
 mod tables;
 pub mod xml;
 mod xml_system;
 
+use crate::frontends::diskspd::{shown, typed_line};
 use crate::result::RunResult;
-use crate::workload::diskspd::{shown, typed_line};
 use crate::workload::Spec;
 use std::fmt::Write;
 

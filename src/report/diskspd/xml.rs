@@ -9,10 +9,10 @@
 use super::latency::{columns, xml_percentiles};
 use super::xml_system::system;
 use super::Shown;
+use crate::frontends::diskspd::ResultsFormat;
 use crate::report::cells::ms;
+use crate::report::diskspd::profile::{write_profile, ProfileSpan, XmlOut};
 use crate::result::{RunResult, SecondLat, TestResult, ThreadOp, ThreadStats};
-use crate::workload::diskspd::xml_out::{write_profile, ProfileSpan, XmlOut};
-use crate::workload::diskspd::ResultsFormat;
 
 pub fn render(r: &RunResult) -> String {
     let show = Shown::of(r);

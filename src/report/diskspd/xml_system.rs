@@ -2,8 +2,8 @@
 //! (one group, its NUMA nodes, sockets and cores), from the facts the host read off the OS.
 
 use super::diskspd_time;
+use crate::report::diskspd::profile::XmlOut;
 use crate::result::{CpuPlace, RunResult};
-use crate::workload::diskspd::xml_out::XmlOut;
 use std::collections::BTreeMap;
 
 /// The release date of this version, in DiskSpd's y/m/d without leading zeros; moves with the

@@ -173,7 +173,7 @@ fn json_plus_bins_hold_every_io_and_read_back_to_the_same_percentiles() {
         let bins = clat["bins"].as_object().unwrap();
         assert_eq!(bins.values().map(|n| n.as_u64().unwrap()).sum::<u64>(), op.ios, "{dir}");
         // fio's own reader of json+ (iolens' import) finds the percentiles json printed.
-        let back = crate::result::fio::from_fio_json(&j, "plus.json", None).expect("json+ reads back");
+        let back = crate::frontends::fio::from_fio_json(&j, "plus.json", None).expect("json+ reads back");
         let p99 = clat["percentile"]["99.000000"].as_u64().unwrap() as f64 / 1000.0;
         let op_back = if dir == "read" { &back.tests[0].read } else { &back.tests[0].write };
         assert_eq!(op_back.lat_us.percentiles.get("99"), Some(p99), "{dir}");

@@ -4,7 +4,7 @@
 
 use super::OffsetGen;
 use crate::engine::OpKind;
-use crate::workload::replay::{Replay, TraceIo, TraceOp};
+use crate::workload::trace::{Replay, TraceIo, TraceOp};
 use crate::workload::{FileService, ServiceKind};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

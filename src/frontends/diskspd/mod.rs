@@ -12,7 +12,6 @@ pub mod fit;
 mod options;
 mod wording;
 mod xml;
-pub mod xml_out;
 
 type R<T> = Result<T, UsageError>;
 

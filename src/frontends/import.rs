@@ -1,8 +1,8 @@
 //! A result from the JSON a user hands `import` or `compare`: iolens' own, or fio's output
 //! (`--output-format=json` or `json+`), told apart by fio's "fio version" key.
 
-use super::RunResult;
 use crate::error::UsageError;
+use crate::result::RunResult;
 
 /// The result in `text`: `shown` names the input in errors, `name` (its file name) goes into
 /// an imported fio result's source; `host` is where fio ran, as fio does not say.
@@ -17,6 +17,6 @@ pub fn from_text(text: &str, shown: &str, name: &str, host: Option<&str>) -> Res
         serde_json::from_value(v).map_err(|e| UsageError::new(shown, format!("is not an iolens result: {e}")))?
     };
     // What the store would refuse is refused here, so an import never half succeeds.
-    super::figures::check(&r).map_err(|e| UsageError::new(shown, e))?;
+    crate::result::figures::check(&r).map_err(|e| UsageError::new(shown, e))?;
     Ok(r)
 }

@@ -2,7 +2,7 @@
 //! files (or replay_redirect's), with the job's iodepth and engine, as `iolens replay` does.
 
 use super::job::Job;
-use crate::workload::replay::{apply, load, Shaping};
+use crate::frontends::replay::{apply, load, Shaping};
 
 type R<T> = Result<T, String>;
 

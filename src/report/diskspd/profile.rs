@@ -2,7 +2,7 @@
 //! the shape of DiskSpd's `Profile::GetXml`. It says only what the DiskSpd command line could
 //! say, so that `-X` reads it back into the same specs.
 
-use super::ResultsFormat;
+use crate::frontends::diskspd::ResultsFormat;
 use crate::workload::{DataPattern, Pattern, Spec};
 use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;

@@ -35,7 +35,7 @@ pub fn load(log: &std::path::Path, s: &Shaping) -> Result<Replay, UsageError> {
     if align > 0 && !align.is_power_of_two() {
         return usage(al, format!("{align} is not a power of two"));
     }
-    let mut r = Replay::load(log, what)?;
+    let mut r = super::read(log, what)?;
     r.no_stall = s.no_stall;
     r.time_scale = time_scale;
     r.scale = scale;

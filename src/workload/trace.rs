@@ -1,24 +1,14 @@
-//! A captured trace to replay (`iolens replay`, fio's `read_iolog`): fio's iologs, blktrace
-//! captures and iolens's own traces, told apart by their first bytes. Its I/Os in order, each
-//! with the time the trace issued it, and how the replay treats them (timing kept, scaled or
-//! dropped; offsets aligned and scaled; every file redirected to one target). The I/Os are
-//! parsed into one compact array before the run, so the worker replaying them walks it without
-//! allocating.
+//! A captured trace as the runner replays it (`iolens replay`, fio's `read_iolog`): its I/Os in
+//! order, each with the time the trace issued it, and how the replay treats them (timing kept,
+//! scaled or dropped; offsets aligned and scaled; every file redirected to one target). The
+//! I/Os sit in one compact array before the run, so the worker replaying them walks it without
+//! allocating. The formats a trace comes in are read by `frontends::replay`.
 
-mod blktrace;
-mod parse;
-mod setup;
-mod tracepoints;
-
-use crate::error::UsageError;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 use std::sync::Arc;
 
-pub use blktrace::{capture_files, device_of, is_blktrace, parse_blktrace, RECORD_LIMIT};
-pub use parse::{parse, timed_row, Format, IOLENS_HEADER, TIMED_HEADER};
-pub use setup::{apply, check_direct, load, Shaping};
-pub use tracepoints::{Capture, Request};
+/// The format name a blktrace capture's replay carries: its files are devices ("dev 8,0").
+pub const BLKTRACE: &str = "blktrace";
 
 /// What a trace's I/O does (the runner's operations, named here so that workloads stay apart
 /// from the engines).
@@ -40,16 +30,6 @@ pub struct TraceIo {
     pub len: u32,
     pub file: u32,
     pub op: TraceOp,
-}
-
-/// A trace as read: its format, its files in order of first appearance, its I/Os in order,
-/// and the latencies the capture itself saw (ns; empty when it has none).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Parsed {
-    pub format: Format,
-    pub files: Vec<String>,
-    pub ios: Vec<TraceIo>,
-    pub capture_ns: Vec<u64>,
 }
 
 /// How a trace is replayed, and the trace itself (which the stored result leaves out).
@@ -85,43 +65,6 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Reads and parses the trace at `path` (each file bounded by the input size limit; a
-    /// blktrace capture may be several, see `capture_files`); `what` names it in errors (an
-    /// option, or the trace itself).
-    pub fn load(path: &Path, what: &str) -> Result<Replay, UsageError> {
-        let limit = crate::input::TEXT_LIMIT;
-        let paths = capture_files(path);
-        let data = paths.iter().map(|p| crate::input::read_bytes(p, what, limit)).collect::<Result<Vec<_>, _>>()?;
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        let Parsed { format, files, ios, capture_ns } = if data.iter().any(|d| is_blktrace(d)) {
-            let named: Vec<(&str, &[u8])> =
-                shown.iter().map(String::as_str).zip(data.iter().map(Vec::as_slice)).collect();
-            parse_blktrace(&named)?
-        } else if let [one] = &data[..] {
-            let text = std::str::from_utf8(one).map_err(|e| {
-                UsageError::new(what, format!("{} is not UTF-8 text (byte {})", shown[0], e.valid_up_to()))
-            })?;
-            parse(text, &shown[0])?
-        } else {
-            let msg =
-                format!("none of its {} files is a blktrace capture, the one format that comes in several", data.len());
-            return Err(UsageError::new(path.display().to_string(), msg));
-        };
-        Ok(Replay {
-            trace: path.display().to_string(),
-            format: format.name().into(),
-            files,
-            no_stall: false,
-            time_scale: 100,
-            scale: 1,
-            align: 0,
-            redirect: None,
-            ios: Arc::new(ios),
-            capture_ns: Arc::new(capture_ns),
-            redirect_name: String::new(),
-        })
-    }
-
     /// The scale, alignment and redirection, once: what the worker replays is final.
     pub fn shape(&mut self) {
         let (scale, mask) = (self.scale.max(1), self.align.saturating_sub(1));
@@ -148,7 +91,7 @@ impl Replay {
     /// The device number a blktrace capture's file `name` stands for; None for any other trace
     /// or name.
     pub fn device(&self, name: &str) -> Option<(u32, u32)> {
-        device_of(name).filter(|_| self.format == Format::Blktrace.name() && self.files.iter().any(|f| f == name))
+        device_of(name).filter(|_| self.format == BLKTRACE && self.files.iter().any(|f| f == name))
     }
 
     /// How to give the trace's files targets, in the words of the front end that asked.
@@ -189,5 +132,8 @@ impl Replay {
     }
 }
 
-#[cfg(test)]
-mod tests;
+/// (major, minor) of a device a blktrace capture names "dev MAJOR,MINOR".
+pub fn device_of(name: &str) -> Option<(u32, u32)> {
+    let (major, minor) = name.strip_prefix("dev ")?.split_once(',')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}

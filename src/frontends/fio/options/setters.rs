@@ -2,9 +2,9 @@
 //! table in options.rs.
 
 use super::R;
-use crate::workload::fio::engines::engine;
-use crate::workload::fio::job::Job;
-use crate::workload::fio::values::{block, block_range, bssplit, int, pct, time, u32v};
+use crate::frontends::fio::engines::engine;
+use crate::frontends::fio::job::Job;
+use crate::frontends::fio::values::{block, block_range, bssplit, int, pct, time, u32v};
 use crate::workload::{AccessHint, OnError, Pattern, RateProcess, StartDelay};
 
 pub(super) fn verify(j: &mut Job, key: &str, v: &str) -> R<()> {

@@ -115,12 +115,6 @@ fn device_name(dev: u32) -> String {
     format!("dev {},{}", dev >> 20, dev & 0xf_ffff)
 }
 
-/// (major, minor) of a device named by `device_name`.
-pub fn device_of(name: &str) -> Option<(u32, u32)> {
-    let (major, minor) = name.strip_prefix("dev ")?.split_once(',')?;
-    Some((major.parse().ok()?, minor.parse().ok()?))
-}
-
 /// A capture's per-CPU files, merged by time: its I/Os (one file of the trace per device,
 /// named "dev MAJOR,MINOR"), and each issued request's latency where it completed.
 pub fn parse_blktrace(files: &[(&str, &[u8])]) -> Result<Parsed, UsageError> {

@@ -116,7 +116,7 @@ impl FioVerify {
             },
             "verify_backlog" => {
                 // fio reads it as a number with a size suffix ("1m": 1,048,576 blocks).
-                let n = crate::workload::fio::values::int(v, 1024)?;
+                let n = crate::frontends::fio::values::int(v, 1024)?;
                 self.backlog = u32::try_from(n).map_err(|_| format!("'{v}' is more blocks than {}", u32::MAX))?;
                 None
             }
@@ -125,7 +125,7 @@ impl FioVerify {
                 None
             }
             "verify_interval" => {
-                let n = crate::workload::fio::values::int(v, 1024)?;
+                let n = crate::frontends::fio::values::int(v, 1024)?;
                 self.interval = (n > 0).then_some(n);
                 None
             }
@@ -145,7 +145,7 @@ impl FioVerify {
                 None
             }
             "verify_pattern_interval" => {
-                self.pattern_interval = crate::workload::fio::values::int(v, 1024)?;
+                self.pattern_interval = crate::frontends::fio::values::int(v, 1024)?;
                 None
             }
             // Checking on the worker's own thread, in order, is what fio's async threads do too.

@@ -7,10 +7,10 @@
 //! fio's total latency (`lat_ns`) when it has percentiles (`lat_percentiles=1`), else its
 //! completion latency (`clat_ns`); `json+` adds the histogram bins, which merge exactly.
 
-use super::{
+use crate::error::UsageError;
+use crate::result::{
     FsyncStats, Histograms, Host, OpStats, ResponseLat, RunResult, TargetInfo, TestResult, ThreadOp, ThreadStats,
 };
-use crate::error::UsageError;
 use crate::stats::cpu::CpuStats;
 use crate::stats::{HistDump, LatRec, LatStats, Percentiles, PERCENTILES};
 use serde_json::Value;
@@ -206,7 +206,7 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
     }
     let hostname = jobs.iter().find_map(|j| j.get("hostname").and_then(Value::as_str)).or(host).unwrap_or("unknown");
     Ok(RunResult {
-        schema_version: super::SCHEMA_VERSION,
+        schema_version: crate::result::SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
         build: None,
         command: "fio".into(),
@@ -237,7 +237,11 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
 }
 
 fn target(path: &str, size: u64) -> TargetInfo {
-    let kind = if path.starts_with("/dev/") { super::TargetKind::BlockDevice } else { super::TargetKind::File };
+    let kind = if path.starts_with("/dev/") {
+        crate::result::TargetKind::BlockDevice
+    } else {
+        crate::result::TargetKind::File
+    };
     TargetInfo {
         path: path.to_string(),
         kind,
@@ -350,7 +354,7 @@ fn spec(
     opts: &[(String, String)],
     notices: &mut Vec<String>,
 ) -> crate::workload::Spec {
-    let (spec, dropped) = crate::workload::fio::spec_of_options(name, globals, opts).unwrap_or_else(|e| {
+    let (spec, dropped) = super::spec_of_options(name, globals, opts).unwrap_or_else(|e| {
         notices.push(format!("the job's options do not make an iolens spec ({e}); matched as a default test"));
         (crate::workload::Spec::default(), Vec::new())
     });

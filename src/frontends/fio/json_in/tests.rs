@@ -76,7 +76,7 @@ fn json_plus_bins_merge_into_exact_percentiles() {
 #[test]
 fn iolens_results_in_fios_layout_read_back() {
     let r: crate::result::RunResult =
-        serde_json::from_str(include_str!("../../report/testdata/iolens_randrw_q4.json")).unwrap();
+        serde_json::from_str(include_str!("../../../report/testdata/iolens_randrw_q4.json")).unwrap();
     let fio = crate::report::render(&r, crate::report::Format::Fio(crate::report::FioOut::JSON));
     let back = from_fio_json(&doc(&fio), "x.json", None).unwrap();
     assert_eq!(back.tests.len(), r.tests.len(), "{:?}", back.tests[0].notices);

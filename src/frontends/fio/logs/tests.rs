@@ -1,4 +1,4 @@
-use crate::workload::fio::{parse_args, parse_job_text};
+use crate::frontends::fio::{parse_args, parse_job_text};
 use crate::workload::iolog::IoLogs;
 use std::path::Path;
 

@@ -20,7 +20,7 @@ impl Format {
             Format::FioV2 => "fio iolog v2",
             Format::FioV3 => "fio iolog v3",
             Format::Iolens => "iolens trace",
-            Format::Blktrace => "blktrace",
+            Format::Blktrace => crate::workload::trace::BLKTRACE,
         }
     }
 }

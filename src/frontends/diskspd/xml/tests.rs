@@ -1,9 +1,9 @@
 //! Tests of `-X` profiles: a profile in DiskSpd's own shape, the round trip through the profile
 //! iolens echoes, and the one-line errors.
 
-use super::super::xml_out::{write_profile, ProfileSpan, XmlOut};
 use super::super::{parse, DiskspdJob, ResultsFormat};
 use crate::error::UsageError;
+use crate::report::diskspd::profile::{write_profile, ProfileSpan, XmlOut};
 use crate::workload::{DataPattern, Pattern};
 
 /// A profile as DiskSpd users write them: a 4 KiB random 70/30 mix on two template targets,
