@@ -103,6 +103,6 @@ pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
         interval: parse::seconds("--interval", a.or(&a.interval, "5", "1"))?,
     };
     let output = a.common.output(None)?;
-    let req = Request { command: "cdm", items: &items, size_given: true, output: &output, passes: &passes };
+    let req = Request { command: "cdm", items: &items, output: &output, passes: &passes };
     super::mpi::execute(&req, a.mpi.check()?)
 }

@@ -45,6 +45,7 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     let mut base = Spec {
         targets: vec![target],
         size: parse::size("--size", a.size.as_deref().unwrap_or(default_size))?,
+        size_given: a.size.is_some(),
         ..Spec::default()
     };
     a.common.apply(&mut base);
@@ -87,7 +88,7 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     };
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
     let html = output.out.as_ref().map(|(p, _)| p.clone());
-    let req = Request::once("check", &profile, a.size.is_some(), &output);
+    let req = Request::once("check", &profile, &output);
     let code = execute_series(&req, &mut next, &annotate)?;
     if let Some(p) = html {
         if p.exists() {

@@ -67,6 +67,8 @@ impl CommonArgs {
         let mut spec = Spec {
             targets: vec![target.unwrap_or(".").to_string()],
             size: parse::size("--size", size)?,
+            // These commands always make their targets this size (the default or --size).
+            size_given: true,
             duration: parse::seconds(duration.0, duration.1)?,
             direct: !buffered,
             ..Spec::default()

@@ -63,6 +63,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         .chain(job.later)
         .map(|mut spec| {
             own.apply(&mut spec);
+            spec.size_given = size_given;
             spec.targets.dedup();
             // The notes went to stderr above, where DiskSpd puts its warnings; its results carry none.
             Item { name: spec.short_name(), spec, notes: Vec::new() }
@@ -78,7 +79,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    execute(&Request::once("diskspd", &items, size_given, &output))
+    execute(&Request::once("diskspd", &items, &output))
 }
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).

@@ -192,6 +192,7 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
     let mut base = Spec {
         targets: vec![a.what.first().cloned().unwrap_or_else(|| ".".into())],
         size: parse::size("--size", a.size.as_deref().unwrap_or("1GiB"))?,
+        size_given: a.size.is_some(),
         ..Spec::default()
     };
     a.common.apply(&mut base);
@@ -203,6 +204,6 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
         i.spec.validate()?;
     }
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
-    let req = Request::once("explain", &envelope, a.size.is_some(), &output);
+    let req = Request::once("explain", &envelope, &output);
     execute_series(&req, &mut |done| sw.next(done, std::time::Instant::now()).map(item), &annotate)
 }

@@ -330,8 +330,7 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     output.bandwidth_log = p.bandwidth_log.then(|| p.eta.unwrap_or(std::io::stdout().is_terminal()));
     if let Some(wall) = mpi.check()? {
         let items = mpi_items(&jobs)?;
-        let size_given = jobs.iter().any(|j| j.size_given());
-        return super::mpi::execute(&Request::once("fio", &items, size_given, &output), Some(wall));
+        return super::mpi::execute(&Request::once("fio", &items, &output), Some(wall));
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);

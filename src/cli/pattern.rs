@@ -65,5 +65,5 @@ pub fn main(a: PatternArgs) -> anyhow::Result<i32> {
     }
     let item = item(&a)?;
     let output = a.common.output(None)?;
-    super::mpi::execute(&Request::once("pattern", &[item], true, &output), a.mpi.check()?)
+    super::mpi::execute(&Request::once("pattern", &[item], &output), a.mpi.check()?)
 }

@@ -77,5 +77,5 @@ pub fn main(a: ReplayArgs) -> anyhow::Result<i32> {
     let output = a.common.output(a.trace.as_deref())?;
     let name = format!("replay {}", a.log.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
     let item = Item { name, spec, notes: Vec::new() };
-    crate::session::execute(&crate::session::Request::once("replay", &[item], false, &output))
+    crate::session::execute(&crate::session::Request::once("replay", &[item], &output))
 }

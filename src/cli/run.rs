@@ -172,6 +172,7 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
         qd: number("--qd", &a.qd, "1-4096")?,
         batch: number("--batch", &a.batch, "1-4096")?,
         size: opt_size("--size", &a.size)?.unwrap_or(def.size),
+        size_given: a.size.is_some(),
         offset: opt_size("--offset", &a.offset)?.unwrap_or(0),
         range: opt_size("--range", &a.range)?,
         align: opt_size("--align", &a.align)?,
@@ -287,5 +288,5 @@ pub fn main(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
     let output = a.common.output(a.trace.as_deref())?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
-    super::mpi::execute(&Request::once("run", &[item], a.size.is_some(), &output), a.mpi.check()?)
+    super::mpi::execute(&Request::once("run", &[item], &output), a.mpi.check()?)
 }

@@ -60,6 +60,7 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
     let base = Spec {
         targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
         size: parse::size("--size", &a.size)?,
+        size_given: true,
         duration: parse::seconds("--duration", &a.duration)?,
         qd,
         direct: !a.buffered,
@@ -96,5 +97,5 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
 pub fn main(a: SqlioArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
     let output = a.common.output(None)?;
-    execute(&Request::once("sqlio", &items, true, &output))
+    execute(&Request::once("sqlio", &items, &output))
 }

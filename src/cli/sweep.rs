@@ -92,5 +92,5 @@ pub fn main(a: SweepArgs) -> anyhow::Result<i32> {
     let items = items(&a.run)?;
     let r = &a.run;
     let output = r.common.output(r.trace.as_deref())?;
-    super::mpi::execute(&Request::once("sweep", &items, r.size.is_some(), &output), r.mpi.check()?)
+    super::mpi::execute(&Request::once("sweep", &items, &output), r.mpi.check()?)
 }

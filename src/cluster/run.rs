@@ -31,7 +31,7 @@ const LEAD: Duration = Duration::from_millis(100);
 /// Runs `items` on every rank and reports on rank 0. Returns the exit code, the same on
 /// every rank.
 pub fn execute(req: &Request, wall: Stonewall) -> anyhow::Result<i32> {
-    let Request { command, items, size_given, output, passes } = *req;
+    let Request { command, items, output, passes } = *req;
     let shared = shared_targets(items.iter().flat_map(|i| i.spec.targets.iter()))?;
     let mut group = Group::join(Comm::init(install_interrupt())?);
     crate::run::keep_mergeable();
@@ -48,7 +48,7 @@ pub fn execute(req: &Request, wall: Stonewall) -> anyhow::Result<i32> {
     let host = group.comm.host().to_string();
     let mut fin = Final { host, error: None, targets: Vec::new(), tests: Vec::new() };
     let on = Rank { shared, wall, passes };
-    match prepare_rank(&mut group, &items, shared, size_given, output) {
+    match prepare_rank(&mut group, &items, shared, output) {
         Err(e) => fin.error = Some(format!("{e:#}")),
         Ok(mut p) => run_rank(&mut group, &items, &on, &mut p, &mut fin),
     }
@@ -75,13 +75,7 @@ struct Rank<'a> {
 /// This rank's targets, prepared. A shared file is created once, by rank 0, before the others
 /// open it; they then treat it as this run's (written to without --allow-write, removed by
 /// rank 0). A region too small to split is refused before any file is made.
-fn prepare_rank(
-    group: &mut Group,
-    items: &[Item],
-    shared: bool,
-    size_given: bool,
-    output: &Output,
-) -> anyhow::Result<Ready> {
+fn prepare_rank(group: &mut Group, items: &[Item], shared: bool, output: &Output) -> anyhow::Result<Ready> {
     let (rank, n) = (group.comm.rank(), group.comm.size());
     if shared && rank != 0 {
         let made: Vec<String> =
@@ -91,10 +85,10 @@ fn prepare_rank(
     let too_small = items
         .iter()
         .filter(|_| shared)
-        .find_map(|i| my_part(&i.spec, &targets::plan(&i.spec, size_given).unwrap_or_default(), rank, n).err());
+        .find_map(|i| my_part(&i.spec, &targets::plan(&i.spec).unwrap_or_default(), rank, n).err());
     let prepared = match too_small {
         Some(e) => Err(e),
-        None => prepare(items, size_given, output),
+        None => prepare(items, output),
     };
     if shared && rank == 0 {
         let made: Vec<String> = prepared.as_ref().map_or(Vec::new(), |p| {

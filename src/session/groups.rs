@@ -9,13 +9,15 @@ use crate::result::TestResult;
 use crate::run;
 use crate::targets::host::same_file;
 use crate::targets::{self, Plan, Prepared};
+use crate::workload::Spec;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// fio's `size=N%`: the share of the smallest of the job's targets, in whole blocks.
 pub fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
     let Some(pct) = j.size_pct else { return Ok(()) };
-    let plans = targets::plan(&j.spec, false)?;
+    // A percentage is of the targets as they are, whatever size they would be made.
+    let plans = targets::plan(&Spec { size_given: false, ..j.spec.clone() })?;
     if let Some(t) = plans.iter().find(|t| t.kind == targets::Kind::NewFile) {
         return usage(
             &format!("[{}]", j.name),
@@ -33,7 +35,7 @@ pub fn size_from_pct(j: &mut FioJob) -> Result<(), UsageError> {
 pub fn bound_by_size(j: &mut FioJob) -> Result<(), UsageError> {
     let Some(passes) = j.size_passes else { return Ok(()) };
     let s = &j.spec;
-    let plans = targets::plan(s, j.size_given())?;
+    let plans = targets::plan(s)?;
     let bytes: u64 = plans.iter().map(|t| pass_bytes(s, s.range.unwrap_or(t.size.saturating_sub(s.offset)))).sum();
     // An io_size below the passes' bytes still ends the job first (a verify_only job's).
     let limit = bytes.saturating_mul(passes);
@@ -114,7 +116,7 @@ pub fn run_jobs(
 fn plan_jobs(jobs: &[FioJob], output: &Output) -> anyhow::Result<Vec<Vec<Plan>>> {
     let mut plans: Vec<Vec<Plan>> = Vec::with_capacity(jobs.len());
     for j in jobs {
-        let p = targets::plan(&j.spec, j.size_given())?;
+        let p = targets::plan(&j.spec)?;
         // fio's allow_file_create=0: the job may use files that exist, or that an earlier job
         // of this run creates, and no other.
         let earlier = |t: &Plan| plans.iter().flatten().any(|o: &Plan| o.path == t.path);

@@ -105,16 +105,14 @@ pub struct Request<'a> {
     pub command: &'a str,
     /// The tests; for a series, every kind of test it may run (its targets are planned once).
     pub items: &'a [Item],
-    /// The user gave the size: a file or device smaller than it is refused, not measured whole.
-    pub size_given: bool,
     pub output: &'a Output,
     pub passes: &'a Passes,
 }
 
 impl<'a> Request<'a> {
     /// One pass of each test: every command but cdm.
-    pub fn once(command: &'a str, items: &'a [Item], size_given: bool, output: &'a Output) -> Request<'a> {
-        Request { command, items, size_given, output, passes: &Passes::ONCE }
+    pub fn once(command: &'a str, items: &'a [Item], output: &'a Output) -> Request<'a> {
+        Request { command, items, output, passes: &Passes::ONCE }
     }
 }
 
@@ -134,11 +132,11 @@ pub fn execute_series(
     next: &mut dyn FnMut(&[TestResult]) -> Option<Item>,
     annotate: Annotate,
 ) -> anyhow::Result<i32> {
-    let Request { command, items: envelope, size_given, output, passes } = *req;
+    let Request { command, items: envelope, output, passes } = *req;
     if envelope.is_empty() {
         return Ok(0);
     }
-    let mut p = prepare(envelope, size_given, output)?;
+    let mut p = prepare(envelope, output)?;
     let started_at = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let (interrupt, opts) = (&p.interrupt, &p.opts);
     let mut measure = |spec: &Spec, targets: &mut [targets::Prepared]| run::run_test(spec, targets, interrupt, opts);

@@ -22,13 +22,14 @@ pub struct Ready {
 }
 
 /// Plans the targets once, for every kind of test in `envelope`, and prepares them.
-pub fn prepare(envelope: &[Item], size_given: bool, output: &Output) -> anyhow::Result<Ready> {
+pub fn prepare(envelope: &[Item], output: &Output) -> anyhow::Result<Ready> {
     let first = &envelope[0];
     let mut base = first.spec.clone();
     if envelope.iter().any(|i| i.spec.writes()) {
         base.read_pct = 0;
     }
-    let plans = targets::plan(&base, size_given)?;
+    base.size_given = envelope.iter().any(|i| i.spec.size_given);
+    let plans = targets::plan(&base)?;
     for (opt, p) in [("--out", output.out.as_ref().map(|o| &o.0)), ("--trace", output.trace.as_ref())] {
         if let Some(p) = p {
             if plans.iter().any(|t| same_file(p, &t.path)) {

@@ -100,7 +100,8 @@ pub fn reopen_for(spec: &Spec, targets: &mut [Prepared]) -> anyhow::Result<()> {
 
 /// Checks every target against the spec; touches nothing. `size_given` says whether the user
 /// typed `--size` (it then also limits existing targets).
-pub fn plan(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
+pub fn plan(spec: &Spec) -> Result<Vec<Plan>, UsageError> {
+    let size_given = spec.size_given;
     let mut plans = Vec::new();
     let mut need: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
     for t in &spec.targets {

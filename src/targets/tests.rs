@@ -4,6 +4,11 @@ use super::*;
 #[cfg(unix)]
 use std::os::unix::fs::FileTypeExt;
 
+/// `plan` with the size given (or not) by the user.
+fn plan_sized(spec: &Spec, size_given: bool) -> Result<Vec<Plan>, UsageError> {
+    plan(&Spec { size_given, ..spec.clone() })
+}
+
 /// The block device holding the root file system, if it is one we can see.
 #[cfg(unix)]
 fn root_device() -> Option<String> {
@@ -25,10 +30,10 @@ fn mounted_device_is_never_planned_for_writes() {
     let visible = dev.ok_or("no block device under /dev is mounted on / here");
     let Some(dev) = privileged.need("the root file system on a visible block device", visible) else { return };
     let spec = Spec { targets: vec![dev.clone()], read_pct: 0, force_device: true, ..Spec::default() };
-    let e = plan(&spec, false).unwrap_err();
+    let e = plan_sized(&spec, false).unwrap_err();
     assert!(e.message.contains("is mounted on /"), "{dev}: {e}");
     let spec = Spec { force_device: false, ..spec };
-    assert!(plan(&spec, false).unwrap_err().message.contains("needs --force-device"));
+    assert!(plan_sized(&spec, false).unwrap_err().message.contains("needs --force-device"));
 }
 
 #[test]
@@ -37,21 +42,21 @@ fn existing_file_size_and_region_rules() {
     let p = dir.path().join("f");
     fs::write(&p, vec![1u8; 1 << 20]).unwrap();
     let spec = Spec { targets: vec![p.display().to_string()], ..Spec::default() };
-    let plans = plan(&spec, false).unwrap();
+    let plans = plan_sized(&spec, false).unwrap();
     assert_eq!(plans[0].size, 1 << 20);
     assert_eq!(plans[0].kind, Kind::File { ours: false });
-    assert_eq!(plan(&spec, true).unwrap_err().option, "--size");
+    assert_eq!(plan_sized(&spec, true).unwrap_err().option, "--size");
     let spec = Spec { offset: 1 << 20, ..spec };
-    assert_eq!(plan(&spec, false).unwrap_err().option, "--offset");
+    assert_eq!(plan_sized(&spec, false).unwrap_err().option, "--offset");
 }
 
 #[cfg(unix)] // /dev/null is Unix's character device; Windows has none to name.
 #[test]
 fn character_devices_need_a_size_and_force_for_writes() {
     let spec = Spec { targets: vec!["/dev/null".into()], read_pct: 0, size: 1 << 20, ..Spec::default() };
-    assert!(plan(&spec, true).unwrap_err().message.contains("writing to it needs --force-device"));
+    assert!(plan_sized(&spec, true).unwrap_err().message.contains("writing to it needs --force-device"));
     let spec = Spec { force_device: true, ..spec };
-    assert!(plan(&spec, false).unwrap_err().message.contains("has no size"));
-    let p = plan(&spec, true).unwrap();
+    assert!(plan_sized(&spec, false).unwrap_err().message.contains("has no size"));
+    let p = plan_sized(&spec, true).unwrap();
     assert_eq!((p[0].kind, p[0].size), (Kind::Device, 1 << 20));
 }

@@ -167,6 +167,12 @@ pub struct Spec {
     pub batch: u32,
     /// Size of a test file iolens creates; for existing targets the tested size.
     pub size: u64,
+    /// The user gave the size (`--size`, DiskSpd's `-c`, fio's `size=`, a profile's fixed
+    /// size): an existing target is tested over exactly that much. Otherwise it is tested
+    /// whole, and `size` only sizes a file iolens makes. How the spec was asked for, not what
+    /// ran, so results do not store it.
+    #[serde(skip)]
+    pub size_given: bool,
     /// Start of the tested region within each target.
     pub offset: u64,
     /// Length of the tested region; `None` = from `offset` to `size`.
@@ -283,6 +289,7 @@ impl Default for Spec {
             qd: 1,
             batch: 1,
             size: 1 << 30,
+            size_given: false,
             offset: 0,
             range: None,
             end_asked: None,

@@ -71,7 +71,7 @@ impl FioJob {
     /// Whether the job gave `size` or `filesize`. Without one fio tests the whole of existing
     /// files and devices (and refuses files that do not exist): pass this to the target planner.
     pub fn size_given(&self) -> bool {
-        self.options.iter().any(|(k, _)| matches!(k.as_str(), "size" | "filesize"))
+        self.spec.size_given
     }
 }
 
@@ -294,7 +294,8 @@ impl Builder {
             l.first_thread = self.threads + 1;
         }
         self.threads += job.spec.threads;
-        let (name, spec, notes) = (job.name, job.spec, job.notes);
+        let (name, mut spec, notes) = (job.name, job.spec, job.notes);
+        spec.size_given = options.iter().any(|(k, _)| matches!(k.as_str(), "size" | "filesize"));
         let (group_reporting, allow_file_create) = (job.group_reporting, job.allow_file_create);
         self.exitall.push(job.exitall);
         self.jobs.push(FioJob {
