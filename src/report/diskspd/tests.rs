@@ -210,3 +210,8 @@ fn per_thread_buckets_carry_the_threads_own_seconds() {
     let span = &xml[..xml.find("<Thread>").unwrap()];
     assert!(span.contains(r#"ReadMinLatencyMilliseconds="0.100" ReadMaxLatencyMilliseconds="0.300""#), "{span}");
 }
+
+#[test]
+fn xml_snapshot() {
+    insta::assert_snapshot!(super::xml::render(&fixture(FULL)));
+}

@@ -179,3 +179,14 @@ fn json_plus_bins_hold_every_io_and_read_back_to_the_same_percentiles() {
         assert_eq!(op_back.lat_us.percentiles.get("99"), Some(p99), "{dir}");
     }
 }
+
+#[test]
+fn json_snapshot() {
+    // "time" is in the machine's time zone, as fio prints it: the rest is the machine's own.
+    let text = render_as(&fixture(), false);
+    let shown: Vec<&str> = text
+        .lines()
+        .map(|l| if l.trim_start().starts_with("\"time\" :") { "  \"time\" : LOCAL TIME," } else { l })
+        .collect();
+    insta::assert_snapshot!(shown.join("\n"));
+}

@@ -126,3 +126,75 @@ fn a_comparison_of_checks_overlays_their_sweeps() {
     assert_eq!(count(verdicts, "Reads: 5,000 IOPS cap"), 2, "each result's verdict (its stored analysis)");
     assert_eq!(count(&h, "<figure class=\"chart\""), 2, "no bars: the curves");
 }
+
+/// The page's skeleton: one line per element (name, id, class), indented by depth; a chart
+/// as one `svg` line with its element count, a table row as its cell count, a heading with
+/// its text, and runs of equal lines as one line with a count. What a reader navigates by,
+/// without the figures a changed fixture would move.
+fn skeleton(h: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let (mut depth, mut rest) = (0usize, h);
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at..];
+        let end = rest.find('>').expect("tag closes");
+        let tag = &rest[1..end];
+        let name: String = tag.trim_start_matches('/').chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let attr = |key: &str| {
+            let k = format!("{key}=");
+            tag.find(&k)
+                .map(|i| tag[i + k.len()..].trim_start_matches('"').split(['"', ' ']).next().unwrap_or("").to_string())
+        };
+        let pad = "  ".repeat(depth);
+        let mut line = format!("{pad}{name}");
+        line += &attr("id").map_or(String::new(), |v| format!(" #{v}"));
+        line += &attr("class").map_or(String::new(), |v| format!(" .{v}"));
+        let close_at = |what: &str| rest.find(&format!("</{what}>")).map(|i| i + what.len() + 3).expect("closed");
+        if tag.starts_with('!') || tag.starts_with('/') {
+            depth -= usize::from(tag.starts_with('/'));
+            rest = &rest[end + 1..];
+            continue;
+        }
+        if ["svg", "tr"].contains(&name.as_str()) {
+            let stop = close_at(&name);
+            let inner = &rest[end + 1..stop];
+            line += &match name.as_str() {
+                "svg" => format!(" ({} elements)", inner.matches('<').count() - inner.matches("</").count()),
+                _ => format!(" ({} cells)", inner.matches("<td").count() + inner.matches("<th").count()),
+            };
+            lines.push(line);
+            rest = &rest[stop..];
+            continue;
+        }
+        if ["h1", "h2", "h3", "caption", "figcaption", "title"].contains(&name.as_str()) {
+            let stop = close_at(&name);
+            let text = &rest[end + 1..stop - name.len() - 3];
+            line += &format!(": {}", text.split('<').next().unwrap_or(""));
+            lines.push(line);
+            rest = &rest[stop..];
+            continue;
+        }
+        lines.push(line);
+        let void = ["meta", "br", "hr", "img", "col", "input", "link"].contains(&name.as_str()) || tag.ends_with('/');
+        depth += usize::from(!void);
+        rest = &rest[end + 1..];
+    }
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        if lines.get(i + 1) == Some(l) {
+            continue;
+        }
+        let run = lines[..=i].iter().rev().take_while(|x| *x == l).count();
+        out += &if run > 1 { format!("{l} ×{run}\n") } else { format!("{l}\n") };
+    }
+    out
+}
+
+#[test]
+fn page_structure_snapshot() {
+    insta::assert_snapshot!(skeleton(&super::render(&fixture())));
+}
+
+#[test]
+fn check_page_structure_snapshot() {
+    insta::assert_snapshot!(skeleton(&super::render(&check_fixture())));
+}
