@@ -1,6 +1,7 @@
 //! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
 
 use crate::error::{usage, UsageError};
+use crate::result::Kind;
 use crate::session::{Item, Passes, Request};
 use crate::workload::parse;
 use crate::workload::presets::{self, CdmOp, CdmTest};
@@ -103,6 +104,6 @@ pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
         interval: parse::seconds("--interval", a.or(&a.interval, "5", "1"))?,
     };
     let output = a.common.output(None)?;
-    let req = Request { command: "cdm", items: &items, output: &output, passes: &passes };
+    let req = Request { command: Kind::Cdm, items: &items, output: &output, passes: &passes };
     super::mpi::execute(&req, a.mpi.check()?)
 }

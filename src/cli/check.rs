@@ -7,6 +7,7 @@ use super::explain::{analyse, item, may_write, Judge};
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
+use crate::result::Kind;
 use crate::session::{execute_series, Item, Request};
 use crate::workload::presets::{CdmOp, CdmTest};
 use crate::workload::{parse, Spec};
@@ -88,7 +89,7 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     };
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
     let html = output.out.as_ref().map(|(p, _)| p.clone());
-    let req = Request::once("check", &profile, &output);
+    let req = Request::once(Kind::Check, &profile, &output);
     let code = execute_series(&req, &mut next, &annotate)?;
     if let Some(p) = html {
         if p.exists() {

@@ -7,6 +7,7 @@ use crate::error::{usage, UsageError};
 use crate::frontends::diskspd::{self, fit, DiskspdJob, ResultsFormat};
 use crate::report::diskspd::profile::{write_profile, ProfileSpan, XmlOut};
 use crate::report::Format;
+use crate::result::Kind;
 use crate::session::{execute, Item, Request};
 use clap::Args;
 
@@ -79,7 +80,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    execute(&Request::once("diskspd", &items, &output))
+    execute(&Request::once(Kind::Diskspd, &items, &output))
 }
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).

@@ -7,6 +7,7 @@ use super::common::CommonArgs;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, infer, matching::HostFit, Config};
 use crate::error::{usage, UsageError};
+use crate::result::Kind;
 use crate::session::{execute_series, Item, Request};
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -204,6 +205,6 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
         i.spec.validate()?;
     }
     let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
-    let req = Request::once("explain", &envelope, &output);
+    let req = Request::once(Kind::Explain, &envelope, &output);
     execute_series(&req, &mut |done| sw.next(done, std::time::Instant::now()).map(item), &annotate)
 }

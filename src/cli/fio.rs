@@ -7,6 +7,7 @@ use super::mpi::MpiArgs;
 use crate::error::{usage, UsageError};
 use crate::frontends::fio::{self, FioJob};
 use crate::report::{FioOut, Format};
+use crate::result::Kind;
 use crate::session::{self, bound_by_size, size_from_pct, Item, Request};
 use clap::Args;
 use std::io::IsTerminal;
@@ -330,7 +331,7 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     output.bandwidth_log = p.bandwidth_log.then(|| p.eta.unwrap_or(std::io::stdout().is_terminal()));
     if let Some(wall) = mpi.check()? {
         let items = mpi_items(&jobs)?;
-        return super::mpi::execute(&Request::once("fio", &items, &output), Some(wall));
+        return super::mpi::execute(&Request::once(Kind::Fio, &items, &output), Some(wall));
     }
     // As fio, the files made stay unless every job says unlink=1 (or iolens' --keep keeps them).
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);

@@ -4,6 +4,7 @@
 mod stats;
 
 use crate::error::UsageError;
+use crate::result::Kind;
 use crate::session::{Item, Request};
 use crate::workload::dbpatterns::{pattern, Db};
 use crate::workload::parse;
@@ -65,5 +66,5 @@ pub fn main(a: PatternArgs) -> anyhow::Result<i32> {
     }
     let item = item(&a)?;
     let output = a.common.output(None)?;
-    super::mpi::execute(&Request::once("pattern", &[item], &output), a.mpi.check()?)
+    super::mpi::execute(&Request::once(Kind::Pattern, &[item], &output), a.mpi.check()?)
 }

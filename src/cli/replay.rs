@@ -3,6 +3,7 @@
 
 use crate::error::usage;
 use crate::frontends::replay::{apply, check_direct, load, Shaping};
+use crate::result::Kind;
 use crate::session::Item;
 use crate::workload::{parse, Spec};
 use clap::Args;
@@ -77,5 +78,5 @@ pub fn main(a: ReplayArgs) -> anyhow::Result<i32> {
     let output = a.common.output(a.trace.as_deref())?;
     let name = format!("replay {}", a.log.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
     let item = Item { name, spec, notes: Vec::new() };
-    crate::session::execute(&crate::session::Request::once("replay", &[item], &output))
+    crate::session::execute(&crate::session::Request::once(Kind::Replay, &[item], &output))
 }

@@ -1,6 +1,7 @@
 //! `iolens run`: one workload, fio's and DiskSpd's knobs under one set of names.
 
 use crate::error::{usage, UsageError};
+use crate::result::Kind;
 use crate::session::{Item, Request};
 use crate::workload::verify::{parse_inject, VerifySpec};
 use crate::workload::{parse, BlockShare, OnError, RateProcess, Spec, ThinkTime};
@@ -288,5 +289,5 @@ pub fn main(a: RunArgs) -> anyhow::Result<i32> {
     let spec = to_spec(&a)?;
     let output = a.common.output(a.trace.as_deref())?;
     let item = Item { name: spec.short_name(), spec, notes: Vec::new() };
-    super::mpi::execute(&Request::once("run", &[item], &output), a.mpi.check()?)
+    super::mpi::execute(&Request::once(Kind::Run, &[item], &output), a.mpi.check()?)
 }

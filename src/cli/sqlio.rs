@@ -2,6 +2,7 @@
 //! threads × {sequential, random} × {read, write}, each cell a short run on one 1 GiB file.
 
 use crate::error::{usage, UsageError};
+use crate::result::Kind;
 use crate::session::{execute, Item, Request};
 use crate::workload::size::format_block;
 use crate::workload::{parse, BlockShare, Pattern, Spec};
@@ -97,5 +98,5 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
 pub fn main(a: SqlioArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
     let output = a.common.output(None)?;
-    execute(&Request::once("sqlio", &items, &output))
+    execute(&Request::once(Kind::Sqlio, &items, &output))
 }

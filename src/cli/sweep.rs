@@ -3,6 +3,7 @@
 
 use super::run::{to_spec, RunArgs};
 use crate::error::{usage, UsageError};
+use crate::result::Kind;
 use crate::session::{Item, Request};
 use clap::Args;
 
@@ -92,5 +93,5 @@ pub fn main(a: SweepArgs) -> anyhow::Result<i32> {
     let items = items(&a.run)?;
     let r = &a.run;
     let output = r.common.output(r.trace.as_deref())?;
-    super::mpi::execute(&Request::once("sweep", &items, &output), r.mpi.check()?)
+    super::mpi::execute(&Request::once(Kind::Sweep, &items, &output), r.mpi.check()?)
 }

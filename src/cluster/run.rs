@@ -15,6 +15,7 @@ use super::comm::{now_ns, wait_until, ClockOffset, Comm};
 use super::group::{Final, Group, Stopped};
 use super::{expand_rank, rank_file, share_region, shared_targets, Stonewall};
 use crate::error::{EXIT_FAIL, EXIT_USAGE};
+use crate::result::Kind;
 use crate::result::TestResult;
 use crate::run::RunOptions;
 use crate::session::{
@@ -206,7 +207,7 @@ fn my_part(spec: &Spec, plans: &[targets::Plan], rank: u32, size: u32) -> anyhow
 }
 
 /// Rank 0: the combined result, printed and saved; failed ranks named. Returns the exit code.
-fn report(command: &str, started_at: String, finals: Vec<Final>, output: &Output) -> anyhow::Result<i32> {
+fn report(command: Kind, started_at: String, finals: Vec<Final>, output: &Output) -> anyhow::Result<i32> {
     let failed: Vec<String> = finals
         .iter()
         .enumerate()

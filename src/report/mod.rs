@@ -10,6 +10,7 @@ pub mod catalog;
 mod explain;
 mod fio_json;
 pub mod fio_verify;
+mod formats;
 mod html;
 mod json;
 mod markdown;
@@ -26,6 +27,7 @@ mod tests;
 use crate::compare::Comparison;
 use crate::error::{usage, UsageError};
 use crate::result::RunResult;
+pub use formats::Exporter;
 use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,20 +73,6 @@ impl FioOut {
         }
         Ok(o)
     }
-
-    fn render(self, r: &RunResult) -> String {
-        let mut s = String::new();
-        if self.terse {
-            s.push_str(&fio_json::render_terse(r));
-        }
-        if self.json {
-            s.push_str(&fio_json::render_as(r, self.plus));
-        }
-        if self.normal {
-            s.push_str(&text::render(r));
-        }
-        s
-    }
 }
 
 impl Format {
@@ -126,27 +114,23 @@ impl Format {
     }
 }
 
-pub fn render(r: &RunResult, f: Format) -> String {
+/// The renderer of format `f`: one interface for a result and a comparison alike.
+pub fn exporter(f: Format) -> Box<dyn Exporter> {
     match f {
-        // A front end with a table of its own shows that; JSON is the same for all.
-        Format::Text if r.command == "cdm" => cdm::render(r),
-        Format::Text if r.command == "explain" || r.command == "check" => explain::render(r),
-        Format::Text if r.command == "sweep" => sweep::render(r),
-        Format::Text if r.command == "sqlio" => sqlio::render(r),
-        Format::Text if r.command == "diskspd" => diskspd::render(r),
-        Format::Text if r.command == "simdb" => simdb::render(r),
-        Format::Text => text::render(r),
-        Format::Json => json::render(r),
-        Format::Fio(o) => o.render(r),
-        Format::Csv => csv::render(r),
-        Format::Markdown => markdown::render(r),
-        Format::Html => html::render(r),
-        Format::DiskspdXml => diskspd::xml::render(r),
+        Format::Text => Box::new(formats::Text),
+        Format::Json => Box::new(formats::Json),
+        Format::Fio(o) => Box::new(formats::Fio(o)),
+        Format::Csv => Box::new(formats::Csv),
+        Format::Markdown => Box::new(formats::Markdown),
+        Format::Html => Box::new(formats::Html),
+        Format::DiskspdXml => Box::new(formats::DiskspdXml),
     }
 }
 
-/// Writes a report whole or not at all (temporary file, then rename), so a reader never sees
-/// half a JSON document even if iolens is killed while writing.
+pub fn render(r: &RunResult, f: Format) -> String {
+    exporter(f).result(r)
+}
+
 pub fn write_file(r: &RunResult, f: Format, path: &Path) -> anyhow::Result<()> {
     write_text(&render(r, f), path)
 }
@@ -193,17 +177,5 @@ pub fn findings(e: &crate::result::analysis::Explanation) -> String {
 /// A comparison of several results (see `compare`) in `f`; fio's JSON has no comparison. The
 /// HTML page also draws the sweeps of `results` (the ones compared) where they have them.
 pub fn render_comparison(c: &Comparison, results: &[RunResult], f: Format) -> Result<String, UsageError> {
-    Ok(match f {
-        Format::Text => compare::text(c),
-        Format::Json => serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n",
-        Format::Csv => compare::csv(c),
-        Format::Markdown => compare::markdown(c),
-        Format::Html => html::compare(c, results),
-        Format::Fio(_) | Format::DiskspdXml => {
-            return usage(
-                "--format",
-                "fio's JSON and DiskSpd's XML hold no comparison; use text, json, csv, markdown or html",
-            )
-        }
-    })
+    exporter(f).comparison(c, results)
 }

@@ -344,6 +344,6 @@ impl super::RunResult {
     /// Whether `t` is one of check's CrystalDiskMark tests, run before its sweep (whose tests'
     /// names start with "sweep "): a set of tests measured apart from the sweep's.
     pub fn in_check_profile(&self, t: &super::TestResult) -> bool {
-        self.command == "check" && !t.name.starts_with("sweep ")
+        self.kind() == super::Kind::Check && !t.name.starts_with("sweep ")
     }
 }

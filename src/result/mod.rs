@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod build;
 pub mod figures;
 pub mod host;
+pub mod kind;
 pub mod ranks;
 pub mod replay;
 pub mod simdb;
@@ -17,6 +18,7 @@ use crate::workload::Spec;
 use serde::{Deserialize, Serialize};
 
 pub use host::{CpuPlace, Host, TargetInfo, TargetKind};
+pub use kind::Kind;
 
 /// Bumped whenever a field changes meaning or disappears (adding fields does not bump it).
 pub const SCHEMA_VERSION: u32 = 1;

@@ -4,6 +4,7 @@
 use super::{Annotate, Output};
 use crate::error::{defer_write_failure, EXIT_FINDINGS, EXIT_INTERRUPTED};
 use crate::report;
+use crate::result::Kind;
 use crate::result::{RunResult, TargetInfo, TestResult, SCHEMA_VERSION};
 use crate::store::Store;
 use std::path::PathBuf;
@@ -32,7 +33,7 @@ pub fn save(r: &RunResult, opts: &StoreOpts, receipt: bool) {
 
 /// Builds the one result, prints it and saves it; the exit code says whether it was cut short.
 pub fn finish(
-    command: &str,
+    command: Kind,
     started_at: String,
     targets: Vec<TargetInfo>,
     tests: Vec<TestResult>,
@@ -44,7 +45,7 @@ pub fn finish(
         schema_version: SCHEMA_VERSION,
         iolens_version: env!("CARGO_PKG_VERSION").into(),
         build: Some(crate::result::build::Build::this()),
-        command: command.into(),
+        command: command.name().into(),
         // A path that is not UTF-8 is kept as near as text allows; the run itself had it whole.
         args: std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect(),
         started_at,

@@ -5,6 +5,7 @@
 use super::{check_memory, finish, install_interrupt, prefill_progress, Output};
 use crate::error::{usage, UsageError};
 use crate::frontends::fio::FioJob;
+use crate::result::Kind;
 use crate::result::TestResult;
 use crate::run;
 use crate::targets::host::same_file;
@@ -60,13 +61,13 @@ fn pass_bytes(s: &crate::workload::Spec, region: u64) -> u64 {
 /// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the
 /// exit code: as in fio, a job below its rate_min fails the run, its figures still reported.
 pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Result<i32> {
-    run_jobs("fio", jobs, output, keep, &|_| Ok(()))
+    run_jobs(Kind::Fio, jobs, output, keep, &|_| Ok(()))
 }
 
 /// As `run_groups`, for another command (`pattern --from-stats` runs its streams as one
 /// group), with what it derives from the tests added to the result by `annotate`.
 pub fn run_jobs(
-    command: &str,
+    command: Kind,
     jobs: &[FioJob],
     output: &Output,
     keep: bool,

@@ -19,6 +19,7 @@ pub use simdb::run_simdb;
 
 use crate::error::{usage, UsageError};
 use crate::report::Format;
+use crate::result::Kind;
 use crate::result::{RunResult, TestResult};
 use crate::workload::Spec;
 use crate::{run, targets};
@@ -102,7 +103,7 @@ fn check_dir(option: &str, p: &Path) -> Result<(), UsageError> {
 /// What a measuring command hands the session: its tests, and how to run and report them.
 pub struct Request<'a> {
     /// The front end that made the tests ("run", "cdm" …): the result's `command`.
-    pub command: &'a str,
+    pub command: Kind,
     /// The tests; for a series, every kind of test it may run (its targets are planned once).
     pub items: &'a [Item],
     pub output: &'a Output,
@@ -111,7 +112,7 @@ pub struct Request<'a> {
 
 impl<'a> Request<'a> {
     /// One pass of each test: every command but cdm.
-    pub fn once(command: &'a str, items: &'a [Item], output: &'a Output) -> Request<'a> {
+    pub fn once(command: Kind, items: &'a [Item], output: &'a Output) -> Request<'a> {
         Request { command, items, output, passes: &Passes::ONCE }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{finish, install_interrupt, Output};
 use crate::error::{usage, UsageError, EXIT_FAIL, EXIT_FINDINGS};
+use crate::result::Kind;
 use crate::simdb::{self, Config};
 use crate::workload::size::format_size;
 use std::io::IsTerminal;
@@ -55,7 +56,7 @@ pub fn run_simdb(cfg: &Config, output: &Output, verify_only: bool, keep: bool) -
     };
     let targets = out.paths.iter().map(|(p, size)| crate::targets::host::describe(p, *size, true)).collect();
     let summary = out.summary.clone();
-    let code = finish("simdb", started_at, targets, out.tests.clone(), &interrupt, output, &|r| {
+    let code = finish(Kind::Simdb, started_at, targets, out.tests.clone(), &interrupt, output, &|r| {
         r.simdb = Some(summary.clone());
         Ok(())
     })?;

@@ -7,6 +7,7 @@ use super::PatternArgs;
 use crate::error::UsageError;
 use crate::frontends::counters::{self, streams::Stream};
 use crate::frontends::fio::FioJob;
+use crate::result::Kind;
 use crate::result::TestResult;
 use std::path::Path;
 
@@ -70,7 +71,7 @@ pub fn main(a: &PatternArgs) -> anyhow::Result<i32> {
         }
         Ok(())
     };
-    crate::session::run_jobs("pattern", &jobs, &output, base.keep, &annotate)
+    crate::session::run_jobs(Kind::Pattern, &jobs, &output, base.keep, &annotate)
 }
 
 fn ms(us: Option<f64>) -> String {

@@ -7,7 +7,7 @@ use super::esc;
 use crate::analyze::thousands;
 use crate::compare::test_key;
 pub use crate::report::explain::verdict;
-use crate::result::{RunResult, TestResult};
+use crate::result::{Kind, RunResult, TestResult};
 use crate::workload::presets::PROFILES;
 use std::fmt::Write;
 
@@ -18,7 +18,7 @@ pub type Row<'a> = (String, [Option<&'a TestResult>; 2]);
 /// runs none of its own, the sweep's steps that are CrystalDiskMark's default tests.
 pub fn rows(r: &RunResult) -> Vec<Row<'_>> {
     let mut out: Vec<Row> = Vec::new();
-    if r.command == "check" {
+    if r.kind() == Kind::Check {
         for t in r.tests.iter().filter(|t| !t.name.starts_with("sweep ")) {
             let Some((label, op)) = t.name.rsplit_once(' ') else { continue };
             let Some(k) = ["Read", "Write"].iter().position(|o| *o == op) else { continue };
@@ -113,7 +113,7 @@ pub fn tables(o: &mut String, r: &RunResult) {
         let _ = writeln!(o, "</tr>");
     }
     let _ = writeln!(o, "</table>\n</div>");
-    if r.command != "check" {
+    if r.kind() != Kind::Check {
         let _ = writeln!(
             o,
             "<p class=\"note\">The sweep's steps that are CrystalDiskMark's tests; <code>iolens check</code> also runs its sequential ones.</p>"

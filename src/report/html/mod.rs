@@ -12,7 +12,7 @@ mod simdb;
 mod sweep;
 mod tables;
 
-use crate::result::{OpStats, RunResult, SecondStats, TestResult};
+use crate::result::{Kind, OpStats, RunResult, SecondStats, TestResult};
 use charts::{Lines, Scale, Series};
 use std::fmt::Write;
 
@@ -109,7 +109,7 @@ pub fn render(r: &RunResult) -> String {
         }
         throughput(&mut o, r);
         tables::summary(&mut o, r);
-        if r.command == "sweep" && r.tests.len() > 1 {
+        if r.kind() == Kind::Sweep && r.tests.len() > 1 {
             sweep::render(&mut o, r);
         }
     }
