@@ -9,6 +9,7 @@ pub mod matching;
 pub mod noise;
 pub mod plan;
 pub mod price;
+pub mod results;
 pub mod sweep;
 
 use crate::result::analysis::{Advice, Expected, Explanation, Flat, Wall, Walls};

@@ -7,6 +7,9 @@ use super::catalog::{Caps, Catalog, Disk, Vm};
 use super::price;
 use serde::Serialize;
 
+mod answer;
+pub use answer::{predict, FromStats, Prediction, Rates, StatsPlan, SIZES};
+
 #[derive(Debug, Clone, Default)]
 pub struct Target {
     pub iops: f64,

@@ -3,7 +3,7 @@
 //! walls found, the catalog matches and the advice; the result saved and an HTML report written.
 
 use super::common::CommonArgs;
-use super::explain::{analyse, item, may_write, Judge};
+use super::explain::{item, may_write, Judge};
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
@@ -87,7 +87,7 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     let mut next = |done: &[crate::result::TestResult]| {
         queue.next().or_else(|| sweeper.next(done, std::time::Instant::now()).map(item))
     };
-    let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
+    let annotate = |r: &mut crate::result::RunResult| Ok(crate::analyze::results::annotate(r, &cat, &cfg, tol)?);
     let html = output.out.as_ref().map(|(p, _)| p.clone());
     let req = Request::once(Kind::Check, &profile, &output);
     let code = execute_series(&req, &mut next, &annotate)?;

@@ -5,8 +5,9 @@
 
 use super::common::CommonArgs;
 use crate::analyze::sweep::{Step, Sweeper};
-use crate::analyze::{self, catalog::Catalog, infer, matching::HostFit, Config};
+use crate::analyze::{self, catalog::Catalog, Config};
 use crate::error::{usage, UsageError};
+use crate::result::analysis::{ExplainedResults, ResultRef};
 use crate::result::Kind;
 use crate::session::{execute_series, Item, Request};
 use crate::workload::{parse, Spec};
@@ -118,13 +119,6 @@ pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
     !reads_only && (!device || force_device)
 }
 
-/// The walls, matches and advice of a finished result, from its own tests.
-pub fn analyse(r: &mut crate::result::RunResult, cat: &Catalog, cfg: &Config, tol: f64) -> anyhow::Result<()> {
-    let pts = infer::of_result(r, 0);
-    r.analysis = Some(analyze::explain(&pts, cat, cfg, tol, &HostFit::of(&r.host))?);
-    Ok(())
-}
-
 /// Explains results named by id, label or file, as `compare` takes them: their sweeps' points
 /// together.
 fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32> {
@@ -142,26 +136,18 @@ fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32
     for (k, w) in &keys {
         results.push(resolve(k, w, &store, path)?.1);
     }
-    let pts = infer::points(&results);
-    if pts.is_empty() {
-        return usage("RESULT", "these results hold no pure read or write test of one block size to explain")?;
-    }
-    // Results from several hosts rule out only what none of them can be: nothing, here.
-    let host = match results.split_first() {
-        Some((r, rest)) if rest.iter().all(|o| o.host.hostname == r.host.hostname) => HostFit::of(&r.host),
-        _ => HostFit::default(),
-    };
-    let e = analyze::explain(&pts, &cat, &cfg, tol, &host)?;
+    let e = analyze::results::explain_results(&results, &cat, &cfg, tol)?;
     match format {
         crate::report::Format::Json => {
-            let named: Vec<serde_json::Value> = keys
+            let results = keys
                 .iter()
                 .map(|(k, _)| match k {
-                    Key::Id(id) => serde_json::json!(id),
-                    Key::File(f) => serde_json::json!(f.display().to_string()),
+                    Key::Id(id) => ResultRef::Id(*id),
+                    Key::File(f) => ResultRef::File(f.display().to_string()),
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "results": named, "analysis": e }))?)
+            let v = serde_json::to_value(ExplainedResults { analysis: e, results })?;
+            println!("{}", serde_json::to_string_pretty(&v)?)
         }
         _ => print!("{}", crate::report::findings(&e)),
     }
@@ -204,7 +190,7 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
     for i in &envelope {
         i.spec.validate()?;
     }
-    let annotate = |r: &mut crate::result::RunResult| analyse(r, &cat, &cfg, tol);
+    let annotate = |r: &mut crate::result::RunResult| Ok(analyze::results::annotate(r, &cat, &cfg, tol)?);
     let req = Request::once(Kind::Explain, &envelope, &output);
     execute_series(&req, &mut |done| sw.next(done, std::time::Instant::now()).map(item), &annotate)
 }

@@ -2,8 +2,8 @@
 //! which limit binds.
 
 use super::explain::Judge;
-use crate::analyze::catalog::{Caps, Catalog};
-use crate::analyze::plan::{self, Target};
+use crate::analyze::catalog::Catalog;
+use crate::analyze::plan::{self, FromStats, StatsPlan, Target};
 use crate::error::{usage, UsageError};
 use crate::report::Format;
 use clap::Args;
@@ -64,23 +64,12 @@ fn number(opt: &str, v: &Option<String>) -> Result<Option<f64>, UsageError> {
     }
 }
 
-const SIZES: [u64; 6] = [4 << 10, 8 << 10, 64 << 10, 256 << 10, 512 << 10, 1 << 20];
-
 /// A named configuration: its caps, which limit binds, and what it gives at each block size.
 fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
     let (cat, cfg, _) = a.judge.read()?;
-    let x = crate::analyze::expected(&cat, &cfg)?
-        .ok_or_else(|| UsageError::new("--disk", "name a disk (--disk) and/or a VM (--vm) to predict"))?;
-    let disk = cfg.disk.as_deref().and_then(|d| cat.disk(d));
-    let unit = disk.and_then(|d| d.io_unit_kib);
-    let table = plan::at_sizes(Caps { iops: x.iops, mbps: x.mbps.unwrap_or(f64::INFINITY) }, unit, &SIZES);
-    let burst = x.burst_iops.map(|i| {
-        let m = x.burst_mbps.or(x.mbps).unwrap_or(f64::INFINITY);
-        plan::at_sizes(Caps { iops: i, mbps: m }, unit, &SIZES)
-    });
+    let (p, disk) = plan::predict(&cat, &cfg)?;
     if format == Format::Json {
-        let v = serde_json::json!({ "expected": x, "at_block_size": table, "at_block_size_burst": burst });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        println!("{}", serde_json::to_string_pretty(&serde_json::to_value(&p)?)?);
         return Ok(0);
     }
     let what = [cfg.disk.as_ref().map(|d| format!("{} × {d}", cfg.count)), cfg.vm.as_ref().map(|v| format!("on {v}"))];
@@ -88,24 +77,16 @@ fn predict(a: &PlanArgs, format: Format) -> anyhow::Result<i32> {
         "{}",
         crate::report::plan::prediction(&crate::report::plan::Prediction {
             what: what.into_iter().flatten().collect::<Vec<_>>().join(" "),
-            expected: &x,
-            unit_kib: unit,
-            sustained: &table,
-            burst: burst.as_deref(),
+            expected: &p.expected,
+            unit_kib: p.unit_kib,
+            sustained: &p.at_block_size,
+            burst: p.at_block_size_burst.as_deref(),
             cached: cfg.cached,
             disk,
             on_demand_counted: cfg.on_demand_burst,
         })
     );
     Ok(0)
-}
-
-/// What the counters saw, and the target with headroom it gives.
-struct FromStats {
-    observed: Vec<crate::frontends::counters::Observed>,
-    iops: f64,
-    mbps: f64,
-    headroom_pct: f64,
 }
 
 /// `--region`'s regions, each one some price of the catalog names.
@@ -137,40 +118,14 @@ fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
         _ => return usage("--headroom", format!("'{}' is not a percentage from 0 to 1000", a.headroom)),
     };
     let observed = crate::frontends::counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
-    let iops = observed.iter().map(|o| o.reads_per_s() + o.writes_per_s()).sum();
-    let mbps = observed.iter().map(|o| o.mbps()).sum();
-    Ok(Some(FromStats { observed, iops, mbps, headroom_pct }))
-}
-
-fn observed_text(f: &FromStats, t: &Target) -> String {
-    let mut o = format!(
-        "Observed: {:.1} IOPS, {:.2} MB/s over {:.0} s; planned with {:.0} % headroom for {:.1} IOPS, {:.2} MB/s\n",
-        f.iops,
-        f.mbps,
-        f.observed.first().map_or(0.0, |x| x.seconds),
-        f.headroom_pct,
-        t.iops,
-        t.mbps
-    );
-    for x in &f.observed {
-        o.push_str(&format!(
-            "  {}: {:.1} reads/s of {:.1} KiB, {:.1} writes/s of {:.1} KiB\n",
-            x.name,
-            x.reads_per_s(),
-            x.read_size() / 1024.0,
-            x.writes_per_s(),
-            x.write_size() / 1024.0
-        ));
-    }
-    o + "\n"
+    Ok(Some(FromStats::new(observed, headroom_pct)))
 }
 
 pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
     let format = Format::parse(&a.format)?;
     let stats = from_stats(&a)?;
-    let scale = stats.as_ref().map_or(1.0, |s| 1.0 + s.headroom_pct / 100.0);
     let (iops, mbps) = match &stats {
-        Some(s) => (Some(s.iops * scale), Some(s.mbps * scale)),
+        Some(s) => (Some(s.target.iops), Some(s.target.mbps)),
         None => (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?),
     };
     let latency = number("--latency-ms", &a.latency_ms)?;
@@ -206,22 +161,16 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
     let found = plan::plan(&cat, &t);
     if format == Format::Json {
         let shown: Vec<_> = found.iter().take(top).collect();
+        // Through a JSON value, whose keys are in order, as every JSON iolens prints.
         let v = match &stats {
-            Some(s) => serde_json::json!({
-                "observed": s.observed,
-                "observed_iops": s.iops,
-                "observed_mbps": s.mbps,
-                "headroom_pct": s.headroom_pct,
-                "target": { "iops": t.iops, "mbps": t.mbps },
-                "candidates": shown,
-            }),
+            Some(s) => serde_json::to_value(StatsPlan { stats: s, candidates: &found[..top.min(found.len())] })?,
             None => serde_json::to_value(&shown)?,
         };
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     if let Some(s) = &stats {
-        print!("{}", observed_text(s, &t));
+        print!("{}", crate::report::plan::observed(s));
     }
     print!("{}", crate::report::plan::candidates(&found, top, max_disks, latency.is_some(), &cat));
     for why in plan::no_vm_carries(&cat, &t, &found) {

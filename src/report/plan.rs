@@ -2,7 +2,7 @@
 //! size, and ranked configurations with the source of every figure.
 
 use crate::analyze::catalog::Disk;
-use crate::analyze::plan::{AtSize, Candidate};
+use crate::analyze::plan::{AtSize, Candidate, FromStats};
 use crate::analyze::{burst::model_of, thousands as num};
 use crate::result::analysis::{BurstModel, Expected};
 use crate::workload::size::format_block;
@@ -235,4 +235,28 @@ fn sources_used<'a>(
         let url = s.url.as_deref().map(|u| format!(" {u}")).unwrap_or_default();
         let _ = writeln!(o, "  {id}: {}{url}{read}", s.reference);
     }
+}
+
+/// What the counters saw (`plan --from-stats`), per file, and the target planned for.
+pub fn observed(f: &FromStats) -> String {
+    let mut o = format!(
+        "Observed: {:.1} IOPS, {:.2} MB/s over {:.0} s; planned with {:.0} % headroom for {:.1} IOPS, {:.2} MB/s\n",
+        f.observed_iops,
+        f.observed_mbps,
+        f.observed.first().map_or(0.0, |x| x.seconds),
+        f.headroom_pct,
+        f.target.iops,
+        f.target.mbps
+    );
+    for x in &f.observed {
+        o.push_str(&format!(
+            "  {}: {:.1} reads/s of {:.1} KiB, {:.1} writes/s of {:.1} KiB\n",
+            x.name,
+            x.reads_per_s(),
+            x.read_size() / 1024.0,
+            x.writes_per_s(),
+            x.write_size() / 1024.0
+        ));
+    }
+    o + "\n"
 }

@@ -337,6 +337,22 @@ pub struct Burst {
     pub mbps: Option<f64>,
 }
 
+/// `explain ID|LABEL|FILE… --format json`: the results explained together, as they were named
+/// (a stored result by its id, a result file by its path), and what they show.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExplainedResults {
+    pub analysis: Explanation,
+    pub results: Vec<ResultRef>,
+}
+
+/// A result as `explain` was given it: a stored result's id, or a result file's path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ResultRef {
+    Id(i64),
+    File(String),
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -4,6 +4,7 @@
 
 pub mod dbpatterns;
 pub mod iolog;
+pub mod observed;
 pub mod parse;
 pub mod presets;
 pub mod shaping;
