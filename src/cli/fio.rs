@@ -338,20 +338,11 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     // fio's debug lines go where its output goes, ahead of the report: --output's file, once
     // the report is in it, else stdout before the run.
     let seeds = if p.debug_random { debug_random(&jobs) } else { String::new() };
-    if p.output.is_none() {
-        print!("{seeds}");
+    match p.output {
+        None => print!("{seeds}"),
+        Some(_) => output.preamble = seeds,
     }
     let code = session::run_groups(&jobs, &output, keep)?;
-    if let Some(f) = p.output.as_ref().filter(|_| !seeds.is_empty()) {
-        let report = std::fs::read_to_string(f).unwrap_or_default();
-        std::fs::write(f, seeds + &report).map_err(|e| anyhow::anyhow!("--output: {}: {e}", f.display()))?;
-    }
-    for j in &jobs {
-        if let (Some(h), Some(logs)) = (&j.hist, &j.spec.logs) {
-            fio::write_hist_log(h, logs, Path::new("."))
-                .map_err(|e| anyhow::anyhow!("write_hist_log: {}_clat_hist: {e}", h.prefix))?;
-        }
-    }
     Ok(if code == crate::error::EXIT_FINDINGS { verify_exit(&jobs) } else { code })
 }
 

@@ -5,6 +5,7 @@
 mod agglog;
 mod assemble;
 mod flow;
+pub mod histlog;
 pub mod io_count;
 mod iolog;
 mod live;

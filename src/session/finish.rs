@@ -61,7 +61,9 @@ pub fn finish(
     annotate(&mut result)?;
     // The file and the store first: under mpirun, stdout goes through mpirun, which stops
     // forwarding it when it aborts the job (a rank died) and kills the ranks a second later.
-    let wrote = output.out.as_ref().map_or(Ok(()), |(path, f)| report::write_file(&result, *f, path));
+    let wrote = output.out.as_ref().map_or(Ok(()), |(path, f)| {
+        report::write_text(&(output.preamble.clone() + &report::render(&result, *f)), path)
+    });
     save(&result, &output.store, output.chatty);
     if output.terminal {
         print!("{}", report::render(&result, output.format));

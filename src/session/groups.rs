@@ -61,7 +61,15 @@ fn pass_bytes(s: &crate::workload::Spec, region: u64) -> u64 {
 /// Runs the jobs group by group, reports and saves; `keep` keeps the files made. Returns the
 /// exit code: as in fio, a job below its rate_min fails the run, its figures still reported.
 pub fn run_groups(jobs: &[FioJob], output: &Output, keep: bool) -> anyhow::Result<i32> {
-    run_jobs(Kind::Fio, jobs, output, keep, &|_| Ok(()))
+    let code = run_jobs(Kind::Fio, jobs, output, keep, &|_| Ok(()))?;
+    // fio's histogram logs, from the clat samples the jobs' lat logs recorded.
+    for j in jobs {
+        if let (Some(h), Some(logs)) = (&j.hist, &j.spec.logs) {
+            run::histlog::write(h, logs, std::path::Path::new("."))
+                .map_err(|e| anyhow::anyhow!("write_hist_log: {}_clat_hist: {e}", h.prefix))?;
+        }
+    }
+    Ok(code)
 }
 
 /// As `run_groups`, for another command (`pattern --from-stats` runs its streams as one

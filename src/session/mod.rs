@@ -50,6 +50,9 @@ pub struct Output {
     pub store: StoreOpts,
     /// fio's --bandwidth-log: Some(whether lines are written, as fio's ETA is shown).
     pub bandwidth_log: Option<bool>,
+    /// Lines the --out file holds ahead of the report (fio's --debug=random seeds, which fio
+    /// writes where its output goes).
+    pub preamble: String,
 }
 
 impl Output {
@@ -77,6 +80,7 @@ impl Output {
             chatty: true,
             store: StoreOpts::default(),
             bandwidth_log: None,
+            preamble: String::new(),
         })
     }
 }

@@ -119,6 +119,18 @@ impl IoLogs {
     }
 }
 
+/// A job's histogram log, to be written from its clat samples once it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistLog {
+    pub prefix: String,
+    pub msec: u64,
+    pub coarseness: u32,
+    /// The job's lat log (its spec's logs) was made for the histogram alone: its files go once
+    /// they are read.
+    pub made: bool,
+    pub threads: u32,
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -23,7 +23,7 @@ pub(super) struct Built {
     /// not time_based, no io_size or number_ios): the count is set once the files are known.
     pub size_passes: Option<u64>,
     pub unlink: bool,
-    pub hist: Option<super::hist::HistLog>,
+    pub hist: Option<crate::workload::iolog::HistLog>,
 }
 
 /// A fio job as its options so far leave it: fio's defaults, then each option applied in turn.

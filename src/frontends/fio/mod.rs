@@ -26,9 +26,9 @@ mod values;
 mod verify;
 
 use crate::error::UsageError;
+pub use crate::workload::iolog::HistLog;
 use crate::workload::Spec;
 use engines::{engine, refused};
-pub use hist::{write as write_hist_log, HistLog};
 pub use json_in::from_fio_json;
 use options::{build, canonical, is_flag};
 use place::{at, Located, Place};
