@@ -3,13 +3,10 @@
 //! latency as the device served it), which `iolens replay` issues again.
 
 use crate::error::usage;
-use crate::frontends::replay::{Capture, TraceOp, RECORD_LIMIT};
-use crate::targets::tracefs::BlockTrace;
+use crate::frontends::replay::{TraceOp, RECORD_LIMIT};
 use crate::workload::parse;
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
 
 #[derive(Args, Debug, Clone)]
 pub struct CaptureArgs {
@@ -36,7 +33,7 @@ pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
     if !dir.is_dir() || a.out.is_dir() {
         return Ok(usage("--out", format!("{}: not a file in an existing directory", a.out.display()))?);
     }
-    let (cap, took, full) = record(&a, secs)?;
+    let (cap, took, full) = crate::session::capture::record(&a.dev, secs, a.quiet)?;
     std::fs::File::create(&a.out)
         .and_then(|f| cap.write_csv(std::io::BufWriter::new(f)))
         .map_err(|e| anyhow::anyhow!("{}: cannot be written: {e}", a.out.display()))?;
@@ -61,39 +58,4 @@ pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
         );
     }
     Ok(0)
-}
-
-/// Records until the time is up, Ctrl-C or the request limit: the requests, the seconds it
-/// took, and whether the limit ended it. The tracefs instance is gone when this returns.
-fn record(a: &CaptureArgs, secs: f64) -> anyhow::Result<(Capture, f64, bool)> {
-    let stop = crate::session::install_interrupt();
-    let mut trace = BlockTrace::start(&a.dev)?;
-    if !a.quiet {
-        eprintln!("capturing {}'s requests for {secs} s (Ctrl-C stops earlier)", a.dev.display());
-    }
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs_f64(secs);
-    let (mut cap, mut buf, mut full) = (Capture::default(), Vec::new(), false);
-    while Instant::now() < deadline && !stop.load(Ordering::SeqCst) && !full {
-        trace.read(&mut buf, 100)?;
-        full = !feed(&mut cap, &mut buf);
-    }
-    let took = started.elapsed().as_secs_f64();
-    // Requests in flight complete after the events stop: their completions are still read.
-    trace.stop();
-    while trace.read(&mut buf, 50)? > 0 {
-        feed(&mut cap, &mut buf);
-    }
-    Ok((cap, took, full))
-}
-
-/// Hands the complete lines in `buf` to `cap` and keeps the rest; false once `cap` is full.
-fn feed(cap: &mut Capture, buf: &mut Vec<u8>) -> bool {
-    let Some(end) = buf.iter().rposition(|b| *b == b'\n') else { return true };
-    let mut more = true;
-    for line in String::from_utf8_lossy(&buf[..end]).lines() {
-        more &= cap.line(line, RECORD_LIMIT);
-    }
-    buf.drain(..=end);
-    more
 }

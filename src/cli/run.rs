@@ -231,7 +231,6 @@ pub fn to_spec(a: &RunArgs) -> Result<Spec, UsageError> {
             "poisson" => RateProcess::Poisson,
             v => return usage("--rate-process", format!("'{v}' is not linear or poisson")),
         },
-        min_rate: None,
         verify: verify_spec(a)?,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,

@@ -3,6 +3,7 @@
 //! clean up, and print and save the one result. The local runner is here; the MPI runner
 //! (`cluster`) plugs into the same pieces: `prepare`, `run_items` with its own `Runner`, `finish`.
 
+pub mod capture;
 mod finish;
 mod groups;
 mod interrupt;
