@@ -6,7 +6,7 @@ use super::stored::StoreArgs;
 use crate::error::UsageError;
 use crate::session::Output;
 use crate::workload::{parse, Spec};
-use clap::Args;
+use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug, Clone)]
@@ -83,18 +83,30 @@ impl CommonArgs {
         spec.force_device = self.force_device;
         spec.keep = self.keep;
     }
+}
 
-    fn take(&mut self, name: &str, value: &mut dyn FnMut() -> Result<String, UsageError>) -> Result<bool, UsageError> {
-        match name {
-            "--format" => self.format = value()?,
-            "--out" => self.out = Some(value()?.into()),
-            "--keep" => self.keep = true,
-            "--allow-write" => self.allow_write = true,
-            "--force-device" => self.force_device = true,
-            "--quiet" | "-q" => self.quiet = true,
-            _ => return self.store.take(name, value),
-        }
-        Ok(true)
+/// The shared options as clap defines them on `CommonArgs` (and `StoreArgs`): the one
+/// definition, which the hand-read argument lists of diskspd and fio are read by too.
+fn shared() -> clap::Command {
+    CommonArgs::augment_args(clap::Command::new("iolens").no_binary_name(true))
+}
+
+/// Whether `name` ("--out", "-q") is a shared option, and if so whether it takes a value.
+fn shared_option(cmd: &clap::Command, name: &str) -> Option<bool> {
+    let arg = cmd.get_arguments().find(|a| match name.strip_prefix("--") {
+        Some(long) => a.get_long() == Some(long),
+        None => name.len() == 2 && name.starts_with('-') && a.get_short() == name.chars().nth(1),
+    })?;
+    Some(arg.get_action().takes_values())
+}
+
+/// The shared options' names, for an error that lists what a hand-read list accepts.
+pub fn shared_names() -> String {
+    let cmd = shared();
+    let names: Vec<String> = cmd.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect();
+    match names.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -104,8 +116,9 @@ pub fn split(
     args: &[String],
     mut extra: impl FnMut(&str, &mut dyn FnMut() -> Result<String, UsageError>) -> Result<bool, UsageError>,
 ) -> Result<(CommonArgs, Vec<String>), UsageError> {
-    let mut own = CommonArgs::default();
-    let mut rest = Vec::new();
+    let cmd = shared();
+    // The shared options found, as `--name=value`, so that a value starting with '-' stays one.
+    let (mut mine, mut rest) = (Vec::new(), Vec::new());
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (name, inline) = match a.split_once('=') {
@@ -114,10 +127,21 @@ pub fn split(
         };
         let mut value =
             || inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| UsageError::new(name, "needs a value"));
-        if !(extra(name, &mut value)? || own.take(name, &mut value)?) {
-            rest.push(a.clone());
+        if extra(name, &mut value)? {
+            continue;
+        }
+        match shared_option(&cmd, name) {
+            Some(true) => mine.push(format!("{name}={}", value()?)),
+            Some(false) => mine.push(name.to_string()),
+            None => rest.push(a.clone()),
         }
     }
+    // As the commands clap reads whole say it (`--store` with `--no-store` is refused alike).
+    let m = cmd.try_get_matches_from(&mine).map_err(|e| {
+        let first = e.to_string().lines().next().unwrap_or_default().to_string();
+        UsageError::worded("ARGS", first)
+    })?;
+    let own = CommonArgs::from_arg_matches(&m).map_err(|e| UsageError::worded("ARGS", e.to_string()))?;
     Ok((own, rest))
 }
 
@@ -137,3 +161,6 @@ pub fn once<T>(items: Vec<T>, name: impl Fn(&T) -> String) -> Vec<T> {
     }
     kept
 }
+
+#[cfg(test)]
+mod tests;

@@ -26,7 +26,7 @@ fn split(args: &[String]) -> Result<(CommonArgs, Vec<String>), UsageError> {
     if let Some(n) = rest.iter().find(|a| a.starts_with("--")) {
         return usage(
             n.split('=').next().unwrap_or(n),
-            "is not an iolens option here; use --format, --out, --keep, --allow-write, --force-device, --quiet, --label, --tag, --store or --no-store",
+            format!("is not an iolens option here; use {}", common::shared_names()),
         );
     }
     Ok((own, rest))

@@ -43,21 +43,4 @@ impl StoreArgs {
         }
         Ok(StoreOpts { label: self.label.clone(), tags, path })
     }
-
-    /// For front ends that read their own argument lists (diskspd, fio): takes `--label`,
-    /// `--tag`, `--store` and `--no-store` if `name` is one of them.
-    pub fn take(
-        &mut self,
-        name: &str,
-        value: &mut dyn FnMut() -> Result<String, UsageError>,
-    ) -> Result<bool, UsageError> {
-        match name {
-            "--label" => self.label = Some(value()?),
-            "--tag" => self.tags.push(value()?),
-            "--store" => self.store = Some(value()?.into()),
-            "--no-store" => self.no_store = true,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
 }
