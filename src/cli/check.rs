@@ -4,13 +4,14 @@
 
 use super::common::CommonArgs;
 use super::explain::{item, may_write, Judge};
+use super::values;
 use crate::analyze::sweep::Sweeper;
 use crate::error::usage;
 use crate::report::Format;
 use crate::result::Kind;
 use crate::session::{execute_series, Item, Request};
 use crate::workload::presets::{CdmOp, CdmTest};
-use crate::workload::{parse, Spec};
+use crate::workload::Spec;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -23,8 +24,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub quick: bool,
     /// Test file size [default: 1GiB, 256MiB with --quick; a device's whole size]
-    #[arg(long, value_name = "SIZE")]
-    pub size: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = values::size("--size"))]
+    pub size: Option<u64>,
     /// Where the HTML report goes [default: iolens-check-TIME.html here]
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -42,10 +43,10 @@ pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     let target = a.target.clone().unwrap_or_else(|| ".".into());
     super::named::meant_as_new_file(&target, a.size.is_some())?;
     let writes = may_write(&target, a.reads_only, a.common.force_device);
-    let default_size = if a.quick { "256MiB" } else { "1GiB" };
+    let default_size = if a.quick { 256 << 20 } else { 1 << 30 };
     let mut base = Spec {
         targets: vec![target],
-        size: parse::size("--size", a.size.as_deref().unwrap_or(default_size))?,
+        size: a.size.unwrap_or(default_size),
         size_given: a.size.is_some(),
         ..Spec::default()
     };

@@ -4,36 +4,37 @@
 //! walls, the catalog matches and the advice.
 
 use super::common::CommonArgs;
+use super::values;
 use crate::analyze::sweep::{Step, Sweeper};
 use crate::analyze::{self, catalog::Catalog, Config};
 use crate::error::{usage, UsageError};
 use crate::result::analysis::{ExplainedResults, ResultRef};
 use crate::result::Kind;
 use crate::session::{execute_series, Item, Request};
-use crate::workload::{parse, Spec};
-use clap::Args;
+use crate::workload::Spec;
+use clap::{ArgAction, Args};
 use std::path::PathBuf;
 
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct Judge {
     /// Check the measurement against this disk tier or type from the catalog (P30, gp3, pd-ssd …)
     #[arg(long, value_name = "TIER")]
     pub disk: Option<String>,
     /// Disks striped together
-    #[arg(long, default_value = "1", value_name = "N")]
-    pub count: String,
+    #[arg(long, default_value = "1", value_name = "N", value_parser = values::whole("--count", 1, 64))]
+    pub count: u32,
     /// The VM size whose limit applies (D8s_v3, m5.xlarge, n2-standard-4 …)
     #[arg(long, value_name = "SIZE")]
     pub vm: Option<String>,
     /// Host cache mode: none (the VM's uncached limit), readonly or readwrite (its cached limit)
-    #[arg(long, default_value = "none", value_name = "MODE")]
-    pub cache: String,
+    #[arg(long = "cache", default_value = "none", value_name = "MODE", value_parser = values::cached("--cache"), action = ArgAction::Set)]
+    pub cached: bool,
     /// Each disk's size in GiB, for types whose limits grow with size (gp2, pd-ssd …)
-    #[arg(long, value_name = "GIB")]
-    pub disk_size: Option<String>,
+    #[arg(long, value_name = "GIB", value_parser = values::gib("--disk-size"))]
+    pub disk_size: Option<f64>,
     /// Caps within this many percent of a catalog row match it
-    #[arg(long, default_value = "10", value_name = "PCT")]
-    pub tolerance: String,
+    #[arg(long, default_value = "10", value_name = "PCT", value_parser = values::tolerance("--tolerance"))]
+    pub tolerance: f64,
     /// Another catalog file to add (same format as data/catalog.toml): an on-premises SAN's limits
     #[arg(long, value_name = "FILE")]
     pub catalog: Option<PathBuf>,
@@ -46,41 +47,16 @@ impl Judge {
     /// The catalog, the configuration to check and the tolerance, all checked.
     pub fn read(&self) -> Result<(Catalog, Config, f64), UsageError> {
         let cat = Catalog::load(self.catalog.as_deref())?;
-        let count = match self.count.parse::<u32>() {
-            Ok(n) if (1..=64).contains(&n) => n,
-            _ => return usage("--count", format!("'{}' is not allowed; use 1-64", self.count)),
-        };
-        let cached = match self.cache.to_lowercase().as_str() {
-            "none" => false,
-            "readonly" | "readwrite" => true,
-            c => return usage("--cache", format!("'{c}' is not a cache mode; use none, readonly or readwrite")),
-        };
-        let size_gib = match &self.disk_size {
-            None => None,
-            Some(s) => match s.parse::<f64>() {
-                Ok(g) if g > 0.0 => Some(g),
-                _ => return usage("--disk-size", format!("'{s}' is not a size in GiB")),
-            },
-        };
-        let tol = match self.tolerance.trim_end_matches('%').parse::<f64>() {
-            Ok(t) if t > 0.0 && t < 100.0 => t / 100.0,
-            _ => {
-                return usage(
-                    "--tolerance",
-                    format!("'{}' is not allowed; use a percentage above 0 and below 100", self.tolerance),
-                )
-            }
-        };
         let cfg = Config {
             disk: self.disk.clone(),
-            count,
+            count: self.count,
             vm: self.vm.clone(),
-            cached,
-            size_gib,
+            cached: self.cached,
+            size_gib: self.disk_size,
             on_demand_burst: self.on_demand_burst,
         };
         analyze::expected(&cat, &cfg)?;
-        Ok((cat, cfg, tol))
+        Ok((cat, cfg, self.tolerance))
     }
 }
 
@@ -90,11 +66,11 @@ pub struct ExplainArgs {
     #[arg(value_name = "TARGET|ID")]
     pub what: Vec<String>,
     /// Time for the whole sweep
-    #[arg(long, default_value = "60s", value_name = "TIME")]
-    pub budget: String,
+    #[arg(long, default_value = "60s", value_name = "TIME", value_parser = values::seconds("--budget"))]
+    pub budget: f64,
     /// Test file size [default: 1GiB; a device's whole size]
-    #[arg(long, value_name = "SIZE")]
-    pub size: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = values::size("--size"))]
+    pub size: Option<u64>,
     /// Reads only (writes are swept after reads unless the target is a device without --force-device)
     #[arg(long)]
     pub reads_only: bool,
@@ -172,13 +148,13 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
     let target = a.what.first().map_or(".", String::as_str);
     super::named::meant_as_new_file(target, a.size.is_some())?;
     let (cat, cfg, tol) = a.judge.read()?;
-    let budget = parse::seconds("--budget", &a.budget)?;
+    let budget = a.budget;
     if budget < 5.0 {
         return usage("--budget", "at least 5 s: every step needs a second or more")?;
     }
     let mut base = Spec {
         targets: vec![a.what.first().cloned().unwrap_or_else(|| ".".into())],
-        size: parse::size("--size", a.size.as_deref().unwrap_or("1GiB"))?,
+        size: a.size.unwrap_or(1 << 30),
         size_given: a.size.is_some(),
         ..Spec::default()
     };

@@ -24,6 +24,7 @@ mod simdb;
 mod sqlio;
 mod stored;
 mod sweep;
+mod values;
 
 use crate::error::EXIT_USAGE;
 use clap::{Parser, Subcommand};
@@ -101,6 +102,10 @@ pub fn main() -> anyhow::Result<i32> {
             return Ok(0);
         }
         Err(e) => {
+            // A value refused by one of iolens's value parsers: its own line, as it is.
+            if let Some(u) = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<crate::error::UsageError>()) {
+                return Err(u.clone().into());
+            }
             // One line, as for every other bad input: clap's message whole (the arguments it
             // names follow on lines of their own), its usage and hints left to --help.
             let text = e.render().to_string();

@@ -2,6 +2,7 @@
 //! which limit binds.
 
 use super::explain::Judge;
+use super::values;
 use crate::analyze::catalog::Catalog;
 use crate::analyze::plan::{self, FromStats, StatsPlan, Target};
 use crate::error::{usage, UsageError};
@@ -12,21 +13,21 @@ use std::path::PathBuf;
 #[derive(Args, Debug, Clone)]
 pub struct PlanArgs {
     /// IOPS the configuration must sustain
-    #[arg(long, value_name = "N")]
-    pub iops: Option<String>,
+    #[arg(long, value_name = "N", value_parser = values::positive("--iops"))]
+    pub iops: Option<f64>,
     /// MB/s (10^6 B/s) it must sustain
-    #[arg(long, value_name = "N")]
-    pub mbps: Option<String>,
+    #[arg(long, value_name = "N", value_parser = values::positive("--mbps"))]
+    pub mbps: Option<f64>,
     /// Plan for the IOPS and MB/s between two snapshots of SQL Server's
     /// sys.dm_io_virtual_file_stats or PostgreSQL's pg_stat_io (docs/database-counters.md)
     #[arg(long, num_args = 2, value_names = ["BEFORE.csv", "AFTER.csv"])]
     pub from_stats: Vec<PathBuf>,
     /// With --from-stats: room above the observed rates, %
-    #[arg(long, default_value = "20", value_name = "PCT")]
-    pub headroom: String,
+    #[arg(long, default_value = "20", value_name = "PCT", value_parser = values::percent_to("--headroom", 1000.0))]
+    pub headroom: f64,
     /// Latency wanted, ms (published limits say nothing of latency: measure with `iolens run`)
-    #[arg(long, value_name = "MS")]
-    pub latency_ms: Option<String>,
+    #[arg(long, value_name = "MS", value_parser = values::positive("--latency-ms"))]
+    pub latency_ms: Option<f64>,
     /// Only this cloud: azure, aws or gcp
     #[arg(long, value_name = "CLOUD")]
     pub cloud: Option<String>,
@@ -39,29 +40,19 @@ pub struct PlanArgs {
     #[arg(long)]
     pub all_generations: bool,
     /// Most disks to stripe
-    #[arg(long, default_value = "8", value_name = "K")]
-    pub max_disks: String,
+    #[arg(long, default_value = "8", value_name = "K", value_parser = values::whole("--max-disks", 1, 64))]
+    pub max_disks: u32,
     /// Capacity needed in all, GiB
-    #[arg(long, value_name = "GIB")]
-    pub size: Option<String>,
+    #[arg(long, value_name = "GIB", value_parser = values::positive("--size"))]
+    pub size: Option<f64>,
     /// Configurations to list
-    #[arg(long, default_value = "10", value_name = "N")]
-    pub top: String,
+    #[arg(long, default_value = "10", value_name = "N", value_parser = values::count("--top"))]
+    pub top: usize,
     /// text or json
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: String,
     #[command(flatten)]
     pub judge: Judge,
-}
-
-fn number(opt: &str, v: &Option<String>) -> Result<Option<f64>, UsageError> {
-    match v {
-        None => Ok(None),
-        Some(s) => match s.replace(',', "").parse::<f64>() {
-            Ok(x) if x > 0.0 && x.is_finite() => Ok(Some(x)),
-            _ => usage(opt, format!("'{s}' is not a positive number")),
-        },
-    }
 }
 
 /// A named configuration: its caps, which limit binds, and what it gives at each block size.
@@ -113,10 +104,7 @@ fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
     if a.iops.is_some() || a.mbps.is_some() {
         return usage("--from-stats", "gives the IOPS and MB/s itself; leave out --iops and --mbps");
     }
-    let headroom_pct = match a.headroom.trim_end_matches('%').parse::<f64>() {
-        Ok(x) if (0.0..=1000.0).contains(&x) => x,
-        _ => return usage("--headroom", format!("'{}' is not a percentage from 0 to 1000", a.headroom)),
-    };
+    let headroom_pct = a.headroom;
     let observed = crate::frontends::counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
     Ok(Some(FromStats::new(observed, headroom_pct)))
 }
@@ -126,23 +114,14 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
     let stats = from_stats(&a)?;
     let (iops, mbps) = match &stats {
         Some(s) => (Some(s.target.iops), Some(s.target.mbps)),
-        None => (number("--iops", &a.iops)?, number("--mbps", &a.mbps)?),
+        None => (a.iops, a.mbps),
     };
-    let latency = number("--latency-ms", &a.latency_ms)?;
+    let latency = a.latency_ms;
     if iops.is_none() && mbps.is_none() {
         return predict(&a, format);
     }
     let (cat, _, _) = a.judge.read()?;
-    let max_disks = match a.max_disks.parse::<u32>() {
-        Ok(n) if (1..=64).contains(&n) => n,
-        _ => return usage("--max-disks", format!("'{}' is not allowed; use 1-64", a.max_disks))?,
-    };
-    let top = a
-        .top
-        .parse::<usize>()
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| UsageError::new("--top", format!("'{}' is not a number above 0", a.top)))?;
+    let (max_disks, top) = (a.max_disks, a.top);
     let clouds: Vec<String> = a.cloud.iter().map(|c| c.to_lowercase()).collect();
     if let Some(c) = clouds.first() {
         if !cat.disks.iter().any(|d| &d.cloud == c) {
@@ -155,7 +134,7 @@ pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
         mbps: mbps.unwrap_or(0.0),
         clouds,
         max_disks,
-        size_gib: number("--size", &a.size)?,
+        size_gib: a.size,
         generations_together: a.all_generations,
     };
     let found = plan::plan(&cat, &t);

@@ -1,0 +1,82 @@
+//! Values parsed at the door: clap value parsers made of iolens's own rules, so a bad value is
+//! refused before any command runs, with iolens's one-line error naming the option and what it
+//! accepts (`main` hands a parser's `UsageError` on as it is), and the commands get typed fields.
+
+use crate::error::{usage, UsageError};
+use crate::workload::parse;
+
+/// What clap takes as a value parser.
+pub trait Parser<T>: Fn(&str) -> Result<T, UsageError> + Clone + Send + Sync + 'static {}
+impl<T, F: Fn(&str) -> Result<T, UsageError> + Clone + Send + Sync + 'static> Parser<T> for F {}
+
+/// A number above 0 ("20,000" too, as people write IOPS).
+pub fn positive(opt: &'static str) -> impl Parser<f64> {
+    move |s| match s.replace(',', "").parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => usage(opt, format!("'{s}' is not a positive number")),
+    }
+}
+
+/// A whole number from `lo` to `hi`.
+pub fn whole(opt: &'static str, lo: u32, hi: u32) -> impl Parser<u32> {
+    move |s| match s.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => usage(opt, format!("'{s}' is not allowed; use {lo}-{hi}")),
+    }
+}
+
+/// A count above 0.
+pub fn count(opt: &'static str) -> impl Parser<usize> {
+    move |s| {
+        s.parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| UsageError::new(opt, format!("'{s}' is not a number above 0")))
+    }
+}
+
+/// A percentage from 0 to `hi`, "%" allowed.
+pub fn percent_to(opt: &'static str, hi: f64) -> impl Parser<f64> {
+    move |s| match s.trim_end_matches('%').parse::<f64>() {
+        Ok(x) if (0.0..=hi).contains(&x) => Ok(x),
+        _ => usage(opt, format!("'{s}' is not a percentage from 0 to {hi}")),
+    }
+}
+
+/// A tolerance: a percentage above 0 and below 100, as a fraction.
+pub fn tolerance(opt: &'static str) -> impl Parser<f64> {
+    move |s| match s.trim_end_matches('%').parse::<f64>() {
+        Ok(t) if t > 0.0 && t < 100.0 => Ok(t / 100.0),
+        _ => usage(opt, format!("'{s}' is not allowed; use a percentage above 0 and below 100")),
+    }
+}
+
+/// A host cache mode: none (false), readonly or readwrite (true: the VM's cached limit).
+pub fn cached(opt: &'static str) -> impl Parser<bool> {
+    move |s| match s.to_lowercase().as_str() {
+        "none" => Ok(false),
+        "readonly" | "readwrite" => Ok(true),
+        c => usage(opt, format!("'{c}' is not a cache mode; use none, readonly or readwrite")),
+    }
+}
+
+/// A size in GiB above 0.
+pub fn gib(opt: &'static str) -> impl Parser<f64> {
+    move |s| match s.parse::<f64>() {
+        Ok(g) if g > 0.0 => Ok(g),
+        _ => usage(opt, format!("'{s}' is not a size in GiB")),
+    }
+}
+
+/// A size in bytes: 512, 4k, 1GiB …
+pub fn size(opt: &'static str) -> impl Parser<u64> {
+    move |s| parse::size(opt, s)
+}
+
+/// A time in seconds: 10, 2.5s, 500ms, 2m …
+pub fn seconds(opt: &'static str) -> impl Parser<f64> {
+    move |s| parse::seconds(opt, s)
+}
+
+#[cfg(test)]
+mod tests;
