@@ -1,6 +1,6 @@
 //! The one model of "what to run". Every front end (`run`'s options, CrystalDiskMark profiles
-//! in `presets`, DiskSpd lines in `diskspd`, fio job files in `fio`, database patterns in
-//! `dbpatterns`) only produces a [`Spec`]; the runner only consumes one.
+//! in `presets`, database patterns in `dbpatterns`, the peers' syntaxes in `crate::frontends`)
+//! only produces a [`Spec`]; the runner only consumes one.
 
 pub mod dbpatterns;
 pub mod iolog;
@@ -168,10 +168,8 @@ pub struct Spec {
     pub batch: u32,
     /// Size of a test file iolens creates; for existing targets the tested size.
     pub size: u64,
-    /// The user gave the size (`--size`, DiskSpd's `-c`, fio's `size=`, a profile's fixed
-    /// size): an existing target is tested over exactly that much. Otherwise it is tested
-    /// whole, and `size` only sizes a file iolens makes. How the spec was asked for, not what
-    /// ran, so results do not store it.
+    /// The user gave the size (`--size`, DiskSpd's `-c`, fio's `size=`): an existing target is
+    /// tested over that much, not whole. How the spec was asked for, so results do not store it.
     #[serde(skip)]
     pub size_given: bool,
     /// Start of the tested region within each target.
