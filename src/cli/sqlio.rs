@@ -1,11 +1,12 @@
 //! `iolens sqlio`: the SQLIO matrix our users ran before moving SQL Server — block sizes ×
 //! threads × {sequential, random} × {read, write}, each cell a short run on one 1 GiB file.
 
-use crate::error::{usage, UsageError};
+use super::values::{self, List};
+use crate::error::UsageError;
 use crate::result::Kind;
 use crate::session::{execute, Item, Request};
 use crate::workload::size::format_block;
-use crate::workload::{parse, BlockShare, Pattern, Spec};
+use crate::workload::{BlockShare, Pattern, Spec};
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -14,20 +15,20 @@ pub struct SqlioArgs {
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
     /// Block sizes (SQL Server: 8K pages, 64K extents and read-ahead, 512K scans)
-    #[arg(long, default_value = "8k,64k,512k", value_name = "LIST")]
-    pub bs: String,
+    #[arg(long, default_value = "8k,64k,512k", value_name = "LIST", value_parser = values::list("--bs", values::block("--bs")))]
+    pub bs: List<u64>,
     /// Thread counts
-    #[arg(long, default_value = "1,4,8", value_name = "LIST")]
-    pub threads: String,
+    #[arg(long, default_value = "1,4,8", value_name = "LIST", value_parser = values::list("--threads", values::whole("--threads", 1, 1024)))]
+    pub threads: List<u32>,
     /// Outstanding I/Os per thread (SQLIO -o)
-    #[arg(long, default_value = "1", value_name = "N")]
-    pub qd: String,
+    #[arg(long, default_value = "1", value_name = "N", value_parser = values::whole("--qd", 1, 4096))]
+    pub qd: u32,
     /// Seconds per cell (SQLIO -s)
-    #[arg(long, short = 'd', default_value = "5", value_name = "SECS")]
-    pub duration: String,
+    #[arg(long, short = 'd', default_value = "5", value_name = "SECS", value_parser = values::seconds("--duration"))]
+    pub duration: f64,
     /// Test file size
-    #[arg(long, default_value = "1GiB", value_name = "SIZE")]
-    pub size: String,
+    #[arg(long, default_value = "1GiB", value_name = "SIZE", value_parser = values::size("--size"))]
+    pub size: u64,
     /// Also print SQLIO's latency histogram (1 ms buckets, 0 … 24+ ms) for each cell (the text
     /// report reads this flag from the recorded arguments)
     #[arg(long)]
@@ -39,31 +40,15 @@ pub struct SqlioArgs {
     pub common: super::common::CommonArgs,
 }
 
-fn list<T>(opt: &str, s: &str, one: impl Fn(&str) -> Result<T, UsageError>) -> Result<Vec<T>, UsageError> {
-    let v: Vec<T> = s.split(',').map(|x| one(x.trim())).collect::<Result<_, _>>()?;
-    if v.is_empty() {
-        return usage(opt, "the list is empty");
-    }
-    Ok(v)
-}
-
 /// The cells, named as DBAs write them: "8K T4 random read".
 pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
-    let blocks = list("--bs", &a.bs, |s| parse::block_size("--bs", s))?;
-    let threads = list("--threads", &a.threads, |s| match s.parse::<u32>() {
-        Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        _ => usage("--threads", format!("'{s}' is not allowed; use 1-1024")),
-    })?;
-    let qd = match a.qd.parse::<u32>() {
-        Ok(n) if (1..=4096).contains(&n) => n,
-        _ => return usage("--qd", format!("'{}' is not allowed; use 1-4096", a.qd)),
-    };
+    let (blocks, threads) = (&a.bs.0, &a.threads.0);
     let base = Spec {
         targets: vec![a.target.clone().unwrap_or_else(|| ".".into())],
-        size: parse::size("--size", &a.size)?,
+        size: a.size,
         size_given: true,
-        duration: parse::seconds("--duration", &a.duration)?,
-        qd,
+        duration: a.duration,
+        qd: a.qd,
         direct: !a.buffered,
         allow_write: a.common.allow_write,
         force_device: a.common.force_device,
@@ -71,8 +56,8 @@ pub fn items(a: &SqlioArgs) -> Result<Vec<Item>, UsageError> {
         ..Spec::default()
     };
     let mut items = Vec::new();
-    for &t in &threads {
-        for &b in &blocks {
+    for &t in threads {
+        for &b in blocks {
             for (pattern, pname) in [(Pattern::Sequential, "sequential"), (Pattern::Random, "random")] {
                 for (read_pct, op) in [(100, "read"), (0, "write")] {
                     let spec = Spec {

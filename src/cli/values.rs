@@ -78,5 +78,25 @@ pub fn seconds(opt: &'static str) -> impl Parser<f64> {
     move |s| parse::seconds(opt, s)
 }
 
+/// A comma-separated list of values, none empty ("8k,64k,512k").
+#[derive(Debug, Clone, PartialEq)]
+pub struct List<T>(pub Vec<T>);
+
+/// A list whose every item `one` reads.
+pub fn list<T: Clone + Send + Sync + 'static>(opt: &'static str, one: impl Parser<T>) -> impl Parser<List<T>> {
+    move |s| {
+        let v: Vec<T> = s.split(',').map(|x| one(x.trim())).collect::<Result<_, _>>()?;
+        if v.is_empty() {
+            return usage(opt, "the list is empty");
+        }
+        Ok(List(v))
+    }
+}
+
+/// A block size: 512, 4k, 1m …
+pub fn block(opt: &'static str) -> impl Parser<u64> {
+    move |s| parse::block_size(opt, s)
+}
+
 #[cfg(test)]
 mod tests;

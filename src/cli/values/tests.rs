@@ -52,3 +52,12 @@ fn a_bad_value_is_iolens_one_line_naming_the_option_and_what_it_accepts() {
     );
     assert_eq!(gib("--disk-size")("0").unwrap_err().to_string(), "--disk-size: '0' is not a size in GiB");
 }
+
+#[test]
+fn a_list_reads_every_item_and_names_the_first_bad_one() {
+    let blocks = list("--bs", block("--bs"));
+    assert_eq!(blocks("8k, 64k,512k").unwrap(), List(vec![8192, 65536, 524_288]));
+    let threads = list("--threads", whole("--threads", 1, 1024));
+    assert_eq!(threads("1,2000").unwrap_err().to_string(), "--threads: '2000' is not allowed; use 1-1024");
+    assert!(blocks("4k,,8k").unwrap_err().to_string().starts_with("--bs: "));
+}
