@@ -1,9 +1,9 @@
 //! `iolens cdm`: CrystalDiskMark's profiles and table, on any file system or device.
 
+use super::values;
 use crate::error::{usage, UsageError};
 use crate::result::Kind;
 use crate::session::{Item, Passes, Request};
-use crate::workload::parse;
 use crate::workload::presets::{self, CdmOp, CdmTest};
 use clap::Args;
 
@@ -26,17 +26,17 @@ pub struct CdmArgs {
     #[arg(long)]
     pub quick: bool,
     /// Test file size [default: 1GiB; 256MiB with --quick]
-    #[arg(long, value_name = "SIZE")]
-    pub size: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = values::size("--size"))]
+    pub size: Option<u64>,
     /// Measured passes per test; the best is kept [default: 3; 1 with --quick]
-    #[arg(long, value_name = "N")]
-    pub passes: Option<String>,
+    #[arg(long, value_name = "N", value_parser = passes)]
+    pub passes: Option<u32>,
     /// Seconds per pass [default: 5; 1 with --quick]
-    #[arg(long, value_name = "SECS")]
-    pub time: Option<String>,
+    #[arg(long, value_name = "SECS", value_parser = values::seconds("--time"))]
+    pub time: Option<f64>,
     /// Seconds of rest between tests [default: 5; 1 with --quick]
-    #[arg(long, value_name = "SECS")]
-    pub interval: Option<String>,
+    #[arg(long, value_name = "SECS", value_parser = values::seconds("--interval"))]
+    pub interval: Option<f64>,
     /// Skip the uncounted preparing pass before each test
     #[arg(long)]
     pub no_prepare: bool,
@@ -51,9 +51,17 @@ pub struct CdmArgs {
 
 impl CdmArgs {
     /// `given`, else CrystalDiskMark's default, else with --quick the short one.
-    fn or<'a>(&self, given: &'a Option<String>, default: &'a str, quick: &'a str) -> &'a str {
-        given.as_deref().unwrap_or(if self.quick { quick } else { default })
+    fn or<T: Copy>(&self, given: Option<T>, default: T, quick: T) -> T {
+        given.unwrap_or(if self.quick { quick } else { default })
     }
+}
+
+/// CrystalDiskMark's passes: 1 to 100.
+fn passes(s: &str) -> Result<u32, UsageError> {
+    s.parse()
+        .ok()
+        .filter(|n| (1..=100).contains(n))
+        .ok_or_else(|| UsageError::new("--passes", format!("'{s}' is not a test count; use 1-100 passes")))
 }
 
 /// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
@@ -65,8 +73,8 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     if tests.is_empty() {
         return usage("--tests", "the list is empty; write e.g. \"SEQ1M Q8T1,RND4K Q32T16\"");
     }
-    let (size, time) = (a.or(&a.size, "1GiB", "256MiB"), a.or(&a.time, "5", "1"));
-    let base = a.common.base_spec(a.target.as_deref(), size, ("--time", time), a.buffered)?;
+    let (size, time) = (a.or(a.size, 1 << 30, 256 << 20), a.or(a.time, 5.0, 1.0));
+    let base = a.common.base_spec(a.target.as_deref(), size, time, a.buffered);
     let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
     let mut items = Vec::new();
     for t in &tests {
@@ -93,16 +101,7 @@ fn in_cdm_terms(e: UsageError, t: &CdmTest) -> UsageError {
 
 pub fn main(a: CdmArgs) -> anyhow::Result<i32> {
     let items = items(&a)?;
-    let passes = Passes {
-        prepare: !a.no_prepare,
-        count: a.or(&a.passes, "3", "1").parse().ok().filter(|n| (1..=100).contains(n)).ok_or_else(|| {
-            UsageError::new(
-                "--passes",
-                format!("'{}' is not a test count; use 1-100 passes", a.or(&a.passes, "3", "1")),
-            )
-        })?,
-        interval: parse::seconds("--interval", a.or(&a.interval, "5", "1"))?,
-    };
+    let passes = Passes { prepare: !a.no_prepare, count: a.or(a.passes, 3, 1), interval: a.or(a.interval, 5.0, 1.0) };
     let output = a.common.output(None)?;
     let req = Request { command: Kind::Cdm, items: &items, output: &output, passes: &passes };
     super::mpi::execute(&req, a.mpi.check()?)

@@ -5,7 +5,7 @@
 use super::stored::StoreArgs;
 use crate::error::UsageError;
 use crate::session::Output;
-use crate::workload::{parse, Spec};
+use crate::workload::Spec;
 use clap::{Args, FromArgMatches};
 use std::path::{Path, PathBuf};
 
@@ -55,26 +55,20 @@ impl CommonArgs {
     }
 
     /// The spec a CrystalDiskMark profile or a database pattern starts from: one target (the
-    /// current directory by default) of `size`, run for `duration` (the option's name and
-    /// value), direct I/O unless `buffered`, with these permissions.
-    pub fn base_spec(
-        &self,
-        target: Option<&str>,
-        size: &str,
-        duration: (&str, &str),
-        buffered: bool,
-    ) -> Result<Spec, UsageError> {
+    /// current directory by default) of `size` bytes, run for `duration` s, direct I/O unless
+    /// `buffered`, with these permissions.
+    pub fn base_spec(&self, target: Option<&str>, size: u64, duration: f64, buffered: bool) -> Spec {
         let mut spec = Spec {
             targets: vec![target.unwrap_or(".").to_string()],
-            size: parse::size("--size", size)?,
+            size,
             // These commands always make their targets this size (the default or --size).
             size_given: true,
-            duration: parse::seconds(duration.0, duration.1)?,
+            duration,
             direct: !buffered,
             ..Spec::default()
         };
         self.apply(&mut spec);
-        Ok(spec)
+        spec
     }
 
     /// The permissions and clean-up choice, onto a spec.

@@ -25,11 +25,11 @@ pub struct PatternArgs {
     #[arg(long, value_name = "SIZE")]
     pub page_size: Option<String>,
     /// Measured seconds
-    #[arg(long, short = 'd', default_value = "10", value_name = "SECS")]
-    pub duration: String,
+    #[arg(long, short = 'd', default_value = "10", value_name = "SECS", value_parser = super::values::seconds("--duration"))]
+    pub duration: f64,
     /// Test file size
-    #[arg(long, default_value = "1GiB", value_name = "SIZE")]
-    pub size: String,
+    #[arg(long, default_value = "1GiB", value_name = "SIZE", value_parser = super::values::size("--size"))]
+    pub size: u64,
     /// The workload between two snapshots of SQL Server's sys.dm_io_virtual_file_stats or
     /// PostgreSQL's pg_stat_io (docs/database-counters.md), each file at its observed rates
     #[arg(long, num_args = 2, value_names = ["BEFORE.csv", "AFTER.csv"])]
@@ -55,7 +55,7 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
     };
     let page = a.page_size.as_deref().map(|s| parse::size("--page-size", s)).transpose()?;
     let db = Db::parse(&a.db, page)?;
-    let base = a.common.base_spec(a.target.as_deref(), &a.size, ("--duration", &a.duration), a.buffered)?;
+    let base = a.common.base_spec(a.target.as_deref(), a.size, a.duration, a.buffered);
     let p = pattern(name, db, &base)?;
     Ok(Item { name: name.to_string(), spec: p.spec, notes: vec![p.description] })
 }

@@ -31,7 +31,7 @@ pub fn main(a: &PatternArgs) -> anyhow::Result<i32> {
     }
     let target = a.name.as_deref();
     let observed = counters::from_files(&a.from_stats[0], &a.from_stats[1])?;
-    let base = a.common.base_spec(target, &a.size, ("--duration", &a.duration), a.buffered)?;
+    let base = a.common.base_spec(target, a.size, a.duration, a.buffered);
     let root = base.targets[0].clone();
     let dir = Path::new(&root).is_dir();
     let pid = std::process::id();
