@@ -69,7 +69,7 @@ pub fn test_result(p: Parts) -> TestResult {
     let started_at = p.started_at + Duration::from_nanos(w.delay);
     TestResult {
         name: p.spec.short_name(),
-        spec: p.spec.clone(),
+        spec: p.spec.as_ran(),
         engine: p.engine.name().into(),
         depth: p.depth,
         notices: notices(p.notices, p.recs, &errors),

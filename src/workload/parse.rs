@@ -175,6 +175,12 @@ pub fn start_delay(option: &str, s: &str) -> R<StartDelay> {
 }
 
 impl Spec {
+    /// The spec a result keeps: what ran, without how it was asked for (`size_given`), so a
+    /// result equals itself read back from the store.
+    pub fn as_ran(&self) -> Spec {
+        Spec { size_given: false, ..self.clone() }
+    }
+
     /// Checks that belong to the spec as a whole; target-dependent checks (free space, existing
     /// sizes, the tested region, devices) are the target module's.
     pub fn validate(&self) -> R<()> {

@@ -361,7 +361,7 @@ fn spec(
     if !dropped.is_empty() {
         notices.push(format!("options iolens does not know, left out of the spec: {}", dropped.join(", ")));
     }
-    spec
+    spec.as_ran()
 }
 
 /// One thread per fio entry of the job.
