@@ -1,5 +1,5 @@
 //! The one model of "what to run". Every front end (`run`'s options, CrystalDiskMark profiles
-//! in `presets`, database patterns in `dbpatterns`, the peers' syntaxes in `crate::frontends`)
+//! in `presets`, database patterns in `dbpatterns`, the peers' syntaxes in `frontends`)
 //! only produces a [`Spec`]; the runner only consumes one.
 
 pub mod dbpatterns;
