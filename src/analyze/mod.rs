@@ -10,6 +10,7 @@ pub mod noise;
 pub mod plan;
 pub mod price;
 pub mod results;
+pub mod shifts;
 pub mod sweep;
 
 use crate::result::analysis::{Advice, Expected, Explanation, Flat, Wall, Walls};

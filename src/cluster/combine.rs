@@ -101,6 +101,7 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         fsync: fsync(per_rank),
         threads: threads(per_rank),
         seconds: seconds(per_rank),
+        shifts: Vec::new(),
         cpu: first.cpu.clone(),
         disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
         mean_qd: per_rank.iter().map(|t| t.mean_qd).sum(),

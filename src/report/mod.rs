@@ -19,6 +19,7 @@ mod simdb;
 mod sqlio;
 mod sweep;
 mod text;
+pub mod timeline;
 pub mod verify;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::stats::{LatStats, PERCENTILES};
 use crate::workload::size::format_size;
 use std::fmt::Write;
 
-const RULE: &str = "-------------------------------------------------------------------------------";
+pub(super) const RULE: &str = "-------------------------------------------------------------------------------";
 
 pub fn render(r: &RunResult) -> String {
     let mut o = header(r);
@@ -153,6 +153,7 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
         }
     }
     let _ = writeln!(o, "(MB/s = 10^6 B/s, MiB/s = 2^20 B/s; latency from submission to completion)");
+    super::timeline::shift_lines(o, t);
     rank_table(o, t);
     if s.rate_iops.is_some() || s.rate_mbps.is_some() {
         let r = &t.response.total;
@@ -183,7 +184,7 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     latency_table(o, t);
     cpu_table(o, t);
     disk_lines(o, t);
-    seconds_table(o, t);
+    super::timeline::seconds_table(o, t);
     if let Some(v) = &t.verify {
         super::verify::section(o, v, t.spec.verify.as_ref().is_some_and(|s| s.pattern.is_some()));
     }
@@ -370,18 +371,6 @@ pub(super) fn cpu_table(o: &mut String, t: &TestResult) {
         c.us_per_io.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()),
         t.mean_qd
     );
-}
-
-fn seconds_table(o: &mut String, t: &TestResult) {
-    if t.seconds.is_empty() {
-        return;
-    }
-    let _ = writeln!(o, "\nPer second\nsecond |       IOPS |     MB/s |  p50 µs |  p99 µs");
-    let _ = writeln!(o, "{}", &RULE[..52]);
-    for s in &t.seconds {
-        let (p50, p99) = (TEXT.us(s.p50_us), TEXT.us(s.p99_us));
-        let _ = writeln!(o, "{:>6} | {:>10.1} | {:>8.2} | {p50:>7} | {p99:>7}", s.second, s.iops, s.mbps);
-    }
 }
 
 fn disk_lines(o: &mut String, t: &TestResult) {

@@ -9,6 +9,7 @@ pub mod host;
 pub mod kind;
 pub mod ranks;
 pub mod replay;
+pub mod shifts;
 pub mod simdb;
 pub mod verify;
 
@@ -95,6 +96,9 @@ pub struct TestResult {
     /// One entry per measured second, idle ones included; a final partial second is scaled to
     /// a full one (its I/Os ÷ its length).
     pub seconds: Vec<SecondStats>,
+    /// Where a per-second figure moved to a new level and held it; absent when none did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shifts: Vec<shifts::Shift>,
     pub cpu: CpuStats,
     /// What each block device under the targets saw in the measured window.
     pub disks: Vec<crate::stats::disk::DiskStats>,

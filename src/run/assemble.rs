@@ -86,6 +86,7 @@ pub fn test_result(p: Parts) -> TestResult {
         fsync: FsyncStats { count: recs.fsync.count(), lat_us: recs.fsync.summary() },
         threads: threads(p.recs, p.collector, (p.m_start, w.span), p.threads, p.spec.trim),
         seconds: seconds(p.collector, w.span, p.spec.trim),
+        shifts: Vec::new(),
         cpu: ce.since(cs, *wall, recs.total.count()),
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
         histograms: recs.histograms(),

@@ -58,6 +58,9 @@ pub fn finish(
         analysis: None,
         simdb: None,
     };
+    for t in &mut result.tests {
+        t.shifts = crate::analyze::shifts::find(&t.seconds, t.duration_s);
+    }
     annotate(&mut result)?;
     // The file and the store first: under mpirun, stdout goes through mpirun, which stops
     // forwarding it when it aborts the job (a rank died) and kills the ranks a second later.

@@ -202,6 +202,7 @@ pub fn test(
         fsync: FsyncStats { count: fsync.count(), lat_us: fsync.summary() },
         threads,
         seconds,
+        shifts: Vec::new(),
         cpu: cpu.1.since(&cpu.0, cpu.2, total.count()),
         disks: Vec::new(),
         mean_qd: if secs > 0.0 { io_ns as f64 / (secs * 1e9) } else { 0.0 },

@@ -333,6 +333,7 @@ fn test(
         total,
         threads,
         seconds: Vec::new(),
+        shifts: Vec::new(),
         cpu: cpu(entries, reads.iter().chain(&writes).map(|d| d.ios).sum()),
         disks: Vec::new(),
         mean_qd,

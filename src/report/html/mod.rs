@@ -12,6 +12,7 @@ mod simdb;
 mod sweep;
 mod tables;
 
+use crate::result::shifts::Metric;
 use crate::result::{Kind, OpStats, RunResult, SecondStats, TestResult};
 use charts::{Lines, Scale, Series};
 use std::fmt::Write;
@@ -232,6 +233,9 @@ fn over_time(o: &mut String, r: &RunResult) {
             }
         }
     }
+    if !timeline {
+        iops.extend(levels(r, Metric::Iops));
+    }
     figure(
         o,
         "IOPS per second",
@@ -244,10 +248,35 @@ fn over_time(o: &mut String, r: &RunResult) {
             series: &iops,
         }),
     );
-    let p99 = pick_series(&|s| s.p99_us);
+    let mut p99 = pick_series(&|s| s.p99_us);
+    if !timeline {
+        p99.extend(levels(r, Metric::LatP99Us));
+    }
     let c =
         Lines { x_desc, y_desc: "p99 latency (µs)", x: Scale::Linear, y: Scale::Log, markers: false, series: &p99 };
     figure(o, "p99 latency per second (µs, log scale)", charts::lines(&c));
+    for t in r.tests.iter().filter(|t| !t.shifts.is_empty()) {
+        let _ = writeln!(o, "<ul class=\"shifts\"><li>{}</li>", esc(&t.name));
+        for s in &t.shifts {
+            let cause = s.cause.as_ref().map(|c| format!(" <em>{}</em>", esc(c))).unwrap_or_default();
+            let _ = writeln!(o, "<li>{}{cause}</li>", esc(&crate::report::timeline::line(s)));
+        }
+        let _ = writeln!(o, "</ul>");
+    }
+}
+
+/// The levels the shifts of `metric` divide each test into, as a step line over its seconds.
+fn levels(r: &RunResult, metric: Metric) -> Vec<Series> {
+    r.tests
+        .iter()
+        .filter_map(|t| {
+            let shifts: Vec<_> = t.shifts.iter().filter(|s| s.metric == metric).collect();
+            let first = shifts.first()?.before;
+            let steps = std::iter::once(first).chain(shifts.iter().map(|s| s.after));
+            let points = steps.flat_map(|l| [(l.start_s as f64 + 1.0, l.mean), (l.end_s as f64, l.mean)]).collect();
+            Some(Series { name: format!("{}: levels", t.name), points })
+        })
+        .collect()
 }
 
 #[cfg(test)]
