@@ -3,7 +3,7 @@
 
 use crate::result::RunResult;
 
-fn fixture() -> RunResult {
+pub(super) fn fixture() -> RunResult {
     serde_json::from_str(include_str!("testdata/iolens_randrw_q4.json")).expect("fixture parses")
 }
 

@@ -61,3 +61,6 @@ fn figure(m: Metric, v: f64) -> String {
         _ => thousands(v),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -73,13 +73,21 @@ impl Throttled {
 
     /// Runs a command line inside the cgroup.
     pub fn run(&self, cmd: &str) -> std::process::Output {
+        self.command(cmd).output().unwrap()
+    }
+
+    /// Starts a command line inside the cgroup, its output piped, for a test to change the
+    /// throttle while it runs.
+    pub fn spawn(&self, cmd: &str) -> std::process::Child {
+        use std::process::Stdio;
+        self.command(cmd).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+    }
+
+    fn command(&self, cmd: &str) -> Command {
         let procs = self.cgroup.join("cgroup.procs");
-        Command::new("sh")
-            .env("IOLENS_STORE", test_store())
-            .arg("-c")
-            .arg(format!("echo $$ > {} && exec {cmd}", procs.display()))
-            .output()
-            .unwrap()
+        let mut c = Command::new("sh");
+        c.env("IOLENS_STORE", test_store()).arg("-c").arg(format!("echo $$ > {} && exec {cmd}", procs.display()));
+        c
     }
 }
 

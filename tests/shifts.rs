@@ -1,0 +1,88 @@
+//! Level shifts on real kernel throttling: a loop device whose cgroup blkio limit the test
+//! changes while iolens runs. The shift must be found within 2 s of the change, with both
+//! levels within 3 % of the limits set; a flat run must show none. Needs what
+//! tests/throttle.rs needs; skipped with the reason elsewhere, failed under
+//! IOLENS_REQUIRE_PRIVILEGED=1.
+#![cfg(unix)] // the Windows build has its own set, tests/windows.rs
+
+mod common;
+use common::throttled::Throttled;
+use common::*;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// Runs `iolens run` on the device for `secs`, setting the read IOPS limit to each
+/// `(at, iops)` of `changes` that many seconds after the start; its JSON result.
+fn run_with_changes(t: &Throttled, args: &str, secs: u32, changes: &[(f64, u64)]) -> Value {
+    let bin = env!("CARGO_BIN_EXE_iolens");
+    let start = Instant::now();
+    let child = t.spawn(&format!("{bin} run --format json --quiet --rw randread --bs 4k -d {secs} {args} {}", t.dev));
+    for &(at, iops) in changes {
+        let wait = Duration::from_secs_f64(at).saturating_sub(start.elapsed());
+        std::thread::sleep(wait);
+        t.set("read_iops_device", iops);
+    }
+    let out = child.wait_with_output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+fn shifts<'a>(v: &'a Value, metric: &str) -> Vec<&'a Value> {
+    test0(v)["shifts"].as_array().map(|a| a.iter().filter(|s| s["metric"] == metric).collect()).unwrap_or_default()
+}
+
+fn within(measured: f64, set: f64, tol: f64) -> bool {
+    (measured / set - 1.0).abs() <= tol
+}
+
+#[test]
+fn a_limit_halved_mid_run_is_a_shift_at_the_change_with_both_levels() {
+    let Some(t) = Throttled::new("shift-drop") else { return };
+    t.set("read_iops_device", 2000);
+    let v = run_with_changes(&t, "--qd 16", 30, &[(15.0, 1000)]);
+    let s = shifts(&v, "iops");
+    assert_eq!(s.len(), 1, "{:#}", test0(&v)["shifts"]);
+    let (at, before, after) = (f(&s[0]["at_s"]), f(&s[0]["before"]["mean"]), f(&s[0]["after"]["mean"]));
+    eprintln!("2,000 → 1,000 IOPS at 15 s: found at {at} s, {before:.0} → {after:.0} IOPS");
+    assert!((at - 15.0).abs() <= 2.0, "found at {at} s");
+    assert!(within(before, 2000.0, 0.03) && within(after, 1000.0, 0.03), "{before:.0} → {after:.0}");
+    assert_eq!(s[0]["stayed"], true);
+}
+
+#[test]
+fn a_limit_raised_mid_run_is_a_raise() {
+    let Some(t) = Throttled::new("shift-raise") else { return };
+    t.set("read_iops_device", 1000);
+    let v = run_with_changes(&t, "--qd 16", 20, &[(10.0, 2000)]);
+    let s = shifts(&v, "iops");
+    assert_eq!(s.len(), 1, "{:#}", test0(&v)["shifts"]);
+    let (at, before, after) = (f(&s[0]["at_s"]), f(&s[0]["before"]["mean"]), f(&s[0]["after"]["mean"]));
+    eprintln!("1,000 → 2,000 IOPS at 10 s: found at {at} s, {before:.0} → {after:.0} IOPS");
+    assert!((at - 10.0).abs() <= 2.0 && after > before, "at {at} s: {before:.0} → {after:.0}");
+    assert!(within(before, 1000.0, 0.03) && within(after, 2000.0, 0.03), "{before:.0} → {after:.0}");
+}
+
+#[test]
+fn a_flat_throttled_run_and_one_whose_limit_jitters_every_second_have_no_shift() {
+    let Some(t) = Throttled::new("shift-flat") else { return };
+    t.set("read_iops_device", 1500);
+    let v = run_with_changes(&t, "--qd 16", 20, &[]);
+    assert!(test0(&v)["shifts"].is_null(), "throttled: {:#}", test0(&v)["shifts"]);
+    let iops = f(&test0(&v)["read"]["iops"]);
+    assert!(within(iops, 1500.0, 0.03), "{iops:.0}");
+    // A noisy device that the host's own load cannot move: a limit drawn afresh every half
+    // second from 700-1,300 IOPS. (Unthrottled, a loop device follows the host's load, and a
+    // host that gets busier for a while is a real shift.)
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    let jitter: Vec<(f64, u64)> = (1..48)
+        .map(|k| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (k as f64 * 0.5, 700 + x % 601)
+        })
+        .collect();
+    let v = run_with_changes(&t, "--qd 16", 24, &jitter);
+    assert!(test0(&v)["shifts"].is_null(), "jittered: {:#}", test0(&v)["shifts"]);
+}
