@@ -86,3 +86,24 @@ fn a_flat_throttled_run_and_one_whose_limit_jitters_every_second_have_no_shift()
     let v = run_with_changes(&t, "--qd 16", 24, &jitter);
     assert!(test0(&v)["shifts"].is_null(), "jittered: {:#}", test0(&v)["shifts"]);
 }
+
+#[test]
+fn a_d2s_v4_like_fall_from_4000_to_3200_iops_is_named_the_end_of_the_vms_burst() {
+    let Some(t) = Throttled::new("shift-burst") else { return };
+    t.set("read_iops_device", 4000);
+    let v = run_with_changes(&t, "--qd 16", 30, &[(15.0, 3200)]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("burst.json");
+    std::fs::write(&file, v.to_string()).unwrap();
+    let out = bin().args(["explain", file.to_str().unwrap(), "--vm", "D2s_v4", "--format", "json"]).output().unwrap();
+    let (code, stdout, stderr) = parts(&out);
+    assert_eq!(code, 0, "{stderr}");
+    let e: Value = serde_json::from_str(&stdout).unwrap();
+    let said = &e["analysis"]["over_time"][0]["shifts"];
+    assert!(said.is_array(), "{stdout}");
+    let iops: Vec<&Value> = said.as_array().unwrap().iter().filter(|s| s["metric"] == "iops").collect();
+    assert_eq!(iops.len(), 1, "{said:#}");
+    let cause = iops[0]["cause"].as_str().unwrap_or_default();
+    eprintln!("4,000 → 3,200 IOPS at 15 s: {cause}");
+    assert!(cause.starts_with("the end of VM D2s_v4's burst"), "{cause}");
+}

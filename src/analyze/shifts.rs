@@ -12,8 +12,11 @@
 //! robust spreads of the noisier side. What is left is what a person looking at the chart
 //! would call a new level.
 
-use crate::result::shifts::{Level, Metric, Shift};
-use crate::result::SecondStats;
+pub mod cause;
+
+use super::{catalog::Catalog, Config};
+use crate::result::shifts::{Level, Metric, Shift, TestShifts};
+use crate::result::{SecondStats, TestResult};
 
 /// No level lasts less than this many seconds: shorter moves are noise or a hiccup.
 pub const MIN_SECONDS: usize = 5;
@@ -46,6 +49,25 @@ pub fn find(seconds: &[SecondStats], duration_s: f64) -> Vec<Shift> {
     }
     out.sort_by_key(|s| (s.at_s, s.metric as u8));
     out
+}
+
+/// The shifts of `tests` with their causes named; a test stored before shifts were kept has
+/// them found now.
+pub fn explained<'a>(
+    tests: impl Iterator<Item = &'a TestResult>,
+    cat: &Catalog,
+    cfg: &Config,
+    tol: f64,
+) -> Vec<TestShifts> {
+    tests
+        .filter_map(|t| {
+            let mut shifts = if t.shifts.is_empty() { find(&t.seconds, t.duration_s) } else { t.shifts.clone() };
+            for s in &mut shifts {
+                s.cause = cause::name(s, t, cat, cfg, tol);
+            }
+            (!shifts.is_empty()).then(|| TestShifts { test: t.name.clone(), shifts })
+        })
+        .collect()
 }
 
 /// One metric's values, a second without a latency figure (no I/O completed) taking the

@@ -115,6 +115,11 @@ fn match_list(o: &mut String, head: &str, indent: &str, ms: &[Match]) {
 /// The findings alone (also printed for stored results).
 pub fn findings(e: &Explanation) -> String {
     let mut o = String::new();
+    // Results with no pure read or write test to find walls in, but with shifts.
+    if e.reads.is_none() && e.writes.is_none() && !e.over_time.is_empty() {
+        over_time(&mut o, e);
+        return o;
+    }
     let _ = writeln!(o, "\nVerdict: {}", verdict(e));
     let _ = writeln!(o, "\nWalls");
     if let Some(w) = &e.reads {
@@ -167,6 +172,7 @@ pub fn findings(e: &Explanation) -> String {
             let _ = writeln!(o, "  figures from the catalog: {}", x.sources.join("; "));
         }
     }
+    over_time(&mut o, e);
     let _ = writeln!(o, "\nAdvice");
     if e.advice.is_empty() {
         let _ = writeln!(o, "  nothing stands out");
@@ -182,6 +188,22 @@ pub fn findings(e: &Explanation) -> String {
         }
     }
     o
+}
+
+/// Each test's shifts and what caused them.
+fn over_time(o: &mut String, e: &Explanation) {
+    if e.over_time.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\nOver time");
+    for t in &e.over_time {
+        let _ = writeln!(o, "  {}", t.test);
+        for s in &t.shifts {
+            let _ = writeln!(o, "  - {}", super::timeline::line(s));
+            let cause = s.cause.as_deref().unwrap_or("no cause named: no catalog row, cap or cache matches it");
+            let _ = writeln!(o, "      cause: {cause}");
+        }
+    }
 }
 
 pub fn render(r: &RunResult) -> String {

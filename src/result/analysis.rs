@@ -42,6 +42,10 @@ pub struct Explanation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Expected>,
     pub advice: Vec<Advice>,
+    /// The tests whose per-second figures shifted, each shift with its cause where one could
+    /// be named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub over_time: Vec<super::shifts::TestShifts>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

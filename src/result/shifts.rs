@@ -72,3 +72,10 @@ impl Shift {
         self.after.mean / self.before.mean - 1.0
     }
 }
+
+/// A test's shifts with the causes `explain` named (the JSON of `explain`'s `over_time`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestShifts {
+    pub test: String,
+    pub shifts: Vec<Shift>,
+}
