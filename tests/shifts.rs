@@ -107,3 +107,19 @@ fn a_d2s_v4_like_fall_from_4000_to_3200_iops_is_named_the_end_of_the_vms_burst()
     eprintln!("4,000 → 3,200 IOPS at 15 s: {cause}");
     assert!(cause.starts_with("the end of VM D2s_v4's burst"), "{cause}");
 }
+
+#[test]
+fn stop_on_drop_ends_the_run_within_the_window_of_a_fall_and_says_so() {
+    let Some(t) = Throttled::new("shift-stop") else { return };
+    t.set("read_iops_device", 2000);
+    let v = run_with_changes(&t, "--qd 16 --stop-on-drop 30 --drop-window 5", 60, &[(12.0, 1000)]);
+    let test = test0(&v);
+    let (secs, at) = (f(&test["duration_s"]), f(&test["dropped"]["at_s"]));
+    let (before, after) = (f(&test["dropped"]["before"]), f(&test["dropped"]["after"]));
+    eprintln!("2,000 → 1,000 IOPS at 12 s, stop on a 30 % drop for 5 s: stopped at {at} s ({secs:.1} s measured), {before:.0} → {after:.0}");
+    // The fall at 12 s, then 5 s down: at 17 s, a second for the seconds to be handed over.
+    assert!((16.0..=19.0).contains(&at), "stopped at {at} s");
+    assert!(secs < at + 1.5 && secs > at - 0.5, "measured {secs} s, stopped at {at} s");
+    assert!(within(before, 2000.0, 0.03) && within(after, 1000.0, 0.03), "{before:.0} → {after:.0}");
+    assert_eq!(v["interrupted"], false);
+}

@@ -10,7 +10,7 @@ use crate::error::{usage, UsageError};
 use crate::result::Kind;
 use crate::session::{Item, Request};
 use crate::workload::verify::VerifySpec;
-use crate::workload::{parse, BlockShare, OnError, Pattern, Spec, ThinkTime};
+use crate::workload::{parse, BlockShare, DropStop, OnError, Pattern, Spec, ThinkTime};
 use clap::Args;
 pub use knobs::number;
 
@@ -127,6 +127,7 @@ pub fn to_spec(targets: &[String], what: &Axes, a: &Knobs, common: &CommonArgs) 
         number_ios: a.number_ios,
         on_error: OnError { go_on: a.continue_on_error, errors: Default::default() },
         rate_process: a.rate_process,
+        stop_on_drop: a.stop_on_drop.map(|pct| DropStop { pct, window_s: a.drop_window }),
         verify: verify_spec(a)?,
         // One job: flow control only weighs jobs against each other (fio job files).
         flow: None,

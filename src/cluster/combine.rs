@@ -102,6 +102,7 @@ pub fn combine(per_rank: &[TestResult]) -> Option<TestResult> {
         threads: threads(per_rank),
         seconds: seconds(per_rank),
         shifts: Vec::new(),
+        dropped: None,
         cpu: first.cpu.clone(),
         disks: per_rank.iter().flat_map(|t| t.disks.iter().cloned()).collect(),
         mean_qd: per_rank.iter().map(|t| t.mean_qd).sum(),

@@ -22,6 +22,18 @@ pub(super) fn seconds_table(o: &mut String, t: &TestResult) {
 
 /// The test's shifts, a line each, and the cause where one was named.
 pub(super) fn shift_lines(o: &mut String, t: &TestResult) {
+    if let Some(d) = &t.dropped {
+        let _ = writeln!(
+            o,
+            "stopped at {}: IOPS fell {} → {} ({:+.0} %) and stayed down {} s (--stop-on-drop {} %)",
+            clock(d.at_s),
+            thousands(d.before),
+            thousands(d.after),
+            (d.after / d.before - 1.0) * 100.0,
+            d.window_s,
+            d.pct
+        );
+    }
     for s in &t.shifts {
         let _ = writeln!(o, "{}", line(s));
         if let Some(c) = &s.cause {

@@ -79,3 +79,15 @@ pub struct TestShifts {
     pub test: String,
     pub shifts: Vec<Shift>,
 }
+
+/// `--stop-on-drop`: the level fell by at least `pct` % and stayed down `window_s` seconds,
+/// so the test ended after `at_s` measured seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Dropped {
+    pub at_s: u32,
+    /// IOPS before (the median of the seconds before the window) and in the window (its median).
+    pub before: f64,
+    pub after: f64,
+    pub pct: f64,
+    pub window_s: u32,
+}

@@ -42,6 +42,7 @@ pub struct Parts<'a> {
     pub interrupted: bool,
     pub threads: u32,
     pub steady: Option<crate::result::SteadyOutcome>,
+    pub dropped: Option<crate::result::shifts::Dropped>,
 }
 
 fn merged(recs: &[WorkerRec], f: impl Fn(&WorkerRec) -> &LatRec) -> LatRec {
@@ -87,6 +88,7 @@ pub fn test_result(p: Parts) -> TestResult {
         threads: threads(p.recs, p.collector, (p.m_start, w.span), p.threads, p.spec.trim),
         seconds: seconds(p.collector, w.span, p.spec.trim),
         shifts: Vec::new(),
+        dropped: p.dropped,
         cpu: ce.since(cs, *wall, recs.total.count()),
         mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
         histograms: recs.histograms(),

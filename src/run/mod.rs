@@ -10,6 +10,7 @@ pub mod io_count;
 mod iolog;
 mod live;
 pub mod offsets;
+mod on_drop;
 mod onerror;
 mod pace;
 mod record;
@@ -267,6 +268,8 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
     let mut collectors: Vec<Collector> = layout.count.iter().map(|n| Collector::new(*n)).collect();
     let mut steady: Vec<Option<steady::SteadyCheck>> =
         jobs.iter().map(|j| j.spec.steady.map(steady::SteadyCheck::new)).collect();
+    let mut drops: Vec<Option<on_drop::DropCheck>> =
+        jobs.iter().map(|j| j.spec.stop_on_drop.map(on_drop::DropCheck::new)).collect();
     let started_at = std::time::SystemTime::now();
     let bar = progress_bar(opts.progress);
     let devices = devices_of(jobs);
@@ -317,6 +320,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 let complete = (t.saturating_sub(m_start + 50_000_000) / 1_000_000_000) as usize;
                 agg_logged = agglog_seconds(opts.agg_bw.as_deref(), &collectors, agg_logged, complete);
                 steady::judge_all(&mut steady, &collectors, complete, (&shared, &layout), t);
+                on_drop::judge_all(&mut drops, &collectors, complete, &shared, t);
             }
             if let (Some(b), Some((t, m_end, end))) = (&bar, at) {
                 b.set_message(progress_line(t, m_start, m_end, end, &collectors));
@@ -348,6 +352,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 interrupted: m.interrupted,
                 threads: job.spec.threads,
                 steady: steady[k].as_ref().map(|s| s.outcome()),
+                dropped: drops[k].as_ref().and_then(|d| d.out),
             })
         })
         .collect())

@@ -203,6 +203,7 @@ pub fn test(
         threads,
         seconds,
         shifts: Vec::new(),
+        dropped: None,
         cpu: cpu.1.since(&cpu.0, cpu.2, total.count()),
         disks: Vec::new(),
         mean_qd: if secs > 0.0 { io_ns as f64 / (secs * 1e9) } else { 0.0 },

@@ -2,6 +2,7 @@
 //! in `presets`, database patterns in `dbpatterns`, the peers' syntaxes in `frontends`)
 //! only produces a [`Spec`]; the runner only consumes one.
 
+mod access;
 pub mod dbpatterns;
 pub mod iolog;
 pub mod observed;
@@ -14,7 +15,10 @@ pub mod steady;
 pub mod trace;
 pub mod verify;
 
-pub use shaping::{FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime};
+pub use access::{AccessHint, EngineKind, UNBUFFERED};
+pub use shaping::{
+    DropStop, FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime,
+};
 pub use steady::SteadyState;
 
 use serde::{Deserialize, Serialize};
@@ -75,54 +79,6 @@ pub enum DataPattern {
         bytes: Vec<u8>,
         len: u32,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EngineKind {
-    /// Linux's io_uring; on Windows iocp runs instead.
-    IoUring,
-    /// Windows overlapped I/O on a completion port; on Linux io_uring runs instead.
-    Iocp,
-    /// One positional read or write at a time: pread/pwrite, or ReadFile/WriteFile (`sync`).
-    Psync,
-    Null,
-}
-
-impl EngineKind {
-    /// The queueing engine of this platform, which runs when none is named.
-    pub const NATIVE: EngineKind = if cfg!(windows) { EngineKind::Iocp } else { EngineKind::IoUring };
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Iocp => "iocp",
-            // DiskSpd's and SQLIO's synchronous mode: ReadFile/WriteFile without overlap.
-            EngineKind::Psync if cfg!(windows) => "sync",
-            EngineKind::Psync => "psync",
-            EngineKind::Null => "null",
-        }
-    }
-}
-
-/// How this platform names opening a file with its cache bypassed (`--direct`).
-pub const UNBUFFERED: &str = if cfg!(windows) { "FILE_FLAG_NO_BUFFERING" } else { "O_DIRECT" };
-
-/// An access-pattern hint to the OS cache: FILE_FLAG_RANDOM_ACCESS or FILE_FLAG_SEQUENTIAL_SCAN
-/// on Windows (DiskSpd's -fr, -fs), posix_fadvise's RANDOM or SEQUENTIAL on Linux.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AccessHint {
-    #[default]
-    None,
-    Random,
-    Sequential,
-}
-
-impl AccessHint {
-    pub fn is_none(&self) -> bool {
-        *self == AccessHint::None
-    }
 }
 
 /// A complete workload. Sizes in bytes, times in seconds, rates in I/Os or 10^6 B per second.
@@ -235,6 +191,9 @@ pub struct Spec {
     /// The least each worker must do, checked every cycle; a worker below it fails the test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_rate: Option<MinRate>,
+    /// End the test once its IOPS fell this far and stayed down (`--stop-on-drop`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_on_drop: Option<DropStop>,
     /// Stamp every write and check every read (`--verify`, fio's `verify=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<verify::VerifySpec>,
@@ -317,6 +276,7 @@ impl Default for Spec {
             on_error: OnError::default(),
             rate_process: RateProcess::Linear,
             min_rate: None,
+            stop_on_drop: None,
             verify: None,
             flow: None,
             steady: None,

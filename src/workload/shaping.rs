@@ -272,3 +272,12 @@ impl Spec {
         self.file_service.map_or(1, |f| f.files.max(1) as usize)
     }
 }
+
+/// `--stop-on-drop PCT --drop-window S`: end the test once the median IOPS of the last
+/// `window_s` seconds is `pct` % below the level before them, every one of those seconds
+/// below it by at least half that, so one slow second does not end a 40-minute run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DropStop {
+    pub pct: f64,
+    pub window_s: u32,
+}

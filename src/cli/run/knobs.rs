@@ -98,6 +98,13 @@ pub struct Knobs {
     /// How paced I/Os are spaced: linear (evenly) or poisson (exponential gaps, same mean)
     #[arg(long, default_value = "linear", value_name = "PROCESS", value_parser = rate_process)]
     pub rate_process: RateProcess,
+    /// End the run once IOPS fell by PCT % and stayed down for --drop-window seconds (a burst
+    /// spent, a cache full); exit status 0, the result says when
+    #[arg(long, value_name = "PCT", value_parser = share_of_level)]
+    pub stop_on_drop: Option<f64>,
+    /// Seconds a drop must last to end the run (--stop-on-drop)
+    #[arg(long, value_name = "SECS", default_value = "10", requires = "stop_on_drop", value_parser = window)]
+    pub drop_window: u32,
     /// Write every issued I/O (worker, file, op, offset, length) to FILE as CSV
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -160,4 +167,20 @@ fn rereads(s: &str) -> Result<u32, crate::error::UsageError> {
         return usage("--rereads", "use 0-1000");
     }
     Ok(n)
+}
+
+fn share_of_level(s: &str) -> Result<f64, crate::error::UsageError> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 100.0 => Ok(p),
+        _ => usage("--stop-on-drop", format!("'{s}' is not allowed; use a percentage above 0 and below 100")),
+    }
+}
+
+/// Whole seconds, at least 1 (a part of a second is rounded up: the check runs once a second).
+fn window(s: &str) -> Result<u32, crate::error::UsageError> {
+    let secs = parse::seconds("--drop-window", s)?;
+    if secs <= 0.0 {
+        return usage("--drop-window", format!("'{s}' is not allowed; use 1 second or more"));
+    }
+    Ok(secs.ceil() as u32)
 }

@@ -1,7 +1,6 @@
 //! fio's JSON output (`--output-format=json` or `json+`) as a `RunResult`, so results measured
-//! with fio on other machines are stored and compared like iolens' own.
-//!
-//! A job's spec comes from its options (through the fio job reader), so `compare` matches it by
+//! with fio on other machines are stored and compared like iolens' own. A job's spec comes
+//! from its options (through the fio job reader), so `compare` matches it by
 //! what it ran. fio reports a job with `numjobs=N` and no `group_reporting` as N entries of the
 //! same name: they become one test with a thread each, as iolens reports threads. Latency is
 //! fio's total latency (`lat_ns`) when it has percentiles (`lat_percentiles=1`), else its
@@ -334,6 +333,7 @@ fn test(
         threads,
         seconds: Vec::new(),
         shifts: Vec::new(),
+        dropped: None,
         cpu: cpu(entries, reads.iter().chain(&writes).map(|d| d.ios).sum()),
         disks: Vec::new(),
         mean_qd,
