@@ -13,6 +13,7 @@
 //! would call a new level.
 
 pub mod cause;
+pub mod signature;
 
 use super::{catalog::Catalog, Config};
 use crate::result::shifts::{Level, Metric, Shift, TestShifts};
@@ -59,15 +60,33 @@ pub fn explained<'a>(
     cfg: &Config,
     tol: f64,
 ) -> Vec<TestShifts> {
-    tests
+    let mut out: Vec<TestShifts> = tests
         .filter_map(|t| {
             let mut shifts = if t.shifts.is_empty() { find(&t.seconds, t.duration_s) } else { t.shifts.clone() };
             for s in &mut shifts {
                 s.cause = cause::name(s, t, cat, cfg, tol);
             }
-            (!shifts.is_empty()).then(|| TestShifts { test: t.name.clone(), shifts })
+            let h = &t.histograms;
+            let throttle_signature = signature::token_bucket(&h.read).or_else(|| signature::token_bucket(&h.write));
+            (!shifts.is_empty() || throttle_signature.is_some()).then(|| TestShifts {
+                test: t.name.clone(),
+                shifts,
+                throttle_signature,
+            })
         })
-        .collect()
+        .collect();
+    // A sweep under a throttle shows the signature at every deep enough point: said once.
+    let marked: Vec<usize> = (0..out.len()).filter(|&i| out[i].throttle_signature.is_some()).collect();
+    if let Some((first, rest)) = marked.split_first().filter(|(_, rest)| !rest.is_empty()) {
+        for &i in rest {
+            out[i].throttle_signature = None;
+        }
+        if let Some(s) = out[*first].throttle_signature.as_mut() {
+            *s += &format!("; {} more tests show it too", rest.len());
+        }
+        out.retain(|t| !t.shifts.is_empty() || t.throttle_signature.is_some());
+    }
+    out
 }
 
 /// One metric's values, a second without a latency figure (no I/O completed) taking the

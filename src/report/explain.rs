@@ -203,6 +203,9 @@ fn over_time(o: &mut String, e: &Explanation) {
             let cause = s.cause.as_deref().unwrap_or("no cause named: no catalog row, cap or cache matches it");
             let _ = writeln!(o, "      cause: {cause}");
         }
+        if let Some(sig) = &t.throttle_signature {
+            let _ = writeln!(o, "  - {sig}");
+        }
     }
 }
 

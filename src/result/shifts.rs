@@ -73,11 +73,14 @@ impl Shift {
     }
 }
 
-/// A test's shifts with the causes `explain` named (the JSON of `explain`'s `over_time`).
+/// A test's shifts with the causes `explain` named, and a throttle's mark on its latency (the JSON of `explain`'s `over_time`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestShifts {
     pub test: String,
     pub shifts: Vec<Shift>,
+    /// The token-bucket signature of a throttle in the test's latency, in words, when it shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttle_signature: Option<String>,
 }
 
 /// `--stop-on-drop`: the level fell by at least `pct` % and stayed down `window_s` seconds,
