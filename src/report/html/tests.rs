@@ -198,3 +198,23 @@ fn page_structure_snapshot() {
 fn check_page_structure_snapshot() {
     insta::assert_snapshot!(skeleton(&super::render(&check_fixture())));
 }
+
+#[test]
+fn shifts_are_drawn_as_levels_on_the_per_second_charts_and_listed() {
+    use crate::result::shifts::{Level, Metric, Shift};
+    let mut r = fixture();
+    let lvl = |start_s, end_s, mean| Level { start_s, end_s, mean, spread: 1.0 };
+    let s = Shift {
+        at_s: 15,
+        metric: Metric::Iops,
+        before: lvl(0, 15, 2000.0),
+        after: lvl(15, 30, 1000.0),
+        stayed: true,
+        cause: Some("a cap & more".into()),
+    };
+    r.tests[0].shifts = vec![s];
+    let h = super::render(&r);
+    let name = format!("{}: levels", r.tests[0].name);
+    assert_eq!(count(&h, &name), 1, "one step line, on the IOPS chart (none on p99: no p99 shift)");
+    assert!(h.contains("<li>at 0:15 IOPS fell 2,000 → 1,000 (-50 %) and stayed <em>a cap &amp; more</em></li>"), "{h}");
+}
