@@ -41,7 +41,7 @@ pub struct CheckArgs {
 pub fn main(a: CheckArgs) -> anyhow::Result<i32> {
     let (cat, cfg, tol) = a.judge.read()?;
     let target = a.target.clone().unwrap_or_else(|| ".".into());
-    super::named::meant_as_new_file(&target, a.size.is_some())?;
+    crate::session::named::meant_as_new_file(&target, a.size.is_some())?;
     let writes = may_write(&target, a.reads_only, a.common.force_device);
     let default_size = if a.quick { 256 << 20 } else { 1 << 30 };
     let mut base = Spec {

@@ -1,8 +1,8 @@
 //! `iolens compare A B [C…]`: results by id, label or JSON file, side by side with verdicts.
 
-use super::named::{key, resolve};
 use crate::error::usage;
 use crate::report::{self, Format};
+use crate::session::named::{key, resolve};
 use crate::store;
 use clap::Args;
 use std::path::PathBuf;

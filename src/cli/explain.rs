@@ -98,7 +98,7 @@ pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
 /// Explains results named by id, label or file, as `compare` takes them: their sweeps' points
 /// together.
 fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32> {
-    use super::named::{key, resolve, Key};
+    use crate::session::named::{key, resolve, Key};
     let (cat, cfg, tol) = a.judge.read()?;
     let format = crate::report::Format::parse(&a.common.format)?;
     let mut store = None;
@@ -132,7 +132,7 @@ fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32
 
 pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
     let store = a.common.store.check()?.path.unwrap_or_else(crate::store::default_path);
-    let is_result = |w: &String| super::named::names_result(w, &store);
+    let is_result = |w: &String| crate::session::named::names_result(w, &store);
     if !a.what.is_empty() && a.what.iter().all(is_result) {
         return explain_stored(&a, &store);
     }
@@ -146,7 +146,7 @@ pub fn main(a: ExplainArgs) -> anyhow::Result<i32> {
         )?;
     }
     let target = a.what.first().map_or(".", String::as_str);
-    super::named::meant_as_new_file(target, a.size.is_some())?;
+    crate::session::named::meant_as_new_file(target, a.size.is_some())?;
     let (cat, cfg, tol) = a.judge.read()?;
     let budget = a.budget;
     if budget < 5.0 {

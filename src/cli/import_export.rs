@@ -4,10 +4,9 @@
 use super::stored::StoreArgs;
 use crate::error::{usage, UsageError};
 use crate::report::{self, Format};
-use crate::result::RunResult;
 use crate::store::{self, Store};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct ImportArgs {
@@ -38,18 +37,14 @@ pub struct ExportArgs {
     pub store: Option<PathBuf>,
 }
 
-/// Reads an iolens result or fio's JSON output (`host`: where fio ran, as fio does not say).
-pub fn read(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
-    let shown = path.display().to_string();
-    let text = crate::input::read_text(path, "import", crate::input::TEXT_LIMIT)?;
-    let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-    crate::frontends::import::from_text(&text, &shown, &name, host)
-}
-
 pub fn import(a: ImportArgs) -> anyhow::Result<i32> {
     let opts = a.store.check()?;
     // Every file is read and checked before the first one is saved.
-    let results = a.files.iter().map(|f| read(f, a.host.as_deref())).collect::<Result<Vec<_>, _>>()?;
+    let results = a
+        .files
+        .iter()
+        .map(|f| crate::frontends::import::read_file(f, a.host.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
     let Some(path) = opts.path else { return usage("--no-store", "import saves into the store; drop --no-store")? };
     let mut s = Store::open(&path)?;
     for (f, mut r) in a.files.iter().zip(results) {

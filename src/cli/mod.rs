@@ -15,7 +15,6 @@ mod fio;
 mod history;
 mod import_export;
 mod mpi;
-mod named;
 mod pattern;
 mod plan;
 mod replay;

@@ -3,6 +3,16 @@
 
 use crate::error::UsageError;
 use crate::result::RunResult;
+use std::path::Path;
+
+/// Reads an iolens result or fio's JSON output from a file (`host`: where fio ran, as fio does
+/// not say).
+pub fn read_file(path: &Path, host: Option<&str>) -> Result<RunResult, UsageError> {
+    let shown = path.display().to_string();
+    let text = crate::input::read_text(path, "import", crate::input::TEXT_LIMIT)?;
+    let name = path.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+    from_text(&text, &shown, &name, host)
+}
 
 /// The result in `text`: `shown` names the input in errors, `name` (its file name) goes into
 /// an imported fio result's source; `host` is where fio ran, as fio does not say.

@@ -120,29 +120,7 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     if let Some(f) = &t.failed {
         let _ = writeln!(o, "FAILED: {f}");
     }
-    if let (Some(ss), Some(out)) = (&t.spec.steady, &t.steady) {
-        let what = format!(
-            "{} {}",
-            if ss.iops { "IOPS" } else { "bandwidth" },
-            if ss.slope { "slope" } else { "largest deviation" }
-        );
-        let unit = if ss.pct {
-            " %"
-        } else if ss.iops {
-            " IOPS"
-        } else {
-            " B/s"
-        };
-        let _ = writeln!(
-            o,
-            "steady state: {} ({what} over the last {} s: {:.3}{unit}, limit {}{unit}, after a {} s ramp)",
-            if out.attained { "reached, the test ended there" } else { "not reached" },
-            ss.dur,
-            out.criterion,
-            ss.limit,
-            ss.ramp
-        );
-    }
+    steady_line(o, t);
     let _ = write!(o, "\n{:<6}{:>12}{:>10}{:>10}", "", "IOPS", "MB/s", "MiB/s");
     latency_cells(o, LATENCY_HEADS);
     for (name, op) in
@@ -187,6 +165,33 @@ fn test(o: &mut String, t: &TestResult, host: &Host) {
     super::timeline::seconds_table(o, t);
     if let Some(v) = &t.verify {
         super::verify::section(o, v, t.spec.verify.as_ref().is_some_and(|s| s.pattern.is_some()));
+    }
+}
+
+/// How fio's steady-state check ended, when the test had one.
+fn steady_line(o: &mut String, t: &TestResult) {
+    if let (Some(ss), Some(out)) = (&t.spec.steady, &t.steady) {
+        let what = format!(
+            "{} {}",
+            if ss.iops { "IOPS" } else { "bandwidth" },
+            if ss.slope { "slope" } else { "largest deviation" }
+        );
+        let unit = if ss.pct {
+            " %"
+        } else if ss.iops {
+            " IOPS"
+        } else {
+            " B/s"
+        };
+        let _ = writeln!(
+            o,
+            "steady state: {} ({what} over the last {} s: {:.3}{unit}, limit {}{unit}, after a {} s ramp)",
+            if out.attained { "reached, the test ended there" } else { "not reached" },
+            ss.dur,
+            out.criterion,
+            ss.limit,
+            ss.ramp
+        );
     }
 }
 

@@ -276,13 +276,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
 
     let run_id = verifying::new_run_id();
     let mut maps = verifying::Verified::default();
-    let verified = jobs
-        .iter()
-        .map(|j| match j.spec.verify {
-            Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt, &mut maps),
-            None => Ok(Vec::new()),
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let verified = verified_targets(jobs, run_id, interrupt, &mut maps)?;
 
     let per_job = workers::of_group(jobs, &layout, &engines, (&shared, &mailboxes), &verified, run_id)?;
     let m = std::thread::scope(|scope| {
@@ -356,6 +350,21 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             })
         })
         .collect())
+}
+
+/// The page maps of the jobs that verify, one list per job (empty for the others).
+fn verified_targets(
+    jobs: &[Job],
+    run_id: u64,
+    interrupt: &AtomicBool,
+    maps: &mut verifying::Verified,
+) -> anyhow::Result<Vec<Vec<(std::sync::Arc<verifying::VerifyTarget>, u32)>>> {
+    jobs.iter()
+        .map(|j| match j.spec.verify {
+            Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt, maps),
+            None => Ok(Vec::new()),
+        })
+        .collect()
 }
 
 /// Writes fio's aggregate bandwidth lines for the seconds from `from` up to `complete`;

@@ -7,6 +7,7 @@ pub mod capture;
 mod finish;
 mod groups;
 mod interrupt;
+pub mod named;
 mod ready;
 mod series;
 mod simdb;

@@ -53,7 +53,7 @@ pub fn key(what: &str, store: &mut Option<Store>, path: &Path) -> anyhow::Result
 pub fn resolve(k: &Key, what: &str, store: &Option<Store>, path: &Path) -> anyhow::Result<(String, RunResult)> {
     let id = match k {
         Key::File(f) => {
-            let r = super::import_export::read(f, None)?;
+            let r = crate::frontends::import::read_file(f, None)?;
             return Ok((r.label.clone().unwrap_or_else(|| what.to_string()), r));
         }
         Key::Id(id) => *id,
@@ -70,7 +70,7 @@ pub fn names_result(what: &str, path: &Path) -> bool {
     let p = Path::new(what);
     if p.exists() {
         let json = p.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        return p.is_file() && json && super::import_export::read(p, None).is_ok();
+        return p.is_file() && json && crate::frontends::import::read_file(p, None).is_ok();
     }
     if what.parse::<i64>().is_ok_and(|n| n > 0) {
         return true;
