@@ -352,13 +352,16 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
         .collect())
 }
 
+/// A job's verified targets, each with its index among the job's targets.
+type VerifiedTargets = Vec<(std::sync::Arc<verifying::VerifyTarget>, u32)>;
+
 /// The page maps of the jobs that verify, one list per job (empty for the others).
 fn verified_targets(
     jobs: &[Job],
     run_id: u64,
     interrupt: &AtomicBool,
     maps: &mut verifying::Verified,
-) -> anyhow::Result<Vec<Vec<(std::sync::Arc<verifying::VerifyTarget>, u32)>>> {
+) -> anyhow::Result<Vec<VerifiedTargets>> {
     jobs.iter()
         .map(|j| match j.spec.verify {
             Some(_) => verifying::prepare_targets(j.spec, j.targets, run_id, interrupt, maps),
