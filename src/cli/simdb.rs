@@ -1,10 +1,10 @@
 //! `iolens simdb [DIR]`: the database I/O simulator (SQLIOSim's users, stamped pages, a
 //! generation journal), and `--verify-only` for the files a killed run left behind.
 
+use super::values::{block, given, seconds, size, within, Given};
 use crate::error::{usage, UsageError};
 use crate::session::{self, Output};
 use crate::simdb::{self, Config};
-use crate::workload::parse;
 use crate::workload::size::format_size;
 use clap::Args;
 use std::path::PathBuf;
@@ -15,26 +15,26 @@ pub struct SimdbArgs {
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Data files
-    #[arg(long, default_value = "2", value_name = "N")]
-    pub data_files: String,
+    #[arg(long, default_value = "2", value_name = "N", value_parser = within::<u32>("--data-files", 1, 64))]
+    pub data_files: u32,
     /// Size of each data file at its largest (grow/shrink moves it by an eighth)
-    #[arg(long, default_value = "256m", value_name = "SIZE")]
-    pub data_size: String,
+    #[arg(long, default_value = "256m", value_name = "SIZE", value_parser = given(size("--data-size")))]
+    pub data_size: Given<u64>,
     /// Size of the log file (written as a circle of records)
-    #[arg(long, default_value = "64m", value_name = "SIZE")]
-    pub log_size: String,
+    #[arg(long, default_value = "64m", value_name = "SIZE", value_parser = given(size("--log-size")))]
+    pub log_size: Given<u64>,
     /// Database page: a multiple of the device's sector (512 B or its logical block)
-    #[arg(long, default_value = "8k", value_name = "SIZE")]
-    pub page: String,
+    #[arg(long, default_value = "8k", value_name = "SIZE", value_parser = given(block("--page")))]
+    pub page: Given<u64>,
     /// Random access users; one read-ahead, bulk update, lazy writer, checkpoint, log writer, grow/shrink and audit user run beside them
-    #[arg(long, default_value = "8", value_name = "N")]
-    pub users: String,
+    #[arg(long, default_value = "8", value_name = "N", value_parser = within::<u32>("--users", 1, 256))]
+    pub users: u32,
     /// Seconds the users run (60, 2.5, 500ms, 5m)
-    #[arg(long, short = 'd', default_value = "60", value_name = "SECS")]
-    pub duration: String,
+    #[arg(long, short = 'd', default_value = "60", value_name = "SECS", value_parser = given(seconds("--duration")))]
+    pub duration: Given<f64>,
     /// Seed of the users' choices
-    #[arg(long, value_name = "N")]
-    pub seed: Option<String>,
+    #[arg(long, value_name = "N", value_parser = within::<u64>("--seed", 0, u64::MAX))]
+    pub seed: Option<u64>,
     /// Open data files with O_DSYNC: every acknowledged write is durable (and journaled at once)
     #[arg(long)]
     pub write_through: bool,
@@ -42,11 +42,11 @@ pub struct SimdbArgs {
     #[arg(long)]
     pub buffered: bool,
     /// I/O time users aim for: above it (as a running average) they cut their outstanding I/O
-    #[arg(long, default_value = "100", value_name = "MS")]
-    pub target_io_ms: String,
+    #[arg(long, default_value = "100", value_name = "MS", value_parser = within::<f64>("--target-io-ms", 0.001, 3_600_000.0))]
+    pub target_io_ms: f64,
     /// An I/O taking longer than this is a stall, reported with its file, offset and duration (SQLIOSim: 15 s)
-    #[arg(long, default_value = "15000", value_name = "MS")]
-    pub stall_ms: String,
+    #[arg(long, default_value = "15000", value_name = "MS", value_parser = within::<f64>("--stall-ms", 1.0, 3_600_000.0))]
+    pub stall_ms: f64,
     /// End the run at the first finding or I/O error
     #[arg(long)]
     pub stop_on_error: bool,
@@ -57,22 +57,10 @@ pub struct SimdbArgs {
     #[arg(long, value_name = "PATH")]
     pub journal: Option<PathBuf>,
     /// Re-reads of a bad page, to tell transient faults from persistent ones
-    #[arg(long, default_value = "3", value_name = "N")]
-    pub rereads: String,
+    #[arg(long, default_value = "3", value_name = "N", value_parser = within::<u32>("--rereads", 0, 100))]
+    pub rereads: u32,
     #[command(flatten)]
     pub common: super::common::CommonArgs,
-}
-
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-    opt: &str,
-    s: &str,
-    lo: T,
-    hi: T,
-) -> Result<T, UsageError> {
-    match s.trim().parse::<T>() {
-        Ok(v) if v >= lo && v <= hi => Ok(v),
-        _ => usage(opt, format!("'{s}' is not allowed; use {lo} to {hi}")),
-    }
 }
 
 /// Arguments → Config, checked against the directory; nothing is created.
@@ -82,36 +70,35 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
         return usage(&dir.display().to_string(), "is not a directory; simdb needs a directory for its files");
     }
     let unit = crate::targets::host::describe(&dir, 0, false).logical_block_size.unwrap_or(512).max(512) as usize;
-    let page = parse::block_size("--page", &a.page)? as usize;
+    let page = a.page.value as usize;
     if !page.is_multiple_of(unit) || page > 64 << 10 {
         return usage(
             "--page",
             format!(
                 "'{}' is not a multiple of the sector ({unit} B here) up to 64k; use 4k, 8k, 16k, 32k or 64k",
-                a.page
+                a.page.text
             ),
         );
     }
-    let data_size = parse::size("--data-size", &a.data_size)?;
+    let data_size = a.data_size.value;
     if data_size < 16 * page as u64 {
         return usage(
             "--data-size",
             format!(
                 "'{}' is below 16 pages of {} ({}); the users need room to work",
-                a.data_size,
+                a.data_size.text,
                 format_size(page as u64),
                 format_size(16 * page as u64)
             ),
         );
     }
-    let log_size = parse::size("--log-size", &a.log_size)?;
+    let log_size = a.log_size.value;
     if log_size < 4 * simdb::log::MAX_RECORD as u64 {
-        return usage("--log-size", format!("'{}' is below 240KiB, four of the largest log records", a.log_size));
+        return usage("--log-size", format!("'{}' is below 240KiB, four of the largest log records", a.log_size.text));
     }
-    let target_io_ms: f64 = number("--target-io-ms", &a.target_io_ms, 0.001, 3_600_000.0)?;
-    let duration = parse::seconds("--duration", &a.duration)?;
+    let duration = a.duration.value;
     if duration <= 0.0 {
-        return usage("--duration", format!("'{}' is not allowed; the users need some time", a.duration));
+        return usage("--duration", format!("'{}' is not allowed; the users need some time", a.duration.text));
     }
     let journal = a.journal.clone().unwrap_or_else(|| simdb::default_journal(&dir));
     if let Some(parent) = journal.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -121,24 +108,21 @@ pub fn to_config(a: &SimdbArgs) -> Result<Config, UsageError> {
     }
     Ok(Config {
         dir,
-        data_files: number("--data-files", &a.data_files, 1, 64)?,
+        data_files: a.data_files,
         data_size: data_size / page as u64 * page as u64,
         log_size: log_size / unit as u64 * unit as u64,
         page,
         unit,
-        users: number("--users", &a.users, 1, 256)?,
+        users: a.users,
         duration,
-        seed: match &a.seed {
-            Some(s) => number("--seed", s, 0, u64::MAX)?,
-            None => crate::workload::Spec::default().seed,
-        },
+        seed: a.seed.unwrap_or(crate::workload::Spec::default().seed),
         write_through: a.write_through,
         buffered: a.buffered,
-        target_io_ms,
-        stall_ms: number("--stall-ms", &a.stall_ms, 1.0, 3_600_000.0)?,
+        target_io_ms: a.target_io_ms,
+        stall_ms: a.stall_ms,
         stop_on_error: a.stop_on_error,
         journal,
-        rereads: number("--rereads", &a.rereads, 0, 100)?,
+        rereads: a.rereads,
     })
 }
 

@@ -98,5 +98,28 @@ pub fn block(opt: &'static str) -> impl Parser<u64> {
     move |s| parse::block_size(opt, s)
 }
 
+/// A number from `lo` to `hi` (spaces around it allowed).
+pub fn within<T>(opt: &'static str, lo: T, hi: T) -> impl Parser<T>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |s| match s.trim().parse::<T>() {
+        Ok(v) if v >= lo && v <= hi => Ok(v),
+        _ => usage(opt, format!("'{s}' is not allowed; use {lo} to {hi}")),
+    }
+}
+
+/// A value with its text as typed, for the checks that can only be made later (against a
+/// directory's sector size, say) and must quote what the user wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Given<T> {
+    pub text: String,
+    pub value: T,
+}
+
+pub fn given<T: Clone + Send + Sync + 'static>(one: impl Parser<T>) -> impl Parser<Given<T>> {
+    move |s| Ok(Given { text: s.to_string(), value: one(s)? })
+}
+
 #[cfg(test)]
 mod tests;
