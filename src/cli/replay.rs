@@ -1,11 +1,12 @@
 //! `iolens replay`: a captured trace's I/Os issued again on targets, with its timing kept,
 //! scaled or dropped (fio's read_iolog and replay_* options).
 
-use crate::error::usage;
-use crate::frontends::replay::{apply, check_direct, load, Shaping};
+use super::run::word;
+use crate::error::{usage, UsageError};
+use crate::frontends::replay::{align, apply, check_direct, load, scale, time_scale, Shaping};
 use crate::result::Kind;
 use crate::session::Item;
-use crate::workload::{parse, Spec};
+use crate::workload::{parse, EngineKind, Spec};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,23 +25,23 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub no_stall: bool,
     /// The trace's rate in percent: 200 issues twice as fast, 50 half as fast (fio's replay_time_scale)
-    #[arg(long, default_value = "100", value_name = "PCT")]
-    pub time_scale: String,
+    #[arg(long, default_value = "100", value_name = "PCT", value_parser = |s: &str| time_scale("--time-scale", s))]
+    pub time_scale: u32,
     /// Every file of the trace goes to this one target (fio's replay_redirect)
     #[arg(long, value_name = "TARGET")]
     pub redirect: Option<String>,
     /// Round offsets down to a multiple of this power of two (fio's replay_align)
-    #[arg(long, value_name = "SIZE")]
-    pub align: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = |s: &str| align("--align", s))]
+    pub align: Option<u64>,
     /// Divide offsets by N, to fit a trace into a smaller target (fio's replay_scale)
-    #[arg(long, default_value = "1", value_name = "N")]
-    pub scale: String,
+    #[arg(long, default_value = "1", value_name = "N", value_parser = |s: &str| scale("--scale", s))]
+    pub scale: u64,
     /// I/Os kept in flight (fio's iodepth)
-    #[arg(long, short = 'o', alias = "qd", default_value = "1", value_name = "N")]
-    pub iodepth: String,
+    #[arg(long, short = 'o', alias = "qd", default_value = "1", value_name = "N", value_parser = depth)]
+    pub iodepth: u32,
     /// io_uring (Linux), iocp (Windows), psync or null
-    #[arg(long, default_value = crate::workload::EngineKind::NATIVE.name(), value_name = "ENGINE")]
-    pub engine: String,
+    #[arg(long, default_value = EngineKind::NATIVE.name(), value_name = "ENGINE", value_parser = word(parse::engine))]
+    pub engine: EngineKind,
     /// Go through the page cache instead of O_DIRECT
     #[arg(long)]
     pub buffered: bool,
@@ -54,23 +55,16 @@ pub struct ReplayArgs {
 pub fn main(a: ReplayArgs) -> anyhow::Result<i32> {
     let shaping = Shaping {
         no_stall: a.no_stall,
-        time_scale: &a.time_scale,
+        time_scale: a.time_scale,
         redirect: a.redirect.as_deref(),
-        align: a.align.as_deref(),
-        scale: &a.scale,
-        names: ["TRACE", "--time-scale", "--redirect", "--align", "--scale"],
+        align: a.align.unwrap_or(0),
+        scale: a.scale,
+        names: ["TRACE", "--redirect"],
     };
     let r = load(&a.log, &shaping)?;
-    let depth: u32 = a
-        .iodepth
-        .trim()
-        .parse()
-        .ok()
-        .filter(|d| (1..=4096).contains(d))
-        .map_or_else(|| usage("--iodepth", format!("'{}' is not a depth; use 1-4096", a.iodepth)), Ok)?;
-    let mut spec = Spec { qd: depth, ..Spec::default() };
+    let mut spec = Spec { qd: a.iodepth, ..Spec::default() };
     apply(&mut spec, r, &a.targets)?;
-    spec.engine = parse::engine(&a.engine)?;
+    spec.engine = a.engine;
     spec.direct = !a.buffered;
     a.common.apply(&mut spec);
     check_direct(&spec)?;
@@ -79,4 +73,12 @@ pub fn main(a: ReplayArgs) -> anyhow::Result<i32> {
     let name = format!("replay {}", a.log.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
     let item = Item { name, spec, notes: Vec::new() };
     crate::session::execute(&crate::session::Request::once(Kind::Replay, &[item], &output))
+}
+
+fn depth(s: &str) -> Result<u32, UsageError> {
+    s.trim()
+        .parse()
+        .ok()
+        .filter(|d| (1..=4096).contains(d))
+        .map_or_else(|| usage("--iodepth", format!("'{s}' is not a depth; use 1-4096")), Ok)
 }

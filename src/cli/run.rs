@@ -12,7 +12,7 @@ use crate::session::{Item, Request};
 use crate::workload::verify::VerifySpec;
 use crate::workload::{parse, BlockShare, DropStop, OnError, Pattern, Spec, ThinkTime};
 use clap::Args;
-pub use knobs::number;
+pub use knobs::{number, word};
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 pub use crate::workload::trace::{device_of, Replay, TraceIo, TraceOp};
 pub use blktrace::{capture_files, is_blktrace, parse_blktrace, RECORD_LIMIT};
 pub use parse::{parse, timed_row, Format, IOLENS_HEADER, TIMED_HEADER};
-pub use setup::{apply, check_direct, load, Shaping};
+pub use setup::{align, apply, check_direct, load, scale, time_scale, Shaping};
 pub use tracepoints::{Capture, Request};
 
 /// A trace as read: its format, its files in order of first appearance, its I/Os in order,

@@ -2,7 +2,7 @@
 //! files (or replay_redirect's), with the job's iodepth and engine, as `iolens replay` does.
 
 use super::job::Job;
-use crate::frontends::replay::{apply, load, Shaping};
+use crate::frontends::replay::{self as trace, apply, load, Shaping};
 
 type R<T> = Result<T, String>;
 
@@ -37,16 +37,17 @@ impl Job {
             return Ok(false);
         };
         let r = &self.replay;
+        let fail = |e: crate::error::UsageError| format!("{}: {}", e.option, e.message);
         let shaping = Shaping {
             no_stall: r.no_stall,
-            time_scale: r.time_scale.as_deref().unwrap_or("100"),
+            time_scale: trace::time_scale("replay_time_scale", r.time_scale.as_deref().unwrap_or("100"))
+                .map_err(fail)?,
+            scale: trace::scale("replay_scale", r.scale.as_deref().unwrap_or("1")).map_err(fail)?,
+            align: r.align.as_deref().map(|a| trace::align("replay_align", a)).transpose().map_err(fail)?.unwrap_or(0),
             redirect: r.redirect.as_deref(),
-            align: r.align.as_deref(),
-            scale: r.scale.as_deref().unwrap_or("1"),
-            names: ["read_iolog", "replay_time_scale", "replay_redirect", "replay_align", "replay_scale"],
+            names: ["read_iolog", "replay_redirect"],
         };
         let clones = self.spec.threads;
-        let fail = |e: crate::error::UsageError| format!("{}: {}", e.option, e.message);
         let replay = load(std::path::Path::new(&log), &shaping).map_err(fail)?;
         apply(&mut self.spec, replay, &[]).map_err(fail)?;
         let s = &mut self.spec;

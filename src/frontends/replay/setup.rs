@@ -8,40 +8,54 @@ use crate::workload::{parse, BlockShare, FileService, ServiceKind, Spec};
 /// How a replay is shaped, whichever front end asked for it.
 pub struct Shaping<'a> {
     pub no_stall: bool,
-    pub time_scale: &'a str,
+    /// Percent of the trace's rate (`time_scale`).
+    pub time_scale: u32,
     pub redirect: Option<&'a str>,
-    pub align: Option<&'a str>,
-    pub scale: &'a str,
-    /// The names the front end gives the trace and the options above, in that order, for errors.
-    pub names: [&'a str; 5],
+    /// Offsets rounded down to a multiple of this power of two; 0: as they are.
+    pub align: u64,
+    /// Offsets divided by this.
+    pub scale: u64,
+    /// The names the front end gives the trace and the redirect, for errors.
+    pub names: [&'a str; 2],
+}
+
+/// The trace's rate in percent, as `opt` gives it.
+pub fn time_scale(opt: &str, s: &str) -> Result<u32, UsageError> {
+    s.trim()
+        .parse()
+        .ok()
+        .filter(|p| (1..=100_000).contains(p))
+        .map_or_else(|| usage(opt, format!("'{s}' is not a percentage; use 1-100000")), Ok)
+}
+
+/// The divisor of the trace's offsets.
+pub fn scale(opt: &str, s: &str) -> Result<u64, UsageError> {
+    s.trim()
+        .parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map_or_else(|| usage(opt, format!("'{s}' is not a divisor; use a whole number of 1 or more")), Ok)
+}
+
+/// The alignment of the trace's offsets: a power of two, or 0.
+pub fn align(opt: &str, s: &str) -> Result<u64, UsageError> {
+    let align = parse::size(opt, s)?;
+    if align > 0 && !align.is_power_of_two() {
+        return usage(opt, format!("{align} is not a power of two"));
+    }
+    Ok(align)
 }
 
 /// Reads the trace and shapes it; pure apart from reading the trace.
 pub fn load(log: &std::path::Path, s: &Shaping) -> Result<Replay, UsageError> {
-    let [what, ts, _, al, sc] = s.names;
-    let time_scale: u32 = s
-        .time_scale
-        .trim()
-        .parse()
-        .ok()
-        .filter(|p| (1..=100_000).contains(p))
-        .map_or_else(|| usage(ts, format!("'{}' is not a percentage; use 1-100000", s.time_scale)), Ok)?;
-    let scale: u64 =
-        s.scale.trim().parse().ok().filter(|n| *n >= 1).map_or_else(
-            || usage(sc, format!("'{}' is not a divisor; use a whole number of 1 or more", s.scale)),
-            Ok,
-        )?;
-    let align = s.align.map(|a| parse::size(al, a)).transpose()?.unwrap_or(0);
-    if align > 0 && !align.is_power_of_two() {
-        return usage(al, format!("{align} is not a power of two"));
-    }
+    let [what, redirect_name] = s.names;
     let mut r = super::read(log, what)?;
     r.no_stall = s.no_stall;
-    r.time_scale = time_scale;
-    r.scale = scale;
-    r.align = align;
+    r.time_scale = s.time_scale;
+    r.scale = s.scale;
+    r.align = s.align;
     r.redirect = s.redirect.map(str::to_string);
-    r.redirect_name = s.names[2].to_string();
+    r.redirect_name = redirect_name.to_string();
     r.shape();
     Ok(r)
 }
