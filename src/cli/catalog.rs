@@ -19,8 +19,8 @@ pub struct CatalogArgs {
     #[arg(long, value_name = "TEXT")]
     pub search: Option<String>,
     /// text or json
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = super::values::format)]
+    pub format: Format,
     /// Another catalog file to add (same format as data/catalog.toml)
     #[arg(long, value_name = "FILE")]
     pub catalog: Option<PathBuf>,
@@ -47,7 +47,7 @@ pub fn main(a: CatalogArgs) -> anyhow::Result<i32> {
         return import_files(files);
     }
     let cat = Catalog::load(a.catalog.as_deref())?;
-    let format = Format::parse(&a.format)?;
+    let format = a.format;
     let want = |cloud: &str, text: &[&str]| {
         a.cloud.as_deref().is_none_or(|c| c.eq_ignore_ascii_case(cloud))
             && a.search.as_deref().is_none_or(|s| text.iter().any(|t| t.to_lowercase().contains(&s.to_lowercase())))

@@ -3,7 +3,9 @@
 //! which read their own argument lists, take them with `split`.
 
 use super::stored::StoreArgs;
+use super::values::{self, given, Given};
 use crate::error::UsageError;
+use crate::report::Format;
 use crate::session::Output;
 use crate::workload::Spec;
 use clap::{Args, FromArgMatches};
@@ -12,8 +14,8 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     /// Report format on the terminal: text, json, csv, markdown or html
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = given(values::format))]
+    pub format: Given<Format>,
     /// Also write the report to FILE (format from its .json, .txt, .csv, .md, .html or .xml (DiskSpd's XML) extension, else --format)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -36,7 +38,7 @@ pub struct CommonArgs {
 impl Default for CommonArgs {
     fn default() -> Self {
         CommonArgs {
-            format: "text".into(),
+            format: Given { text: "text".into(), value: Format::Text },
             out: None,
             allow_write: false,
             force_device: false,
@@ -49,7 +51,7 @@ impl Default for CommonArgs {
 
 impl CommonArgs {
     pub fn output(&self, trace: Option<&Path>) -> Result<Output, UsageError> {
-        let mut output = Output::new(&self.format, self.out.as_deref(), trace, self.quiet)?;
+        let mut output = Output::new(self.format.value, self.out.as_deref(), trace, self.quiet)?;
         output.store = self.store.check()?;
         Ok(output)
     }
@@ -132,6 +134,10 @@ pub fn split(
     }
     // As the commands clap reads whole say it (`--store` with `--no-store` is refused alike).
     let m = cmd.try_get_matches_from(&mine).map_err(|e| {
+        // A value refused by one of iolens's value parsers: its own line, as `main` says it.
+        if let Some(u) = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<UsageError>()) {
+            return u.clone();
+        }
         let first = e.to_string().lines().next().unwrap_or_default().to_string();
         UsageError::worded("ARGS", first)
     })?;

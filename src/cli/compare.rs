@@ -16,11 +16,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "RESULT")]
     pub baseline: Option<String>,
     /// Differences within this many percent are ≈
-    #[arg(long, default_value = "10", value_name = "PCT")]
-    pub same: String,
+    #[arg(long, default_value = "10", value_name = "PCT", value_parser = same)]
+    pub same: f64,
     /// text, json, csv, markdown or html
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = super::values::format)]
+    pub format: Format,
     /// Also write the comparison to FILE (format from its .json, .txt, .csv, .md or .html extension)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -29,12 +29,16 @@ pub struct CompareArgs {
     pub store: Option<PathBuf>,
 }
 
+/// A tolerance in percent from 0 (exclusive of 100), as a fraction.
+fn same(s: &str) -> Result<f64, crate::error::UsageError> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(v) if (0.0..100.0).contains(&v) => Ok(v / 100.0),
+        _ => usage("--same", format!("'{s}' is not allowed; use a percentage from 0 to 100")),
+    }
+}
+
 pub fn main(a: CompareArgs) -> anyhow::Result<i32> {
-    let same = match a.same.trim_end_matches('%').parse::<f64>() {
-        Ok(v) if (0.0..100.0).contains(&v) => v / 100.0,
-        _ => return usage("--same", format!("'{}' is not allowed; use a percentage from 0 to 100", a.same))?,
-    };
-    let format = Format::parse(&a.format)?;
+    let (same, format) = (a.same, a.format);
     let out = match &a.out {
         Some(p) => {
             if p.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.is_dir()) {

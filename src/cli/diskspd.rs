@@ -38,10 +38,10 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
     let mut output = own.output(None)?;
     if job.results == Some(ResultsFormat::Xml) && !job.profile_only {
         // -Rxml picks DiskSpd's XML where iolens' default text would go; a typed --format wins.
-        if let Some(r) = rest.iter().find(|a| a.starts_with("-R")).filter(|_| own.format != "text") {
-            return Err(UsageError::new(r, format!("conflicts with --format {}; use one", own.format)).into());
+        if let Some(r) = rest.iter().find(|a| a.starts_with("-R")).filter(|_| own.format.text != "text") {
+            return Err(UsageError::new(r, format!("conflicts with --format {}; use one", own.format.text)).into());
         }
-        if own.format == "text" {
+        if own.format.text == "text" {
             output.format = Format::DiskspdXml;
         }
     }

@@ -100,7 +100,7 @@ pub fn may_write(target: &str, reads_only: bool, force_device: bool) -> bool {
 fn explain_stored(a: &ExplainArgs, path: &std::path::Path) -> anyhow::Result<i32> {
     use crate::session::named::{key, resolve, Key};
     let (cat, cfg, tol) = a.judge.read()?;
-    let format = crate::report::Format::parse(&a.common.format)?;
+    let format = a.common.format.value;
     let mut store = None;
     let mut keys = Vec::new();
     for w in &a.what {

@@ -112,7 +112,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             }
             // fio's own --stonewall orders jobs; the ranks' is --mpi-stonewall.
             "--mpi" => mpi.mpi = true,
-            "--mpi-stonewall" => mpi.stonewall = Some(value()?),
+            "--mpi-stonewall" => mpi.stonewall = Some(super::mpi::stonewall(&value()?)?),
             _ => return Ok(false),
         }
         Ok(true)

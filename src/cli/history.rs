@@ -1,6 +1,7 @@
 //! `iolens history`, `show ID` and `delete ID`: what the store holds.
 
-use crate::error::{usage, UsageError};
+use super::values;
+use crate::error::UsageError;
 use crate::report::{self, Format};
 use crate::store::{self, Filter, Store};
 use clap::Args;
@@ -18,11 +19,11 @@ pub struct HistoryArgs {
     #[arg(long)]
     pub label: Option<String>,
     /// Only results started on or after this date or time (2026-11-01, 2026-11-01T12:00:00Z)
-    #[arg(long, value_name = "DATE")]
+    #[arg(long, value_name = "DATE", value_parser = values::since)]
     pub since: Option<String>,
     /// At most this many lines, newest first
-    #[arg(long, default_value = "50", value_name = "N")]
-    pub limit: String,
+    #[arg(long, default_value = "50", value_name = "N", value_parser = limit)]
+    pub limit: u32,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
@@ -31,20 +32,21 @@ pub struct HistoryArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ShowArgs {
     /// The result's id (from `iolens history`)
-    pub id: String,
+    #[arg(value_parser = values::id)]
+    pub id: i64,
     /// text, json, csv, markdown or html
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = values::format)]
+    pub format: Format,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
 }
 
-fn id(s: &str) -> Result<i64, UsageError> {
-    match s.parse::<i64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => usage("ID", format!("'{s}' is not a result id; `iolens history` lists them")),
-    }
+fn limit(s: &str) -> Result<u32, UsageError> {
+    s.parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| UsageError::new("--limit", format!("'{s}' is not allowed; use a whole number above 0")))
 }
 
 /// The store, which must already exist: looking never creates one.
@@ -59,25 +61,13 @@ fn open(path: &Option<PathBuf>) -> anyhow::Result<Store> {
 }
 
 pub fn history(a: HistoryArgs) -> anyhow::Result<i32> {
-    let limit = a.limit.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
-        UsageError::new("--limit", format!("'{}' is not allowed; use a whole number above 0", a.limit))
-    })?;
-    if let Some(s) = &a.since {
-        if !(s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-') {
-            return Err(UsageError::new(
-                "--since",
-                format!("'{s}' is not a date; write 2026-11-01 or 2026-11-01T12:00:00Z"),
-            )
-            .into());
-        }
-    }
     let s = open(&a.store)?;
     let f = Filter {
         host: a.host.clone(),
         target: a.target.clone(),
         label: a.label.clone(),
         since: a.since.clone(),
-        limit: Some(limit),
+        limit: Some(a.limit),
     };
     for e in s.list(&f)? {
         let label = e.label.map(|l| format!(" \"{l}\"")).unwrap_or_default();
@@ -88,8 +78,7 @@ pub fn history(a: HistoryArgs) -> anyhow::Result<i32> {
 }
 
 pub fn show(a: ShowArgs) -> anyhow::Result<i32> {
-    let n = id(&a.id)?;
-    let format = Format::parse(&a.format)?;
+    let (n, format) = (a.id, a.format);
     let s = open(&a.store)?;
     let Some(r) = s.load(n)? else {
         return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());
@@ -99,7 +88,7 @@ pub fn show(a: ShowArgs) -> anyhow::Result<i32> {
 }
 
 pub fn delete(a: ShowArgs) -> anyhow::Result<i32> {
-    let n = id(&a.id)?;
+    let n = a.id;
     let mut s = open(&a.store)?;
     if !s.delete(n)? {
         return Err(UsageError::new("ID", format!("no result {n} in {}", s.path().display())).into());

@@ -24,11 +24,11 @@ pub struct ImportArgs {
 #[derive(Args, Debug, Clone)]
 pub struct ExportArgs {
     /// Stored result ids
-    #[arg(value_name = "ID", required = true)]
-    pub ids: Vec<String>,
+    #[arg(value_name = "ID", required = true, value_parser = export_id)]
+    pub ids: Vec<i64>,
     /// json, text, csv, markdown or html
-    #[arg(long, default_value = "json", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "json", value_name = "FORMAT", value_parser = super::values::format)]
+    pub format: Format,
     /// Write each result to DIR/iolens-ID.json (.txt, .csv, .md, .html) instead of the terminal
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
@@ -58,18 +58,12 @@ pub fn import(a: ImportArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+fn export_id(s: &str) -> Result<i64, UsageError> {
+    s.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| UsageError::new("ID", format!("'{s}' is not a result id")))
+}
+
 pub fn export(a: ExportArgs) -> anyhow::Result<i32> {
-    let format = Format::parse(&a.format)?;
-    let ids = a
-        .ids
-        .iter()
-        .map(|s| {
-            s.parse::<i64>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| UsageError::new("ID", format!("'{s}' is not a result id")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let (format, ids) = (a.format, a.ids.clone());
     if let Some(d) = &a.dir {
         if !d.is_dir() {
             return usage("--dir", format!("{} is not a directory", d.display()))?;

@@ -21,8 +21,8 @@ pub struct MpiArgs {
     /// the first rank is done, as IOR's stonewalling), wear-out (all go on to the I/O count of
     /// the rank that had done the most by then); also --mpi-stonewall, the name `fio` takes
     /// (its --stonewall is fio's own)
-    #[arg(long, alias = "mpi-stonewall", value_name = "MODE", requires = "mpi")]
-    pub stonewall: Option<String>,
+    #[arg(long, alias = "mpi-stonewall", value_name = "MODE", requires = "mpi", value_parser = stonewall)]
+    pub stonewall: Option<Stonewall>,
 }
 
 impl MpiArgs {
@@ -40,13 +40,16 @@ impl MpiArgs {
         if !cfg!(feature = "mpi") {
             return usage("--mpi", NO_MPI);
         }
-        let stonewall = match self.stonewall.as_deref().unwrap_or("none") {
-            "none" => Stonewall::None,
-            "first-done" => Stonewall::FirstDone,
-            "wear-out" => Stonewall::WearOut,
-            v => return usage("--stonewall", format!("'{v}' is not allowed; use none, first-done or wear-out")),
-        };
-        Ok(Some(stonewall))
+        Ok(Some(self.stonewall.unwrap_or(Stonewall::None)))
+    }
+}
+
+pub(super) fn stonewall(v: &str) -> Result<Stonewall, UsageError> {
+    match v {
+        "none" => Ok(Stonewall::None),
+        "first-done" => Ok(Stonewall::FirstDone),
+        "wear-out" => Ok(Stonewall::WearOut),
+        v => usage("--stonewall", format!("'{v}' is not allowed; use none, first-done or wear-out")),
     }
 }
 

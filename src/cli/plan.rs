@@ -49,8 +49,8 @@ pub struct PlanArgs {
     #[arg(long, default_value = "10", value_name = "N", value_parser = values::count("--top"))]
     pub top: usize,
     /// text or json
-    #[arg(long, default_value = "text", value_name = "FORMAT")]
-    pub format: String,
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = super::values::format)]
+    pub format: Format,
     #[command(flatten)]
     pub judge: Judge,
 }
@@ -110,7 +110,7 @@ fn from_stats(a: &PlanArgs) -> Result<Option<FromStats>, UsageError> {
 }
 
 pub fn main(a: PlanArgs) -> anyhow::Result<i32> {
-    let format = Format::parse(&a.format)?;
+    let format = a.format;
     let stats = from_stats(&a)?;
     let (iops, mbps) = match &stats {
         Some(s) => (Some(s.target.iops), Some(s.target.mbps)),

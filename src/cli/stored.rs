@@ -13,8 +13,8 @@ pub struct StoreArgs {
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
     /// A key=value tag on the result (repeatable): --tag cache=none --tag vm=D8s_v3
-    #[arg(long = "tag", value_name = "K=V")]
-    pub tags: Vec<String>,
+    #[arg(long = "tag", value_name = "K=V", value_parser = super::values::tag)]
+    pub tags: Vec<(String, String)>,
     /// The result store [default: $IOLENS_STORE, else ~/.local/share/iolens/iolens.db, on Windows %LOCALAPPDATA%\iolens\iolens.db]
     #[arg(long, value_name = "PATH")]
     pub store: Option<PathBuf>,
@@ -25,14 +25,7 @@ pub struct StoreArgs {
 
 impl StoreArgs {
     pub fn check(&self) -> Result<StoreOpts, UsageError> {
-        let tags = self
-            .tags
-            .iter()
-            .map(|t| match t.split_once('=') {
-                Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-                _ => usage("--tag", format!("'{t}' is not key=value")),
-            })
-            .collect::<Result<_, _>>()?;
+        let tags = self.tags.clone();
         let path = if self.no_store { None } else { Some(self.store.clone().unwrap_or_else(store::default_path)) };
         // Checked before anything is measured: a device or a directory can never hold results.
         if let Some(p) = path.as_ref().filter(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file())) {

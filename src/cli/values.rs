@@ -121,5 +121,34 @@ pub fn given<T: Clone + Send + Sync + 'static>(one: impl Parser<T>) -> impl Pars
     move |s| Ok(Given { text: s.to_string(), value: one(s)? })
 }
 
+/// A report format: text, json, csv, markdown or html.
+pub fn format(s: &str) -> Result<crate::report::Format, UsageError> {
+    crate::report::Format::parse(s)
+}
+
+/// A stored result's id: a whole number above 0.
+pub fn id(s: &str) -> Result<i64, UsageError> {
+    match s.parse::<i64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => usage("ID", format!("'{s}' is not a result id; `iolens history` lists them")),
+    }
+}
+
+/// A date, or a date and time, as the store keeps them (2026-11-01, 2026-11-01T12:00:00Z).
+pub fn since(s: &str) -> Result<String, UsageError> {
+    if !(s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-') {
+        return usage("--since", format!("'{s}' is not a date; write 2026-11-01 or 2026-11-01T12:00:00Z"));
+    }
+    Ok(s.to_string())
+}
+
+/// A `key=value` tag, both trimmed, the key not empty.
+pub fn tag(t: &str) -> Result<(String, String), UsageError> {
+    match t.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => usage("--tag", format!("'{t}' is not key=value")),
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -60,8 +60,7 @@ pub struct Output {
 impl Output {
     /// Checks --format, --out and --trace before anything is touched; the result is not saved
     /// until `store` says where.
-    pub fn new(format: &str, out: Option<&Path>, trace: Option<&Path>, quiet: bool) -> Result<Output, UsageError> {
-        let format = Format::parse(format)?;
+    pub fn new(format: Format, out: Option<&Path>, trace: Option<&Path>, quiet: bool) -> Result<Output, UsageError> {
         let out = match out {
             Some(p) => {
                 check_dir("--out", p)?;

@@ -9,13 +9,13 @@ fn a_hand_read_list_gives_up_the_shared_options_as_clap_defines_them() {
     let args = words("-b4k --out r.json -q --label=-x --tag a=b --keep -t2 --format json x.dat");
     let (own, rest) = split(&args, |_, _| Ok(false)).unwrap();
     assert_eq!(rest, words("-b4k -t2 x.dat"), "the rest in order");
-    assert_eq!((own.format.as_str(), own.out.as_deref()), ("json", Some(Path::new("r.json"))));
+    assert_eq!((own.format.text.as_str(), own.out.as_deref()), ("json", Some(Path::new("r.json"))));
     assert!(own.quiet && own.keep && !own.allow_write);
     assert_eq!(own.store.label.as_deref(), Some("-x"), "a value that starts with '-' stays a value");
-    assert_eq!(own.store.tags, ["a=b"]);
+    assert_eq!(own.store.tags, [("a".to_string(), "b".to_string())]);
     // Defaults come from the same definition.
     let (own, _) = split(&[], |_, _| Ok(false)).unwrap();
-    assert_eq!(own.format, "text");
+    assert_eq!((own.format.text.as_str(), own.format.value), ("text", crate::report::Format::Text));
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn the_front_end_takes_its_own_first_and_conflicts_are_refused_as_clap_refuses_t
         })
     })
     .unwrap();
-    assert_eq!((seen, own.format.as_str(), rest.len()), (vec!["x".to_string()], "text", 0));
+    assert_eq!((seen, own.format.text.as_str(), rest.len()), (vec!["x".to_string()], "text", 0));
     let e = split(&words("--store s.db --no-store"), |_, _| Ok(false)).unwrap_err();
     assert!(e.to_string().contains("'--store <PATH>' cannot be used with '--no-store'"), "{e}");
     assert_eq!(split(&words("--out"), |_, _| Ok(false)).unwrap_err().to_string(), "--out: needs a value");

@@ -1,7 +1,7 @@
 use super::*;
 
 fn args(mpi: bool, stonewall: Option<&str>) -> MpiArgs {
-    MpiArgs { mpi, stonewall: stonewall.map(str::to_string) }
+    MpiArgs { mpi, stonewall: stonewall.map(|s| super::stonewall(s).unwrap()) }
 }
 
 #[test]
@@ -33,6 +33,10 @@ fn stonewall_modes() {
     assert_eq!(args(true, None).check().unwrap().unwrap(), Stonewall::None);
     assert_eq!(args(true, Some("first-done")).check().unwrap().unwrap(), Stonewall::FirstDone);
     assert_eq!(args(true, Some("wear-out")).check().unwrap().unwrap(), Stonewall::WearOut);
-    let e = args(true, Some("last")).check().unwrap_err();
+}
+
+#[test]
+fn an_unknown_stonewall_mode_is_refused_at_the_door() {
+    let e = super::stonewall("last").unwrap_err();
     assert_eq!(e.to_string(), "--stonewall: 'last' is not allowed; use none, first-done or wear-out");
 }
