@@ -2,9 +2,9 @@
 //! kernel's block tracepoints, written as iolens's timed trace (each request's time and its
 //! latency as the device served it), which `iolens replay` issues again.
 
+use super::values::{given, seconds, Given};
 use crate::error::usage;
 use crate::frontends::replay::{TraceOp, RECORD_LIMIT};
-use crate::workload::parse;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -14,8 +14,8 @@ pub struct CaptureArgs {
     #[arg(value_name = "DEV")]
     pub dev: PathBuf,
     /// How long to record (10, 2.5s, 500ms, 2m); Ctrl-C stops earlier and keeps what was recorded
-    #[arg(long, default_value = "60", value_name = "TIME")]
-    pub duration: String,
+    #[arg(long, default_value = "60", value_name = "TIME", value_parser = given(seconds("--duration")))]
+    pub duration: Given<f64>,
     /// The trace to write: CSV of op, offset, length, time and latency per request
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -25,9 +25,9 @@ pub struct CaptureArgs {
 }
 
 pub fn main(a: CaptureArgs) -> anyhow::Result<i32> {
-    let secs = parse::seconds("--duration", &a.duration)?;
+    let secs = a.duration.value;
     if secs <= 0.0 {
-        return Ok(usage("--duration", format!("'{}' is no time to record; give more than 0", a.duration))?);
+        return Ok(usage("--duration", format!("'{}' is no time to record; give more than 0", a.duration.text))?);
     }
     let dir = a.out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     if !dir.is_dir() || a.out.is_dir() {

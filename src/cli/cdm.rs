@@ -13,11 +13,11 @@ pub struct CdmArgs {
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
     /// default, nvme, peak, realworld or demo (CrystalDiskMark's profiles)
-    #[arg(long, default_value = "default", value_name = "NAME")]
-    pub profile: String,
+    #[arg(long, default_value = "default", value_name = "NAME", value_parser = |s: &str| presets::profile(s).map(Tests))]
+    pub profile: Tests,
     /// Own test list instead of a profile: "SEQ1M Q8T1,RND4K Q32T16"
-    #[arg(long, value_name = "LIST", conflicts_with = "profile")]
-    pub tests: Option<String>,
+    #[arg(long, value_name = "LIST", conflicts_with = "profile", value_parser = own_tests)]
+    pub tests: Option<Tests>,
     /// Also run CrystalDiskMark's mix (70 % reads, 30 % writes) for each test
     #[arg(long)]
     pub mix: bool,
@@ -57,6 +57,14 @@ impl CdmArgs {
 }
 
 /// CrystalDiskMark's passes: 1 to 100.
+/// CrystalDiskMark's tests, a profile's or a list's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tests(pub Vec<CdmTest>);
+
+fn own_tests(list: &str) -> Result<Tests, UsageError> {
+    list.split(',').filter(|t| !t.trim().is_empty()).map(CdmTest::parse).collect::<Result<_, _>>().map(Tests)
+}
+
 fn passes(s: &str) -> Result<u32, UsageError> {
     s.parse()
         .ok()
@@ -66,10 +74,7 @@ fn passes(s: &str) -> Result<u32, UsageError> {
 
 /// The tests of a cdm command line, in CrystalDiskMark's order: each row's read, write, mix.
 pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
-    let tests: Vec<CdmTest> = match &a.tests {
-        Some(list) => list.split(',').filter(|t| !t.trim().is_empty()).map(CdmTest::parse).collect::<Result<_, _>>()?,
-        None => presets::profile(&a.profile)?,
-    };
+    let tests: &[CdmTest] = &a.tests.as_ref().unwrap_or(&a.profile).0;
     if tests.is_empty() {
         return usage("--tests", "the list is empty; write e.g. \"SEQ1M Q8T1,RND4K Q32T16\"");
     }
@@ -77,7 +82,7 @@ pub fn items(a: &CdmArgs) -> Result<Vec<Item>, UsageError> {
     let base = a.common.base_spec(a.target.as_deref(), size, time, a.buffered);
     let ops: &[CdmOp] = if a.mix { &[CdmOp::Read, CdmOp::Write, CdmOp::Mix] } else { &[CdmOp::Read, CdmOp::Write] };
     let mut items = Vec::new();
-    for t in &tests {
+    for t in tests {
         for &op in ops {
             let spec = t.spec(&base, op);
             spec.validate().map_err(|e| in_cdm_terms(e, t))?;

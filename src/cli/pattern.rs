@@ -7,7 +7,6 @@ use crate::error::UsageError;
 use crate::result::Kind;
 use crate::session::{Item, Request};
 use crate::workload::dbpatterns::{pattern, Db};
-use crate::workload::parse;
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -19,11 +18,11 @@ pub struct PatternArgs {
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
     /// Whose sizes: sqlserver, postgres or db2
-    #[arg(long, default_value = "sqlserver", value_name = "DB")]
-    pub db: String,
+    #[arg(long, default_value = "sqlserver", value_name = "DB", value_parser = Db::named)]
+    pub db: Db,
     /// Db2's page size: 4k, 8k, 16k or 32k [default: 4k]
-    #[arg(long, value_name = "SIZE")]
-    pub page_size: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = super::values::size("--page-size"))]
+    pub page_size: Option<u64>,
     /// Measured seconds
     #[arg(long, short = 'd', default_value = "10", value_name = "SECS", value_parser = super::values::seconds("--duration"))]
     pub duration: f64,
@@ -53,8 +52,7 @@ pub fn item(a: &PatternArgs) -> Result<Item, UsageError> {
             ),
         ));
     };
-    let page = a.page_size.as_deref().map(|s| parse::size("--page-size", s)).transpose()?;
-    let db = Db::parse(&a.db, page)?;
+    let db = a.db.with_page(a.page_size)?;
     let base = a.common.base_spec(a.target.as_deref(), a.size, a.duration, a.buffered);
     let p = pattern(name, db, &base)?;
     Ok(Item { name: name.to_string(), spec: p.spec, notes: vec![p.description] })

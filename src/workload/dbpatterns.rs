@@ -17,11 +17,24 @@ pub const NAMES: [&str; 8] = ["oltp", "log", "readahead", "checkpoint", "backup"
 
 impl Db {
     pub fn parse(s: &str, page: Option<u64>) -> Result<Db, UsageError> {
-        let db = match s {
-            "sqlserver" | "mssql" => Db::SqlServer,
-            "postgres" | "postgresql" => Db::Postgres,
-            "db2" => Db::Db2 { page: page.unwrap_or(4096) },
-            _ => return usage("--db", format!("'{s}' is not a database; use sqlserver, postgres or db2")),
+        Db::named(s)?.with_page(page)
+    }
+
+    /// The database `s` names, with its default page (Db2's 4 KiB).
+    pub fn named(s: &str) -> Result<Db, UsageError> {
+        match s {
+            "sqlserver" | "mssql" => Ok(Db::SqlServer),
+            "postgres" | "postgresql" => Ok(Db::Postgres),
+            "db2" => Ok(Db::Db2 { page: 4096 }),
+            _ => usage("--db", format!("'{s}' is not a database; use sqlserver, postgres or db2")),
+        }
+    }
+
+    /// The database with the page `--page-size` asks for, where it has a choice.
+    pub fn with_page(self, page: Option<u64>) -> Result<Db, UsageError> {
+        let db = match self {
+            Db::Db2 { .. } => Db::Db2 { page: page.unwrap_or(4096) },
+            d => d,
         };
         match (db, page) {
             (Db::Db2 { page }, _) if ![4096, 8192, 16384, 32768].contains(&page) => {
