@@ -5,7 +5,7 @@
 use super::job::Job;
 use crate::workload::{FileService, Pattern, ServiceKind};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 /// The most files one job may name (numjobs clones × nrfiles); as many workers as iolens runs.
 const MAX_FILES: u64 = 1024;
@@ -15,44 +15,56 @@ impl Job {
     pub(super) fn targets(&mut self) -> R<()> {
         let files = self.files.len();
         if self.files.iter().any(|f| f == "-") {
-            return Err("filename: '-' (stdin/stdout) is not supported by iolens".into());
+            return Err(JobError::of("filename", "'-' (stdin/stdout) is not supported by iolens"));
         }
         let prefix = self.dirs.first().map(|d| format!("{}/", d.trim_end_matches('/'))).unwrap_or_default();
         if self.size_pct.is_some() && files == 0 {
-            return Err("size: a percentage is a share of existing files or devices; name them with filename=".into());
+            return Err(JobError::of(
+                "size",
+                "a percentage is a share of existing files or devices; name them with filename=",
+            ));
         }
         let s = &mut self.spec;
         if files > 0 {
             s.targets = self.files.iter().map(|f| format!("{prefix}{f}")).collect();
         } else if self.nrfiles > 1 || self.filename_format.is_some() {
             if self.dirs.len() > 1 && self.filename_format.is_none() {
-                return Err("nrfiles: several files per job in several directories is not supported by iolens".into());
+                return Err(JobError::of(
+                    "nrfiles",
+                    "several files per job in several directories is not supported by iolens",
+                ));
             }
             let format = self.filename_format.as_deref().unwrap_or("$jobname.$jobnum.$filenum");
             if self.nrfiles > 1 && !format.contains("$filenum") {
-                return Err(format!("nrfiles: {} files need $filenum in filename_format", self.nrfiles));
+                return Err(JobError::of(
+                    "nrfiles",
+                    format!("{} files need $filenum in filename_format", self.nrfiles),
+                ));
             }
             // Clones named apart get files of their own (one worker on each); otherwise they share them.
             let clones = if format.contains("$jobnum") { std::mem::replace(&mut s.threads, 1) } else { 1 };
             let n = self.nrfiles.clamp(1, u32::MAX as u64) as u32;
             // Checked before the names are made: numjobs=1G would otherwise ask for 24 GiB.
             if u64::from(clones) * u64::from(n) > MAX_FILES {
-                return Err(format!(
-                    "numjobs: {clones} clones × {n} files is more than the {MAX_FILES} files iolens opens for one job"
-                ));
+                let why =
+                    format!("{clones} clones × {n} files is more than the {MAX_FILES} files iolens opens for one job");
+                return Err(JobError::of("numjobs", why));
             }
             s.targets = (0..clones)
                 .flat_map(|c| (0..n).map(move |f| (c, f)))
                 .map(|(c, f)| format!("{prefix}{}", expand(format, &self.name, c, f)))
                 .collect();
             if self.size.is_none() && self.filesize.is_none() {
-                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
+                return Err(JobError::of("size", "fio needs size= (or filesize=) when it creates the files"));
             }
         } else {
             let dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
             let n = dirs.len() as u32;
             if !s.threads.is_multiple_of(n) {
-                return Err(format!("directory: {n} directories need numjobs to be a multiple of {n} in iolens"));
+                return Err(JobError::of(
+                    "directory",
+                    format!("{n} directories need numjobs to be a multiple of {n} in iolens"),
+                ));
             }
             s.threads /= n;
             // fio's name, JOBNAME.JOBNUM.FILENUM: a later job (a verify, a read) finds the file
@@ -63,7 +75,7 @@ impl Job {
                 self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
             }
             if self.size.is_none() && self.filesize.is_none() {
-                return Err("size: fio needs size= (or filesize=) when it creates the files".into());
+                return Err(JobError::of("size", "fio needs size= (or filesize=) when it creates the files"));
             }
         }
         // fio's size is the job's, shared by its files (filename= lists them, else nrfiles).
@@ -71,7 +83,7 @@ impl Job {
         let s = &mut self.spec;
         if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
             if per == 0 {
-                return Err("size: less than a byte per file".into());
+                return Err(JobError::of("size", "less than a byte per file"));
             }
             // With offset_increment, clone k's region starts k increments further on.
             let reach = s.offset_increment.saturating_mul(s.threads.saturating_sub(1) as u64);
@@ -117,7 +129,7 @@ pub(super) fn file_service_type(j: &mut Job, v: &str) -> R<()> {
             j.service = (ServiceKind::Random, 1);
             return Ok(());
         }
-        _ => return Err(format!("'{v}' is not roundrobin, sequential, random, zipf, pareto or normal")),
+        _ => return Err(format!("'{v}' is not roundrobin, sequential, random, zipf, pareto or normal").into()),
     };
     let every = match n {
         "" => 1,

@@ -5,7 +5,7 @@
 
 use crate::workload::iolog::{HistLog, IoLogs};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 /// What a job's histogram options said.
 #[derive(Debug, Clone, Default)]
@@ -18,7 +18,7 @@ pub(super) struct HistOpts {
 
 /// fio's log_hist_coarseness: 0 to 6.
 pub(super) fn coarseness(v: &str) -> R<u32> {
-    v.parse().ok().filter(|c| *c <= 6).ok_or_else(|| format!("'{v}' is not a whole number from 0 to 6"))
+    Ok(v.parse().ok().filter(|c| *c <= 6).ok_or_else(|| format!("'{v}' is not a whole number from 0 to 6"))?)
 }
 
 impl HistOpts {
@@ -30,9 +30,11 @@ impl HistOpts {
         let made = logs.as_ref().is_none_or(|l| l.lat.is_none());
         let l = logs.get_or_insert_with(IoLogs::default);
         if l.avg_msec > 0 || l.store_compressed {
-            return Err("write_hist_log: iolens bins the per-I/O clat samples of the job's lat log; leave out \
-                        log_avg_msec and log_store_compressed"
-                .into());
+            return Err(JobError::of(
+                "write_hist_log",
+                "iolens bins the per-I/O clat samples of the job's lat log; leave out log_avg_msec and \
+                 log_store_compressed",
+            ));
         }
         if made {
             l.lat = Some(format!("{prefix}.iolens-hist"));

@@ -5,7 +5,7 @@
 
 use crate::workload::{BlockShare, EngineKind, MinRate, Pattern, Spec, ThinkTime};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 /// A job's options turned into a spec.
 pub(super) struct Built {
@@ -151,7 +151,7 @@ impl Job {
             return Ok(None);
         }
         if size == 0 {
-            return Err("zonesize: zonemode=strided needs a zone size above 0".into());
+            return Err(JobError::of("zonesize", "zonemode=strided needs a zone size above 0"));
         }
         let range = if range == 0 { size } else { range };
         Ok(Some(crate::workload::Strided { range, size, skip }))
@@ -183,10 +183,8 @@ impl Job {
     fn settle_stages(&mut self) -> R<()> {
         (self.spec.stages, self.spec.cmdprio) = (self.stages.stages(), self.stages.cmdprio(self.kb)?);
         if self.spec.cmdprio.is_some() && self.spec.engine != EngineKind::IoUring {
-            return Err(
-                "cmdprio_percentage: per-I/O priorities are an option of ioengine=libaio and io_uring (in fio too)"
-                    .into(),
-            );
+            let why = "per-I/O priorities are an option of ioengine=libaio and io_uring (in fio too)";
+            return Err(JobError::of("cmdprio_percentage", why));
         }
         Ok(())
     }
@@ -211,14 +209,15 @@ impl Job {
                 _ => {
                     return Err(format!(
                         "{what}: capping only reads or only writes of a mix is not supported by iolens"
-                    ))
+                    )
+                    .into())
                 }
             })
         };
         s.rate_mbps = rate("rate", self.rate)?.map(|b| b / 1e6);
         s.rate_iops = rate("rate_iops", self.rate_iops)?;
         if s.rate_mbps.is_some() && s.rate_iops.is_some() {
-            return Err("rate_iops: rate and rate_iops are mutually exclusive (in fio too)".into());
+            return Err(JobError::of("rate_iops", "rate and rate_iops are mutually exclusive (in fio too)"));
         }
         Ok(())
     }
@@ -235,7 +234,7 @@ impl Job {
             match rp {
                 0 | 100 => Ok(()),
                 _ if r == w => Ok(()),
-                _ => Err(format!("{what}: reads use {r} and writes {w}; iolens uses one setting for both")),
+                _ => Err(JobError::of(what, format!("reads use {r} and writes {w}; iolens uses one setting for both"))),
             }
         };
         let mut blocks =
@@ -266,7 +265,7 @@ impl Job {
             (s.io_limit, s.number_ios) = (self.io_size.map(|b| b.saturating_mul(loops)), self.number_ios);
             size_passes = (self.io_size.is_none() && self.number_ios.is_none()).then_some(loops);
         } else if self.runtime <= 0.0 {
-            return Err("time_based: needs a runtime (fio would run forever)".into());
+            return Err(JobError::of("time_based", "needs a runtime (fio would run forever)"));
         }
         if self.think.us > 0 {
             // thinktime_iotime alone: time decides, not a count of I/Os (fio's reading too).
@@ -298,7 +297,7 @@ impl Job {
             self.notes.push(format!("rate_cycle={c}: iolens checks rate_min over whole seconds, every {cycle_ms} ms"));
         }
         unaligned_fits(s)?;
-        s.validate().map_err(|e| format!("{}: {}", fio_name(&e.option), e.message))?;
+        s.validate().map_err(|e| JobError::of(fio_name(&e.option), e.message))?;
         Ok(Built {
             name: self.name,
             spec: self.spec,
@@ -386,10 +385,10 @@ fn unaligned_ends(range: &[Option<(u64, u64)>; 2], blocks: &mut [Vec<BlockShare>
 /// Lengths of any byte count suit buffered I/O only, and iolens verifies whole blocks.
 fn unaligned_fits(s: &Spec) -> R<()> {
     if s.unaligned && s.direct {
-        return Err("bs_unaligned: direct=1 needs whole sectors; bs_unaligned needs direct=0".into());
+        return Err(JobError::of("bs_unaligned", "direct=1 needs whole sectors; bs_unaligned needs direct=0"));
     }
     if s.unaligned && s.verify.is_some() {
-        return Err("bs_unaligned: iolens verifies whole blocks; use verify or bs_unaligned".into());
+        return Err(JobError::of("bs_unaligned", "iolens verifies whole blocks; use verify or bs_unaligned"));
     }
     Ok(())
 }

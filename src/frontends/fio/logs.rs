@@ -4,7 +4,7 @@
 use super::job::Job;
 use super::values::int;
 
-type R<T> = Result<T, String>;
+use super::error::R;
 
 /// `write_bw_log`, `write_iops_log` or `write_lat_log`, with the prefix of its files; alone, the
 /// prefix is the job's name (settled in `finish`, since `name=` may come later).
@@ -40,7 +40,7 @@ pub(super) fn window(j: &mut Job, v: Option<&str>) -> R<()> {
         "avg" | "0" => (false, false),
         "max" | "1" => (true, false),
         "both" => (false, true),
-        v => return Err(format!("'{v}' is not avg, max, both, 0 or 1")),
+        v => return Err(format!("'{v}' is not avg, max, both, 0 or 1").into()),
     };
     Ok(())
 }
@@ -48,7 +48,7 @@ pub(super) fn window(j: &mut Job, v: Option<&str>) -> R<()> {
 /// fio's log_compression: fio compresses the samples it holds in memory and writes the same
 /// text, so the size only has to be one.
 pub(super) fn compression(j: &mut Job, v: &str) -> R<()> {
-    int(v, j.kb).map(drop).map_err(|_| format!("'{v}' is not a size in bytes"))
+    Ok(int(v, j.kb).map(drop).map_err(|_| format!("'{v}' is not a size in bytes"))?)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! make together in job.rs.
 
 mod engines;
+mod error;
 mod files;
 mod hist;
 mod job;
@@ -258,10 +259,7 @@ impl Builder {
             let why = format!("fio option '{}' is not supported by iolens", opts[i].0);
             return Err(UsageError::new(at(places[i].as_ref(), &format!("[{name}]")), why));
         }
-        let mut job = build(&name, &opts, stonewall).map_err(|(i, m)| match i {
-            Some(i) => loc.option(i, &m),
-            None => loc.job(&m),
-        })?;
+        let mut job = build(&name, &opts, stonewall).map_err(|e| loc.place(e))?;
         // wait_for a job of the running group: start after it, that is, in the next group.
         if let Some(w) = &job.wait_for {
             let pos = self

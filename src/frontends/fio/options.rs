@@ -13,7 +13,7 @@ use setters::*;
 mod setters;
 use crate::workload::DataPattern;
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 /// How an option is written, with what it does to the job.
 enum Kind {
@@ -104,7 +104,7 @@ const OPTIONS: &[Def] = &[
     value("ioengine", &[], ioengine),
     value("direct", &[], |j, v| set(&mut j.spec.direct, boolean(v))),
     value("buffered", &[], |j, v| set(&mut j.spec.direct, boolean(v).map(|b| !b))),
-    value("invalidate", &[], |_, v| boolean(v).map(drop)),
+    value("invalidate", &[], |_, v| Ok(boolean(v).map(drop)?)),
     value("fadvise_hint", &[], fadvise_hint),
     value("sync", &[], sync),
     value("fsync", &[], |j, v| set(&mut j.spec.fsync_every, u32v(v, j.kb))),
@@ -140,13 +140,13 @@ const OPTIONS: &[Def] = &[
     value("flow_id", &[], |j, v| set(&mut j.flow.id, u32v(v, j.kb))),
     value("flow_sleep", &[], |j, v| set(&mut j.flow.sleep_us, micros(v))),
     value("zonemode", &[], |j, v| match v {
-        "none" | "strided" => set(&mut j.zones.0, Ok(v == "strided")),
+        "none" | "strided" => put(&mut j.zones.0, v == "strided"),
         "zbd" => note_if(
             j,
             true,
             "zonemode=zbd: iolens does not handle zoned block devices; the whole region is one area, no zone resets",
         ),
-        _ => Err(format!("'{v}' is not none, strided or zbd")),
+        _ => Err(format!("'{v}' is not none, strided or zbd").into()),
     }),
     value("zonerange", &[], |j, v| set(&mut j.zones.1, int(v, j.kb))),
     value("zonesize", &[], |j, v| set(&mut j.zones.2, int(v, j.kb))),
@@ -222,20 +222,22 @@ pub(super) fn is_flag(key: &str) -> bool {
 }
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does. An error names
-/// the option at fault by its index in `opts` (its text then not naming it), or none when the
-/// options clash as a whole (its text "option: why" where one option is at the heart of it).
-pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> Result<Built, (Option<usize>, String)> {
+/// the option at fault by its index in `opts` (`JobError::At`), or is the job's as a whole.
+pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
     let kb_at = opts.iter().rposition(|(k, _)| k == "kb_base");
     let kb = match kb_at.and_then(|i| opts[i].1.as_deref()) {
         None | Some("1024") => 1024,
         Some("1000") => 1000,
-        Some(v) => return Err((kb_at, format!("'{v}' is not 1000 or 1024"))),
+        Some(v) => {
+            let why = format!("'{v}' is not 1000 or 1024");
+            return Err(kb_at.map_or(JobError::Job(why.clone()), |i| JobError::At(i, why)));
+        }
     };
     let mut j = Job::new(section, kb, stonewall);
     for (i, (k, v)) in opts.iter().enumerate() {
-        apply(&mut j, canonical(k).unwrap_or(""), v.as_deref()).map_err(|m| (Some(i), m))?;
+        apply(&mut j, canonical(k).unwrap_or(""), v.as_deref()).map_err(|e| e.at(i))?;
     }
-    j.finish().map_err(|m| (None, m))
+    j.finish().map_err(JobError::of_job)
 }
 
 /// Applies one option, `key` being its fio name.
@@ -271,8 +273,8 @@ fn put<T>(slot: &mut T, v: T) -> R<()> {
     Ok(())
 }
 
-fn set<T>(slot: &mut T, v: R<T>) -> R<()> {
-    *slot = v?;
+fn set<T, E: Into<super::error::JobError>>(slot: &mut T, v: Result<T, E>) -> R<()> {
+    *slot = v.map_err(Into::into)?;
     Ok(())
 }
 

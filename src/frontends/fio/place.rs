@@ -2,6 +2,7 @@
 //! line: `j.fio:4: [j] bs: '4x' is not a number …`. Command-line options have no place, and their
 //! errors stay `[j]: bs: …`.
 
+use super::error::JobError;
 use super::options::canonical;
 use super::Opt;
 use crate::error::UsageError;
@@ -48,18 +49,22 @@ impl Located<'_> {
         }
     }
 
-    /// An error of the job as a whole. One that starts by naming an option of the job
-    /// ("nrfiles: …") is placed at that option's last line, the one that counted; any other at
-    /// the `[section]` line.
-    pub fn job(&self, msg: &str) -> UsageError {
-        let named = msg.split_once(": ").and_then(|(key, why)| {
-            let name = canonical(key)?;
-            let i = self.opts.iter().rposition(|(k, _)| canonical(k) == Some(name))?;
-            Some((i, why))
-        });
-        match named {
-            Some((i, why)) if self.places.get(i).is_some_and(Option::is_some) => self.option(i, why),
-            _ => UsageError::new(at(self.header, &format!("[{}]", self.job)), msg),
+    /// A job's error at its line: an option's at that option's; one of the job as a whole
+    /// with an option of the job at its heart at that option's last line, the one that
+    /// counted; any other at the `[section]` line.
+    pub fn place(&self, e: JobError) -> UsageError {
+        let whole = |msg: &str| UsageError::new(at(self.header, &format!("[{}]", self.job)), msg);
+        match e {
+            JobError::At(i, why) => self.option(i, &why),
+            JobError::Option { option, why } => {
+                let name = canonical(&option);
+                let i = name.and_then(|n| self.opts.iter().rposition(|(k, _)| canonical(k) == Some(n)));
+                match i {
+                    Some(i) if self.places.get(i).is_some_and(Option::is_some) => self.option(i, &why),
+                    _ => whole(&format!("{option}: {why}")),
+                }
+            }
+            JobError::Job(m) | JobError::Value(m) => whole(&m),
         }
     }
 
@@ -67,7 +72,10 @@ impl Located<'_> {
     pub fn named(&self, key: &str, why: &str) -> UsageError {
         match self.opts.iter().rposition(|(k, _)| k == key) {
             Some(i) => self.option(i, why),
-            None => self.job(&format!("{key}: {why}")),
+            None => self.place(JobError::of(key, why)),
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

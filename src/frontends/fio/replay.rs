@@ -4,7 +4,7 @@
 use super::job::Job;
 use crate::frontends::replay::{self as trace, apply, load, Shaping};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 fn set(field: &mut Option<String>, v: &str) -> R<()> {
     *field = Some(v.to_string());
@@ -37,7 +37,7 @@ impl Job {
             return Ok(false);
         };
         let r = &self.replay;
-        let fail = |e: crate::error::UsageError| format!("{}: {}", e.option, e.message);
+        let fail = |e: crate::error::UsageError| JobError::of(e.option, e.message);
         let shaping = Shaping {
             no_stall: r.no_stall,
             time_scale: trace::time_scale("replay_time_scale", r.time_scale.as_deref().unwrap_or("100"))

@@ -5,7 +5,7 @@
 use super::values::{block, boolean, per_dir};
 use crate::workload::stages::{ioprio, CmdPrio, LatStages, PrioShare, CLASS_RT};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 #[derive(Default)]
 pub(super) struct FioStages {
@@ -32,9 +32,10 @@ impl FioStages {
                     "both" | "2" => {
                         return Err(format!(
                     "'{v}': reporting both the directions and their sum is not supported by iolens; use none or mixed"
-                ))
+                )
+                        .into())
                     }
-                    _ => return Err(format!("'{v}' is not none, mixed, both, 0, 1 or 2")),
+                    _ => return Err(format!("'{v}' is not none, mixed, both, 0, 1 or 2").into()),
                 }
             }
             "cmdprio_percentage" => {
@@ -79,10 +80,8 @@ impl FioStages {
         let mut out = CmdPrio::default();
         match (&self.bssplit, self.pct) {
             (Some(_), Some(_)) => {
-                return Err(
-                    "cmdprio_bssplit: cmdprio_percentage and cmdprio_bssplit are mutually exclusive (in fio too)"
-                        .into(),
-                )
+                let why = "cmdprio_percentage and cmdprio_bssplit are mutually exclusive (in fio too)";
+                return Err(JobError::of("cmdprio_bssplit", why));
             }
             (Some(v), None) => {
                 let (r, w) = v.split_once(',').unwrap_or((v, v));
@@ -102,6 +101,6 @@ impl FioStages {
     }
 }
 
-fn num(s: &str, max: u64) -> R<u64> {
+fn num(s: &str, max: u64) -> Result<u64, String> {
     s.trim().parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| format!("'{s}' is not a number from 0 to {max}"))
 }

@@ -6,7 +6,7 @@
 
 use crate::workload::verify::{AsFio, PatternFill, VerifySpec, MIN_UNIT};
 
-type R<T> = Result<T, String>;
+use super::error::{JobError, R};
 
 /// fio's verify= methods: all checked the same way by iolens.
 const METHODS: &[&str] = &[
@@ -77,7 +77,7 @@ impl Default for FioVerify {
     }
 }
 
-fn count(v: &str, what: &str) -> R<u32> {
+fn count(v: &str, what: &str) -> Result<u32, String> {
     v.trim().parse().map_err(|_| format!("'{v}' is not a whole number of {what}"))
 }
 
@@ -112,7 +112,7 @@ impl FioVerify {
                     self.method = Some(m.to_string());
                     None
                 }
-                _ => return Err(format!("'{v}' is not a verify method ({}, null or none)", METHODS.join(", "))),
+                _ => return Err(format!("'{v}' is not a verify method ({}, null or none)", METHODS.join(", ")).into()),
             },
             "verify_backlog" => {
                 // fio reads it as a number with a size suffix ("1m": 1,048,576 blocks).
@@ -133,7 +133,7 @@ impl FioVerify {
                 self.fsynced = match v {
                     "completed" => false,
                     "fsynced" => true,
-                    _ => return Err(format!("'{v}' is not a verify policy (completed or fsynced)")),
+                    _ => return Err(format!("'{v}' is not a verify policy (completed or fsynced)").into()),
                 };
                 None
             }
@@ -160,7 +160,10 @@ impl FioVerify {
     pub(super) fn finish(&self, bs: u64, writes: bool, notes: &mut Vec<String>) -> R<Option<VerifySpec>> {
         let Some(m) = self.method.as_deref() else {
             if self.only {
-                return Err("verify_only: needs verify= set to a method (it checks what a verifying job wrote)".into());
+                return Err(JobError::of(
+                    "verify_only",
+                    "needs verify= set to a method (it checks what a verifying job wrote)",
+                ));
             }
             return Ok(None);
         };

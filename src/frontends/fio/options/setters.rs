@@ -26,7 +26,7 @@ pub(super) fn rw(j: &mut Job, v: &str) -> R<()> {
     j.spec.seq_skip = 0;
     if !suffix.is_empty() {
         if word.starts_with("rand") {
-            return Err(format!("'{v}': the ':{suffix}' sequential-run count is not supported by iolens"));
+            return Err(format!("'{v}': the ':{suffix}' sequential-run count is not supported by iolens").into());
         }
         let (sign, n) = suffix.strip_prefix('-').map_or((1, suffix), |n| (-1, n));
         j.spec.seq_skip = sign * i64::try_from(int(n, j.kb)?).map_err(|_| format!("'{v}' is too large"))?;
@@ -44,7 +44,11 @@ pub(super) fn rw(j: &mut Job, v: &str) -> R<()> {
         "randtrim" => (Pattern::Random, 0, false),
         "trimwrite" => (Pattern::Sequential, 0, false),
         "randtrimwrite" => (Pattern::Random, 0, false),
-        _ => return Err(format!("'{v}' is not one of fio's read, write, rw, trim, trimwrite and their rand forms")),
+        _ => {
+            return Err(
+                format!("'{v}' is not one of fio's read, write, rw, trim, trimwrite and their rand forms").into()
+            )
+        }
     };
     (j.spec.pattern, j.spec.read_pct, j.mixed) = (pattern, pct, mixed);
     Ok(())
@@ -85,7 +89,7 @@ pub(super) fn sync(j: &mut Job, v: &str) -> R<()> {
             j.note("sync: fio opens with O_SYNC, iolens with O_DSYNC");
             true
         }
-        _ => return Err(format!("'{v}' is not none, 0, sync, 1 or dsync")),
+        _ => return Err(format!("'{v}' is not none, 0, sync, 1 or dsync").into()),
     };
     Ok(())
 }
@@ -94,7 +98,7 @@ pub(super) fn start_delay(j: &mut Job, v: &str) -> R<()> {
     let (a, b) = v.split_once('-').unwrap_or((v, v));
     j.spec.start_delay = StartDelay { min: time(a.trim())?, max: time(b.trim())? };
     if j.spec.start_delay.max < j.spec.start_delay.min {
-        return Err(format!("'{v}': the range must go from low to high"));
+        return Err(format!("'{v}': the range must go from low to high").into());
     }
     Ok(())
 }
@@ -103,7 +107,7 @@ pub(super) fn rate_process(j: &mut Job, v: &str) -> R<()> {
     j.spec.rate_process = match v {
         "linear" => RateProcess::Linear,
         "poisson" => RateProcess::Poisson,
-        _ => return Err(format!("'{v}' is not linear or poisson")),
+        _ => return Err(format!("'{v}' is not linear or poisson").into()),
     };
     Ok(())
 }
@@ -112,7 +116,7 @@ pub(super) fn think_on_issue(j: &mut Job, v: &str) -> R<()> {
     j.think.on_issue = match v {
         "complete" => false,
         "issue" => true,
-        _ => return Err(format!("'{v}' is not complete or issue")),
+        _ => return Err(format!("'{v}' is not complete or issue").into()),
     };
     Ok(())
 }
@@ -143,7 +147,7 @@ pub(super) fn exit_what(j: &mut Job, v: &str) -> R<()> {
     match v {
         "group" => {}
         "stonewall" | "all" => j.note(format!("exit_what={v}: exitall stops the jobs of its group only")),
-        _ => return Err(format!("'{v}' is not group, stonewall or all")),
+        _ => return Err(format!("'{v}' is not group, stonewall or all").into()),
     }
     Ok(())
 }
@@ -155,7 +159,7 @@ pub(super) fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
         "random" => AccessHint::Random,
         "sequential" => AccessHint::Sequential,
         "0" | "1" | "normal" => AccessHint::None,
-        _ => return Err(format!("fadvise_hint={v}: use 0, 1, normal, random or sequential")),
+        _ => return Err(format!("fadvise_hint={v}: use 0, 1, normal, random or sequential").into()),
     };
     Ok(())
 }
@@ -166,7 +170,7 @@ pub(super) fn random_generator(j: &mut Job, v: &str) -> R<()> {
     j.lfsr = match v {
         "lfsr" => true,
         "tausworthe" | "tausworthe64" => false,
-        _ => return Err(format!("'{v}' is not tausworthe, lfsr or tausworthe64")),
+        _ => return Err(format!("'{v}' is not tausworthe, lfsr or tausworthe64").into()),
     };
     Ok(())
 }
