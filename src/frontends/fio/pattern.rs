@@ -37,7 +37,7 @@ pub fn parse(v: &str, formats: bool) -> Result<FioPattern, String> {
                 let (s, after) =
                     rest[1..].split_once('"').ok_or_else(|| format!("'{rest}': a string without its closing \""))?;
                 if s.len() > room {
-                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold").into());
+                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold"));
                 }
                 p.bytes.extend_from_slice(s.as_bytes());
                 after
@@ -52,7 +52,7 @@ pub fn parse(v: &str, formats: bool) -> Result<FioPattern, String> {
             }
             b'%' if formats && rest.starts_with("%o") => {
                 if room < 8 {
-                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold").into());
+                    return Err(format!("'{v}' is longer than the {MAX_PATTERN} bytes a pattern may hold"));
                 }
                 p.offsets.push(before);
                 p.bytes.extend_from_slice(&[0; 8]);
@@ -69,7 +69,7 @@ pub fn parse(v: &str, formats: bool) -> Result<FioPattern, String> {
         };
         // fio fails a piece that adds nothing (an empty string or file).
         if p.bytes.len() == before {
-            return Err(format!("'{v}': a piece of the pattern adds no bytes").into());
+            return Err(format!("'{v}': a piece of the pattern adds no bytes"));
         }
     }
     Ok(p)

@@ -22,10 +22,10 @@ pub(super) fn per_dir<T: Copy>(v: &str, def: T, f: impl Fn(&str) -> R<T>) -> R<[
 pub(super) fn int(v: &str, kb: u64) -> R<u64> {
     let bad = || format!("'{v}' is not a number iolens reads (whole numbers with k/m/g/t/p, e.g. 4k, 10g, 0x1000)");
     if v.starts_with('(') {
-        return Err(format!("'{v}': arithmetic expressions are not supported by iolens").into());
+        return Err(format!("'{v}': arithmetic expressions are not supported by iolens"));
     }
     if v.ends_with('%') {
-        return Err(format!("'{v}': percentages of the file or device are not supported by iolens").into());
+        return Err(format!("'{v}': percentages of the file or device are not supported by iolens"));
     }
     if let Some(h) = v.strip_prefix("0x").or(v.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).map_err(|_| bad());
@@ -62,13 +62,13 @@ pub(super) fn block_range(v: &str, def: u64, kb: u64) -> R<Vec<BlockShare>> {
     let (lo, hi) = v.split_once(['-', ':']).ok_or_else(|| format!("'{v}' is not a range LOW-HIGH"))?;
     let (lo, hi) = (block(lo, kb)?, block(hi, kb)?);
     if lo > hi {
-        return Err(format!("'{v}': the low end is above the high end").into());
+        return Err(format!("'{v}': the low end is above the high end"));
     }
     let n = hi / lo;
     if n > 100 {
         return Err(format!(
             "'{v}': {n} sizes between {lo} and {hi} bytes; iolens draws from at most 100 (use bssplit, or a narrower range)"
-        ).into());
+        ));
     }
     let sizes: Vec<u64> = (1..=n).map(|k| k * lo).collect();
     let (each, extra) = (100 / n as u32, 100 % n as u32);
@@ -96,7 +96,7 @@ pub(super) fn boolean(v: &str) -> R<bool> {
     match v {
         "0" => Ok(false),
         "1" => Ok(true),
-        _ => Err(format!("'{v}' is not 0 or 1").into()),
+        _ => Err(format!("'{v}' is not 0 or 1")),
     }
 }
 
@@ -119,7 +119,7 @@ pub(super) fn time(v: &str) -> R<f64> {
     };
     match num.parse::<u64>() {
         Ok(n) if mult > 0.0 => Ok(n as f64 * mult),
-        _ => Err(format!("'{v}' is not a time iolens reads (whole numbers with us, ms, s, m, h or d)").into()),
+        _ => Err(format!("'{v}' is not a time iolens reads (whole numbers with us, ms, s, m, h or d)")),
     }
 }
 
@@ -139,7 +139,7 @@ pub(super) fn micros(v: &str) -> R<u64> {
     };
     match num.parse::<u64>().ok().and_then(|n| n.checked_mul(mult)) {
         Some(n) if mult > 0 => Ok(n),
-        _ => Err(format!("'{v}' is not a time iolens reads (whole µs, or with us, ms or s)").into()),
+        _ => Err(format!("'{v}' is not a time iolens reads (whole µs, or with us, ms or s)")),
     }
 }
 
@@ -175,11 +175,10 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
     if !matches!(kind, "random" | "zipf" | "pareto") {
         return Err(format!(
             "'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)"
-        )
-        .into());
+        ));
     }
     if v.contains(',') || parts.next().is_some() {
-        return Err(format!("'{v}': per-direction distributions and centers are not supported by iolens").into());
+        return Err(format!("'{v}': per-direction distributions and centers are not supported by iolens"));
     }
     let num = |def: f64| arg.map_or(Ok(def), |a| a.parse::<f64>().map_err(|_| format!("'{a}' is not a number")));
     match kind {
@@ -187,16 +186,13 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
         "zipf" => match num(1.1)? {
             1.0 => Err("zipf theta must differ from 1 (as in fio)".into()),
             t if t > 0.0 && t.is_finite() => Ok(RandomDist::Zipf { theta: t }),
-            t => Err(format!("zipf:{t}: iolens needs a theta above 0").into()),
+            t => Err(format!("zipf:{t}: iolens needs a theta above 0")),
         },
         "pareto" => match num(0.2)? {
             h if h > 0.0 && h < 1.0 => Ok(RandomDist::Pareto { h }),
-            h => Err(format!("pareto:{h}: h must be between 0 and 1 (as in fio)").into()),
+            h => Err(format!("pareto:{h}: h must be between 0 and 1 (as in fio)")),
         },
-        _ => {
-            Err(format!("'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)")
-                .into())
-        }
+        _ => Err(format!("'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)")),
     }
 }
 
@@ -204,7 +200,7 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
 /// blank range takes an equal part of what the others leave. Both lists must reach 100.
 fn zoned(v: &str) -> R<RandomDist> {
     if v.contains(',') {
-        return Err(format!("'zoned:{v}': per-direction zones are not supported by iolens").into());
+        return Err(format!("'zoned:{v}': per-direction zones are not supported by iolens"));
     }
     let mut zones: Vec<(u8, Option<u8>)> = Vec::new();
     for part in v.split(':').filter(|p| !p.is_empty()) {
@@ -218,7 +214,7 @@ fn zoned(v: &str) -> R<RandomDist> {
         zones.push((io, range));
     }
     if zones.is_empty() || zones.len() > 16 {
-        return Err(format!("'zoned:{v}': iolens takes 1 to 16 zones").into());
+        return Err(format!("'zoned:{v}': iolens takes 1 to 16 zones"));
     }
     let blank = zones.iter().filter(|z| z.1.is_none()).count() as u32;
     let set: u32 = zones.iter().filter_map(|z| z.1).map(u32::from).sum();
@@ -239,8 +235,7 @@ fn zoned(v: &str) -> R<RandomDist> {
     if io_sum != 100 || range_sum != 100 {
         return Err(format!(
             "'zoned:{v}': the I/O shares add up to {io_sum}% and the ranges to {range_sum}%; both must be 100"
-        )
-        .into());
+        ));
     }
     Ok(RandomDist::Zoned { io, range, n: zones.len() as u8 })
 }
@@ -356,7 +351,7 @@ pub(super) fn bssplit(s: &str, kb: u64) -> R<(Option<Vec<BlockShare>>, Option<St
     let set: u32 = e.iter().filter_map(|x| x.1).sum();
     let missing = e.iter().filter(|x| x.1.is_none()).count() as u32;
     if set > 100 && missing > 1 {
-        return Err(format!("shares in '{s}' add up to more than 100%").into());
+        return Err(format!("shares in '{s}' add up to more than 100%"));
     }
     let fill = if missing == 1 && e.len() == 1 { 100 } else { 100u32.saturating_sub(set) / missing.max(1) };
     let mut shares: Vec<BlockShare> = e.iter().map(|&(size, p)| BlockShare { size, pct: p.unwrap_or(fill) }).collect();
