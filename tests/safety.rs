@@ -65,7 +65,11 @@ fn bad_values_exit_2_with_one_line_and_no_file() {
         "--offset-increment: the last thread's region",
     );
     if cfg!(feature = "mpi") {
-        refused(d, &["--mpi", "--stonewall", "last"], "--stonewall: 'last' is not allowed; use none or first-done");
+        refused(
+            d,
+            &["--mpi", "--stonewall", "last"],
+            "--stonewall: 'last' is not allowed; use none, first-done or wear-out",
+        );
     } else {
         refused(
             d,
