@@ -15,6 +15,9 @@ pub fn ms(v: f64) -> String {
 }
 
 /// The heads of the latency row, in the order `Cells::latency` writes its cells.
+/// The text tables' rule; a narrower table takes a slice of it.
+pub const RULE: &str = "-------------------------------------------------------------------------------";
+
 pub const LATENCY_HEADS: [&str; 5] = ["mean µs", "p50 µs", "p99 µs", "p99.9 µs", "max µs"];
 
 /// How a format writes a figure that may be missing.

@@ -2,13 +2,11 @@
 //! Write per-thread tables, the latency percentile table with read, write and total columns,
 //! and the CPU table — plus per-second figures.
 
-use super::cells::{LATENCY_HEADS, TEXT};
+use super::cells::{LATENCY_HEADS, RULE, TEXT};
 use crate::result::{Host, OpStats, RunResult, TargetInfo, TestResult, ThreadOp};
 use crate::stats::{LatStats, PERCENTILES};
 use crate::workload::size::format_size;
 use std::fmt::Write;
-
-pub(super) const RULE: &str = "-------------------------------------------------------------------------------";
 
 pub fn render(r: &RunResult) -> String {
     let mut o = header(r);

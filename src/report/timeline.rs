@@ -1,8 +1,7 @@
 //! A test over time: the per-second table, and the shifts found in it said one line each
 //! ("at 31:40 IOPS fell 4,012 → 3,205 (-20 %) and stayed").
 
-use super::cells::TEXT;
-use super::text::RULE;
+use super::cells::{RULE, TEXT};
 use crate::analyze::thousands;
 use crate::result::shifts::{Metric, Shift};
 use crate::result::TestResult;
