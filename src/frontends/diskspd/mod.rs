@@ -246,10 +246,15 @@ fn finish(line: Line) -> R<DiskspdJob> {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());
     }
     // iolens' own limits (1-1024 threads, more than 0 s, …), named by DiskSpd's letter.
+    // The thread count is the one typed: -F (threads in all) or -t (per target).
+    let threads = if line.f_threads.is_some() { "-F" } else { "-t" };
     spec.validate().map_err(|e| {
-        const DSPD: &str = "--threads -t --qd -o --duration -d --warmup -W --cooldown -C --size -c --rate-mbps -g";
+        const DSPD: &str = "--qd -o --duration -d --warmup -W --cooldown -C --size -c --rate-mbps -g";
         let words: Vec<&str> = DSPD.split(' ').collect();
-        let o = words.chunks(2).find(|w| w[0] == e.option).map_or(e.option.as_str(), |w| w[1]);
+        let o = match e.option.as_str() {
+            "--threads" => threads,
+            o => words.chunks(2).find(|w| w[0] == o).map_or(o, |w| w[1]),
+        };
         unsupported(o, &e.message)
     })?;
     let (latency, iops_stddev, create_size) = (line.latency, line.iops_stddev, line.create_size);

@@ -230,6 +230,8 @@ fn iolens_only_refusals() {
         ("-z99999999999 f", "ERROR: invalid random seed value '99999999999' specified"),
         ("-x f", "ERROR: completion routines are not supported: '-x'"),
         ("-t5000 f", "ERROR: 5000 is out of range; use 1-1024: '-t'"),
+        // The thread count is refused by the switch that set it.
+        ("-F2000 f", "ERROR: 2000 is out of range; use 1-1024: '-F'"),
         ("-b0 f", "ERROR: invalid block size passed to -b; iolens takes block sizes from 1 byte to 64M: '-b0'"),
     ];
     for (line, want) in cases {
