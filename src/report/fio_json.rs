@@ -133,6 +133,11 @@ fn job(r: &RunResult, t: &TestResult, plus: bool) -> V {
         if let Some(ss) = steady::steady(t) {
             kv.push(("steadystate".into(), ss));
         }
+        // What iolens ran differently from the job as written (libaio on io_uring, its own
+        // verify stamps …), in a key fio's readers skip, so JSON output does not hide it.
+        if !t.notices.is_empty() {
+            kv.push(("iolens_notices".into(), V::A(t.notices.iter().cloned().map(V::S).collect())));
+        }
     }
     o
 }

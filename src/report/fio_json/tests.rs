@@ -190,3 +190,14 @@ fn json_snapshot() {
         .collect();
     insta::assert_snapshot!(shown.join("\n"));
 }
+
+#[test]
+fn what_iolens_ran_differently_is_in_the_job_entry() {
+    let mut r = fixture();
+    r.tests[0].notices = vec!["ioengine=libaio: iolens runs it on io_uring".into()];
+    let v: serde_json::Value = serde_json::from_str(&render_as(&r, false)).unwrap();
+    assert_eq!(v["jobs"][0]["iolens_notices"], serde_json::json!(["ioengine=libaio: iolens runs it on io_uring"]));
+    r.tests[0].notices.clear();
+    let v: serde_json::Value = serde_json::from_str(&render_as(&r, false)).unwrap();
+    assert!(v["jobs"][0].get("iolens_notices").is_none(), "absent when nothing was run differently");
+}
