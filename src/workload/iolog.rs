@@ -119,6 +119,15 @@ impl IoLogs {
     }
 }
 
+/// Log options fio refuses together: the one at the heart of it, where a front end places the
+/// error, and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{option}: {why}")]
+pub struct LogClash {
+    pub option: &'static str,
+    pub why: &'static str,
+}
+
 /// A job's histogram log, to be written from its clat samples once it ran.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HistLog {
@@ -138,15 +147,14 @@ impl IoLogs {
     /// The logs a job asks for, prefixes settled (the job's name where none was given); `None`
     /// when it asks for none.
     /// What fio refuses among the log options once the job is whole.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), LogClash> {
         if self.issue_time && (self.lat.is_none() || !self.offset) {
-            return Err("log_issue_time: needs write_lat_log and log_offset (in fio too)".into());
+            return Err(LogClash { option: "log_issue_time", why: "needs write_lat_log and log_offset (in fio too)" });
         }
         if self.store_compressed && (self.issue_time || self.avg_and_max) {
-            return Err(
-                "log_store_compressed: fio 3.33's compressed samples hold neither issue times nor two values; leave out log_issue_time and log_window_value=both"
-                    .into(),
-            );
+            let why = "fio 3.33's compressed samples hold neither issue times nor two values; leave out \
+                       log_issue_time and log_window_value=both";
+            return Err(LogClash { option: "log_store_compressed", why });
         }
         Ok(())
     }

@@ -273,7 +273,7 @@ impl Job {
             s.think = Some(ThinkTime { blocks, ..self.think });
         }
         s.flow = (self.flow.weight > 0).then_some(self.flow);
-        self.logs.check()?;
+        self.logs.check().map_err(|c| JobError::of(c.option, c.why))?;
         s.logs = std::mem::take(&mut self.logs).settle(&self.name);
         let hist = self.hist.settle(&self.name, s.threads, &mut s.logs)?;
         self.spec.steady = self.steady_state()?;
