@@ -207,10 +207,8 @@ impl Job {
                     Some(r.saturating_add(w) as f64 * jobs)
                 }
                 _ => {
-                    return Err(format!(
-                        "{what}: capping only reads or only writes of a mix is not supported by iolens"
-                    )
-                    .into())
+                    let why = "capping only reads or only writes of a mix is not supported by iolens";
+                    return Err(JobError::of(what, why));
                 }
             })
         };
