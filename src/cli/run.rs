@@ -107,7 +107,7 @@ pub fn to_spec(targets: &[String], what: &Axes, a: &Knobs, common: &CommonArgs) 
         fsync_every: a.fsync_every.unwrap_or(0),
         rate_iops: a.rate_iops,
         rate_mbps: a.rate_mbps,
-        random_dist: a.random_dist,
+        random_dist: a.random_dist.clone(),
         seed: a.seed.unwrap_or(def.seed),
         data: a.data.clone(),
         engine: a.engine,

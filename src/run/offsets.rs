@@ -22,6 +22,8 @@ enum Skew {
     Pareto(f64),
     /// fio's zoned: per zone (cumulative I/O percentage, start and length in percent of the range).
     Zoned(Vec<(u32, u64, u64)>),
+    /// fio's sequence: block indices in turn, each round `step` blocks on (0: in place).
+    Sequence(Vec<u64>, u64),
 }
 
 pub struct OffsetGen {
@@ -41,6 +43,8 @@ pub struct OffsetGen {
     scatter: u64,
     seq_pos: u64,
     seq_skip: i64,
+    /// I/Os drawn per direction, which fio's sequence distribution steps by.
+    issued: [u64; 2],
     /// The position the threads of a target share (DiskSpd's -si): each I/O takes the next
     /// step with one atomic add, no lock.
     shared: Option<Arc<AtomicU64>>,
@@ -129,7 +133,7 @@ impl OffsetGen {
             |b: &Vec<(u64, u32)>| (b.iter().map(|b| b.0).min().unwrap_or(0), b.iter().map(|b| b.0).max().unwrap_or(0));
         let unaligned = [0, 1].map(|d| spec.unaligned.then(|| span(&blocks[d])));
         let slots = Self::slot_count(len, spec.min_block(), align);
-        let skew = match spec.random_dist {
+        let skew = match spec.random_dist.clone() {
             RandomDist::Uniform => Skew::Uniform,
             RandomDist::Zipf { theta } => Skew::Zipf(Zipf::new(slots as f64, theta).expect("validated theta")),
             RandomDist::Pareto { h } => Skew::Pareto(h.ln() / (1.0 - h).ln()),
@@ -141,6 +145,10 @@ impl OffsetGen {
                     (cum, at - range[i] as u64, range[i] as u64)
                 });
                 Skew::Zoned(zones.collect())
+            }
+            RandomDist::Sequence { blocks, stride } => {
+                let step = if stride { blocks.len() as u64 } else { 0 };
+                Skew::Sequence(blocks.into_iter().map(u64::from).collect(), step)
             }
         };
         let scatter = [0x9e37_79b9_7f4a_7c15u64 | 1, 1_000_000_007, 998_244_353, 1_000_003]
@@ -179,6 +187,7 @@ impl OffsetGen {
             scatter,
             seq_pos: stride * worker as u64,
             seq_skip: spec.seq_skip,
+            issued: [0; 2],
             shared: None,
             map,
             zones,
@@ -296,7 +305,14 @@ impl OffsetGen {
                         let n = (slots * len / 100).max(1);
                         (first + self.rng.random_range(0..n)).min(slots - 1)
                     }
+                    Skew::Sequence(seq, step) => {
+                        let n = self.issued[dir];
+                        let len = seq.len() as u64;
+                        // Past the range's end a strided walk starts over at its first group.
+                        (n / len * step + seq[(n % len) as usize]) % slots.max(1)
+                    }
                 };
+                self.issued[dir] += 1;
                 idx * self.align
             }
         };

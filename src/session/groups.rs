@@ -213,7 +213,7 @@ fn run_each_group(
             let j = &jobs[i];
             t.name = j.name.clone();
             t.group = j.group;
-            t.options = j.options.clone();
+            t.options = j.options_as_run(&t.engine);
             t.notices.splice(0..0, j.notes.iter().cloned());
             if let Some(why) = &t.failed {
                 t.notices.push(why.clone());

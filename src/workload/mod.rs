@@ -41,7 +41,7 @@ pub enum Pattern {
 }
 
 /// How random offsets are spread over the range (fio's `random_distribution`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RandomDist {
     Uniform,
@@ -59,6 +59,13 @@ pub enum RandomDist {
         io: [u8; 16],
         range: [u8; 16],
         n: u8,
+    },
+    /// fio's sequence: the I/Os of each direction visit these block indices in turn, over and
+    /// over; with `stride` each round moves on by the sequence's length (fio's
+    /// random_sequence_stride), walking the range group by group.
+    Sequence {
+        blocks: Vec<u32>,
+        stride: bool,
     },
 }
 

@@ -53,6 +53,7 @@ pub fn main(a: &PatternArgs) -> anyhow::Result<i32> {
             group_reporting: false,
             options: Vec::new(),
             notes: vec![s.description.clone()],
+            ran: Vec::new(),
             allow_file_create: true,
             size_pct: None,
             size_passes: None,

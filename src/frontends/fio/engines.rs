@@ -23,6 +23,15 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
     }
 }
 
+/// fio's name for the engine iolens runs.
+pub fn fio_name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::Iocp => "windowsaio",
+        EngineKind::Psync => "psync",
+        k => k.name(),
+    }
+}
+
 /// The one line refusing an engine iolens does not have.
 pub(super) fn refused(v: &str) -> String {
     format!(

@@ -12,6 +12,7 @@ pub(super) struct Built {
     pub name: String,
     pub spec: Spec,
     pub notes: Vec<String>,
+    pub ran: super::Ran,
     pub group_reporting: bool,
     pub stonewall: bool,
     pub new_group: bool,
@@ -33,6 +34,8 @@ pub(super) struct Job {
     pub(super) name: String,
     pub(super) spec: Spec,
     pub(super) notes: Vec<String>,
+    /// What ran in place of an option as written (`None`: nothing did), for fio's JSON.
+    pub(super) ran: super::Ran,
     pub(super) mixed: bool,
     pub(super) rwmix: u32,
     pub(super) bs: [u64; 2],
@@ -61,6 +64,7 @@ pub(super) struct Job {
     pub(super) norandommap: bool,
     /// fio's random_generator=lfsr: a full-period sequence, every block once, map or none.
     pub(super) lfsr: bool,
+    pub(super) seq_stride: bool,
     pub(super) exitall: bool,
     pub(super) wait_for: Option<String>,
     pub(super) allow_file_create: bool,
@@ -124,6 +128,9 @@ impl Job {
             self.spec.seed = fresh_seed();
         }
         let s = &mut self.spec;
+        if let crate::workload::RandomDist::Sequence { stride, .. } = &mut s.random_dist {
+            *stride = self.seq_stride;
+        }
         s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
         if s.random_map && s.random_dist != crate::workload::RandomDist::Uniform {
             self.notes.push(
@@ -157,12 +164,11 @@ impl Job {
         Ok(Some(crate::workload::Strided { range, size, skip }))
     }
 
-    /// The job's verification; under fio's verify_only the job's writes are walked, not
-    /// issued, and what they wrote is read.
-    /// The job's verification; true when a verify_only job reads each block once.
+    /// The job's verification; true when a verify_only job reads each block once (its writes
+    /// are walked, not issued, and what they wrote is read).
     fn settle_verify(&mut self) -> R<bool> {
         let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
-        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), &mut self.notes)?;
+        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), (&mut self.notes, &mut self.ran))?;
         let mut once = false;
         if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
             let s = &mut self.spec;
@@ -300,6 +306,7 @@ impl Job {
             name: self.name,
             spec: self.spec,
             notes: self.notes,
+            ran: self.ran,
             group_reporting: self.group_reporting,
             stonewall: self.stonewall,
             new_group: self.new_group,

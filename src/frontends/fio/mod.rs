@@ -54,6 +54,8 @@ pub struct FioJob {
     pub options: Vec<(String, String)>,
     /// Where iolens runs the job differently from fio, one line each.
     pub notes: Vec<String>,
+    /// What ran in place of options as written (`None`: the option was not applied).
+    pub ran: Ran,
     /// fio's `allow_file_create`: when false, a file that does not exist is an error.
     pub allow_file_create: bool,
     /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
@@ -68,7 +70,33 @@ pub struct FioJob {
     pub hist: Option<HistLog>,
 }
 
+/// Options (by fio name) and what ran in their place; `None`: nothing, the option went unapplied.
+pub type Ran = Vec<(&'static str, Option<String>)>;
+
 impl FioJob {
+    /// The options as they ran, for fio's JSON: a stand-in's value in place of the one written,
+    /// an option left unapplied left out, and `ioengine` the engine that ran (`engine`, which
+    /// differs from the job's when it fell back at run time).
+    pub fn options_as_run(&self, engine: &str) -> Vec<(String, String)> {
+        let mut o = Vec::new();
+        for (k, v) in &self.options {
+            let c = canonical(k);
+            match self.ran.iter().rev().find(|(r, _)| Some(*r) == c) {
+                Some((_, None)) => {}
+                Some((_, Some(r))) => o.push((k.clone(), r.clone())),
+                None => o.push((k.clone(), v.clone())),
+            }
+        }
+        if engine != self.spec.engine.name() {
+            let engine = if engine == "iocp" { "windowsaio" } else { engine };
+            match o.iter_mut().find(|(k, _)| canonical(k) == Some("ioengine")) {
+                Some(slot) => slot.1 = engine.into(),
+                None => o.push(("ioengine".into(), engine.into())),
+            }
+        }
+        o
+    }
+
     /// Whether the job gave `size` or `filesize`. Without one fio tests the whole of existing
     /// files and devices (and refuses files that do not exist): pass this to the target planner.
     pub fn size_given(&self) -> bool {
@@ -292,7 +320,7 @@ impl Builder {
             l.first_thread = self.threads + 1;
         }
         self.threads += job.spec.threads;
-        let (name, mut spec, notes) = (job.name, job.spec, job.notes);
+        let (name, mut spec, notes, ran) = (job.name, job.spec, job.notes, job.ran);
         spec.size_given = options.iter().any(|(k, _)| matches!(k.as_str(), "size" | "filesize"));
         let (group_reporting, allow_file_create) = (job.group_reporting, job.allow_file_create);
         self.exitall.push(job.exitall);
@@ -303,6 +331,7 @@ impl Builder {
             group_reporting,
             options,
             notes,
+            ran,
             allow_file_create,
             size_pct: job.size_pct,
             size_passes: job.size_passes,

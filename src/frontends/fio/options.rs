@@ -116,6 +116,8 @@ const OPTIONS: &[Def] = &[
         set(&mut j.spec.seed, int(v, j.kb))
     }),
     value("random_distribution", &[], |j, v| set(&mut j.spec.random_dist, distribution(v))),
+    // The sequence distribution's rounds each move on by its length.
+    flag("random_sequence_stride", &[], |j, on| j.seq_stride = on),
     value("buffer_pattern", &[], |j, v| set(&mut j.spec.data, buffer_pattern(v))),
     value("buffer_compress_percentage", &[], |j, v| {
         set(&mut j.spec.data, pct(v, j.kb).map(|pct| DataPattern::Compress { pct }))
@@ -242,8 +244,9 @@ pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
 
 /// Applies one option, `key` being its fio name.
 fn apply(j: &mut Job, key: &str, v: Option<&str>) -> R<()> {
-    if unapplied(key).is_some() {
+    if let Some(key) = unapplied(key) {
         if let Some(n) = unapplied_note(key, v) {
+            j.ran.push((key, None));
             j.note(n);
         }
         return Ok(());

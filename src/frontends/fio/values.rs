@@ -170,11 +170,14 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
     if let Some(z) = v.strip_prefix("zoned:") {
         return zoned(z);
     }
+    if let Some(q) = v.strip_prefix("sequence:") {
+        return sequence(q);
+    }
     let mut parts = v.split(':');
     let (kind, arg) = (parts.next().unwrap_or(""), parts.next());
     if !matches!(kind, "random" | "zipf" | "pareto") {
         return Err(format!(
-            "'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)"
+            "'{v}' is not supported by iolens (random, zipf:THETA, pareto:H, zoned:IO/RANGE:… and sequence:B,B,… are)"
         ));
     }
     if v.contains(',') || parts.next().is_some() {
@@ -192,8 +195,23 @@ pub(super) fn distribution(v: &str) -> R<RandomDist> {
             h if h > 0.0 && h < 1.0 => Ok(RandomDist::Pareto { h }),
             h => Err(format!("pareto:{h}: h must be between 0 and 1 (as in fio)")),
         },
-        _ => Err(format!("'{v}' is not supported by iolens (random, zipf:THETA, pareto:H and zoned:IO/RANGE:… are)")),
+        _ => Err(format!(
+            "'{v}' is not supported by iolens (random, zipf:THETA, pareto:H, zoned:IO/RANGE:… and sequence:B,B,… are)"
+        )),
     }
+}
+
+/// fio's sequence: up to 64 block indices, separated by ','. random_sequence_stride sets the
+/// stride afterwards.
+fn sequence(v: &str) -> R<RandomDist> {
+    let blocks = v
+        .split(',')
+        .map(|b| b.trim().parse::<u32>().map_err(|_| format!("sequence:{v}: '{b}' is not a block index (0 or more)")))
+        .collect::<R<Vec<u32>>>()?;
+    if blocks.len() > 64 {
+        return Err(format!("sequence:{v}: fio takes up to 64 block indices, not {}", blocks.len()));
+    }
+    Ok(RandomDist::Sequence { blocks, stride: false })
 }
 
 /// fio's zoned split (options.c `zone_split_ddir`): `IO%/RANGE%` zones separated by ':'; a

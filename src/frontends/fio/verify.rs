@@ -9,6 +9,10 @@ use crate::workload::verify::{AsFio, PatternFill, VerifySpec, MIN_UNIT};
 use super::error::{JobError, R};
 
 /// fio's verify= methods: all checked the same way by iolens.
+/// What fio's JSON options block says ran for a verify method iolens replaces with its stamps:
+/// no fio method name fits, and a reader must not take it for fio's own md5 or crc.
+const STAMPS: &str = "iolens-crc32c-stamps";
+
 const METHODS: &[&str] = &[
     "md5",
     "crc64",
@@ -157,7 +161,13 @@ impl FioVerify {
     /// The spec's verification, and the notes that say how iolens checks. `bs` is the job's
     /// write block size (a verify_interval that does not divide it becomes it, as in fio);
     /// `writes`: the job writes (verify_only then walks those writes without issuing them).
-    pub(super) fn finish(&self, bs: u64, writes: bool, notes: &mut Vec<String>) -> R<Option<VerifySpec>> {
+    pub(super) fn finish(
+        &self,
+        bs: u64,
+        writes: bool,
+        said: (&mut Vec<String>, &mut super::Ran),
+    ) -> R<Option<VerifySpec>> {
+        let (notes, ran) = said;
         let Some(m) = self.method.as_deref() else {
             if self.only {
                 return Err(JobError::of(
@@ -169,6 +179,7 @@ impl FioVerify {
         };
         let pattern = self.pattern_fill(m, notes)?;
         if pattern.is_none() {
+            ran.push(("verify", Some(STAMPS.into())));
             notes.push(format!(
                 "verify={m}: iolens checks its own CRC-32C stamps (file, address, write generation) on every unit, \
                  which also names lost, torn and misdirected writes"

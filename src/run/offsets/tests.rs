@@ -268,3 +268,17 @@ fn interlocked_threads_take_turns_at_one_position() {
     assert_eq!(offs, vec![4096, 4096 + 16384, 4096 + 32768, 4096 + 49152, 4096, 4096 + 16384]);
     assert_eq!(pos.load(Ordering::Relaxed), 6);
 }
+
+#[test]
+fn a_sequence_visits_its_blocks_in_turn_and_a_stride_walks_on() {
+    // 12 blocks of 4 KiB, as fio's t/sequence.py.
+    let blocks = |stride| {
+        let dist = RandomDist::Sequence { blocks: vec![2, 0, 1], stride };
+        let s = Spec { random_dist: dist, size: 48 << 10, ..spec(Pattern::Random) };
+        let mut g = OffsetGen::new(&s, 48 << 10, 0, 0);
+        (0..14).map(|_| g.next_io().1 / 4096).collect::<Vec<_>>()
+    };
+    assert_eq!(blocks(false), [2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
+    // The fifth round would start at block 12, past the end: the walk starts over.
+    assert_eq!(blocks(true), [2, 0, 1, 5, 3, 4, 8, 6, 7, 11, 9, 10, 2, 0]);
+}

@@ -77,7 +77,10 @@ pub(super) fn bs_range(j: &mut Job, v: &str) -> R<()> {
 pub(super) fn ioengine(j: &mut Job, v: &str) -> R<()> {
     let (kind, note) = engine(v)?;
     j.spec.engine = kind;
-    j.notes.extend(note);
+    if let Some(n) = note {
+        j.ran.push(("ioengine", Some(super::super::engines::fio_name(kind).into())));
+        j.notes.push(n);
+    }
     Ok(())
 }
 
