@@ -214,7 +214,8 @@ fn check_program(p: &Program, jobs: &[FioJob]) -> Result<(), UsageError> {
 /// fio's --showcmd: each job as the command line that runs it.
 fn showcmd(jobs: &[FioJob]) -> String {
     let mut o = String::new();
-    for j in jobs {
+    // A job's numjobs clones are one job on fio's command line.
+    for j in jobs.iter().filter(|j| j.clone.unwrap_or(0) == 0) {
         o.push_str(&format!("fio --name={}", j.name));
         for (k, v) in j.options.iter().filter(|(k, _)| k != "name") {
             o.push_str(&if v.is_empty() { format!(" --{k}") } else { format!(" --{k}={v}") });

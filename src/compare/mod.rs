@@ -147,7 +147,8 @@ pub fn compare(results: &[RunResult], names: &[String], base: usize, same: f64) 
         .collect();
     let builds = different_builds(&sides);
     let mut missing: Vec<(String, String)> = Vec::new();
-    let rows = rows(results)
+    let folded: Vec<RunResult> = results.iter().map(fold_clones).collect();
+    let rows = rows(&folded)
         .into_iter()
         .map(|row| {
             // A mix has a row per operation; a pure read or write test is its own operation.
@@ -230,6 +231,28 @@ pub fn verdict(value: f64, base: f64, same: f64) -> String {
         return format!("{} {n}×", sign.to_string().repeat(9));
     }
     sign.to_string().repeat(n)
+}
+
+/// A fio job's numjobs clones, which ran and were stored as tests of one name in one group
+/// (fio's entries without group_reporting), compare as the one job they are, as fio's own
+/// entries do when imported: I/Os and throughput summed, latency from their merged histograms.
+pub fn fold_clones(r: &RunResult) -> RunResult {
+    let mut tests = Vec::new();
+    for (i, t) in r.tests.iter().enumerate() {
+        let key = (t.name.as_str(), t.group);
+        let clones: Vec<TestResult> =
+            r.tests.iter().filter(|c| !c.options.is_empty() && (c.name.as_str(), c.group) == key).cloned().collect();
+        if clones.len() < 2 {
+            tests.push(t.clone());
+        } else if r.tests.iter().position(|c| !c.options.is_empty() && (c.name.as_str(), c.group) == key) == Some(i) {
+            let Some(mut one) = crate::cluster::combine::combine(&clones) else { continue };
+            one.spec.threads = clones.iter().map(|c| c.spec.threads).sum();
+            one.spec.targets.dedup();
+            one.ranks.clear();
+            tests.push(one);
+        }
+    }
+    RunResult { tests, ..r.clone() }
 }
 
 #[cfg(test)]

@@ -112,3 +112,24 @@ fn many_tests_one_result_lacks_make_one_note() {
         ]
     );
 }
+
+#[test]
+fn a_jobs_clones_compare_as_the_one_job_they_are() {
+    let mut r: RunResult =
+        serde_json::from_str(include_str!("../report/testdata/iolens_randrw_q4.json")).expect("fixture parses");
+    let mut clone = r.tests[0].clone();
+    clone.options = vec![("name".into(), "j".into()), ("numjobs".into(), "2".into())];
+    clone.name = "j".into();
+    r.tests = vec![clone.clone(), clone.clone()];
+    let one = fold_clones(&r);
+    assert_eq!(one.tests.len(), 1);
+    let t = &one.tests[0];
+    assert_eq!(t.spec.threads, 2 * clone.spec.threads);
+    assert_eq!(t.read.ios, 2 * clone.read.ios);
+    assert!((t.total.iops - 2.0 * clone.total.iops).abs() < 1e-6);
+    // The same latencies twice over: the merged histogram has the same median.
+    assert_eq!(t.read.lat_us.percentiles.get("50"), clone.read.lat_us.percentiles.get("50"));
+    // Tests iolens named itself (no job options) are never folded.
+    r.tests.iter_mut().for_each(|t| t.options.clear());
+    assert_eq!(fold_clones(&r).tests.len(), 2);
+}

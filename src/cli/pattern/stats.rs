@@ -54,6 +54,7 @@ pub fn main(a: &PatternArgs) -> anyhow::Result<i32> {
             options: Vec::new(),
             notes: vec![s.description.clone()],
             ran: Vec::new(),
+            clone: None,
             allow_file_create: true,
             size_pct: None,
             size_passes: None,

@@ -57,3 +57,33 @@ impl From<&str> for JobError {
 }
 
 pub type R<T> = Result<T, JobError>;
+
+/// The fio option behind a `Spec::validate` complaint.
+pub(super) fn fio_name(option: &str) -> &str {
+    match option {
+        "--qd" => "iodepth",
+        "--threads" => "numjobs",
+        "--batch" => "iodepth_batch",
+        "--bs" => "bs",
+        "--offset" => "offset",
+        "--size" => "size",
+        "--duration" => "runtime",
+        "--warmup" => "ramp_time",
+        "--rate-iops" => "rate_iops",
+        "--rate-mbps" => "rate",
+        "--read-pct" => "rwmixread",
+        "--rw" => "rw",
+        "--align" => "ba",
+        "--thinktime" => "thinktime",
+        "--thinktime-spin" => "thinktime_spin",
+        "--thinktime-blocks" => "thinktime_blocks",
+        "--start-delay" => "startdelay",
+        "--io-limit" => "io_size",
+        "--number-ios" => "number_ios",
+        "--rate-process" => "rate_process",
+        "--rate-cycle" => "rate_cycle",
+        "--offset-increment" => "offset_increment",
+        "TARGET" => "filename",
+        o => o,
+    }
+}

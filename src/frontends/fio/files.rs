@@ -50,7 +50,8 @@ impl Job {
                     format!("{clones} clones × {n} files is more than the {MAX_FILES} files iolens opens for one job");
                 return Err(JobError::of("numjobs", why));
             }
-            s.targets = (0..clones)
+            let first = self.clone.map_or(0, |c| c.0);
+            s.targets = (first..first + clones)
                 .flat_map(|c| (0..n).map(move |f| (c, f)))
                 .map(|(c, f)| format!("{prefix}{}", expand(format, &self.name, c, f)))
                 .collect();
@@ -58,7 +59,11 @@ impl Job {
                 return Err(JobError::of("size", "fio needs size= (or filesize=) when it creates the files"));
             }
         } else {
-            let dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
+            let mut dirs = if self.dirs.is_empty() { vec![".".to_string()] } else { self.dirs.clone() };
+            // A clone reported apart has its file in the next directory round (fio's round-robin).
+            if let Some((k, _)) = self.clone {
+                dirs = vec![dirs.swap_remove(k as usize % dirs.len())];
+            }
             let n = dirs.len() as u32;
             if !s.threads.is_multiple_of(n) {
                 return Err(JobError::of(
@@ -69,8 +74,8 @@ impl Job {
             s.threads /= n;
             // fio's name, JOBNAME.JOBNUM.FILENUM: a later job (a verify, a read) finds the file
             // an earlier one wrote. (Several files per job took the branch above.)
-            let name = &self.name;
-            s.targets = dirs.iter().map(|d| format!("{}/{name}.0.0", d.trim_end_matches('/'))).collect();
+            let (name, num) = (&self.name, self.clone.map_or(0, |c| c.0));
+            s.targets = dirs.iter().map(|d| format!("{}/{name}.{num}.0", d.trim_end_matches('/'))).collect();
             if s.threads > 1 {
                 self.notes.push("numjobs: fio gives each clone its own file; iolens workers share one file".into());
             }
@@ -81,17 +86,20 @@ impl Job {
         // fio's size is the job's, shared by its files (filename= lists them, else nrfiles).
         let files = if files > 0 { files } else { self.nrfiles.max(1) as usize };
         let s = &mut self.spec;
+        // A clone reported apart sizes its files as its whole job does, and starts at its own place.
+        let (clone, clones) = self.clone.unwrap_or((0, s.threads));
         if let Some(per) = self.filesize.or(self.size.map(|z| z / files.max(1) as u64)) {
             if per == 0 {
                 return Err(JobError::of("size", "less than a byte per file"));
             }
             // With offset_increment, clone k's region starts k increments further on.
-            let reach = s.offset_increment.saturating_mul(s.threads.saturating_sub(1) as u64);
+            let reach = s.offset_increment.saturating_mul(clones.saturating_sub(1) as u64);
             if self.filesize.is_none() && (s.offset > 0 || reach > 0) {
                 s.range = Some(per);
             }
             s.size = if self.filesize.is_none() { s.offset.saturating_add(reach).saturating_add(per) } else { per };
         }
+        s.offset = s.worker_offset(clone);
         self.file_service(files);
         Ok(())
     }

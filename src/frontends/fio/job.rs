@@ -5,7 +5,7 @@
 
 use crate::workload::{BlockShare, EngineKind, MinRate, Pattern, Spec, ThinkTime};
 
-use super::error::{JobError, R};
+use super::error::{fio_name, JobError, R};
 
 /// A job's options turned into a spec.
 pub(super) struct Built {
@@ -13,6 +13,8 @@ pub(super) struct Built {
     pub spec: Spec,
     pub notes: Vec<String>,
     pub ran: super::Ran,
+    /// numjobs when its clones are reported apart (no group_reporting), else 1.
+    pub clones: u32,
     pub group_reporting: bool,
     pub stonewall: bool,
     pub new_group: bool,
@@ -65,6 +67,8 @@ pub(super) struct Job {
     /// fio's random_generator=lfsr: a full-period sequence, every block once, map or none.
     pub(super) lfsr: bool,
     pub(super) seq_stride: bool,
+    /// The numjobs clone (jobnum) this job is, and of how many, when clones are reported apart.
+    pub(super) clone: Option<(u32, u32)>,
     pub(super) exitall: bool,
     pub(super) wait_for: Option<String>,
     pub(super) allow_file_create: bool,
@@ -127,6 +131,8 @@ impl Job {
         if self.repeat == (false, false) {
             self.spec.seed = fresh_seed();
         }
+        let k = u64::from(self.clone.map_or(0, |c| c.0));
+        self.spec.seed = self.spec.seed.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let s = &mut self.spec;
         if let crate::workload::RandomDist::Sequence { stride, .. } = &mut s.random_dist {
             *stride = self.seq_stride;
@@ -230,6 +236,11 @@ impl Job {
     /// runtime, the files) and checks the spec.
     pub(super) fn finish(mut self) -> R<Built> {
         let s = &mut self.spec;
+        let clones = if self.group_reporting || self.clone.is_some() { 1 } else { s.threads };
+        if let Some(c) = &mut self.clone {
+            // A clone is its job's worker k alone (its files place it, and its seed sets it apart).
+            (c.1, s.threads) = (s.threads, 1);
+        }
         if self.mixed {
             s.read_pct = self.rwmix;
         }
@@ -307,6 +318,7 @@ impl Job {
             spec: self.spec,
             notes: self.notes,
             ran: self.ran,
+            clones,
             group_reporting: self.group_reporting,
             stonewall: self.stonewall,
             new_group: self.new_group,
@@ -333,36 +345,6 @@ fn fresh_seed() -> u64 {
 
 /// The longest a run may last: a fio job without a runtime ends when its I/O is done.
 const UNTIMED: f64 = 30.0 * 86400.0;
-
-/// The fio option behind a `Spec::validate` complaint.
-fn fio_name(option: &str) -> &str {
-    match option {
-        "--qd" => "iodepth",
-        "--threads" => "numjobs",
-        "--batch" => "iodepth_batch",
-        "--bs" => "bs",
-        "--offset" => "offset",
-        "--size" => "size",
-        "--duration" => "runtime",
-        "--warmup" => "ramp_time",
-        "--rate-iops" => "rate_iops",
-        "--rate-mbps" => "rate",
-        "--read-pct" => "rwmixread",
-        "--rw" => "rw",
-        "--align" => "ba",
-        "--thinktime" => "thinktime",
-        "--thinktime-spin" => "thinktime_spin",
-        "--thinktime-blocks" => "thinktime_blocks",
-        "--start-delay" => "startdelay",
-        "--io-limit" => "io_size",
-        "--number-ios" => "number_ios",
-        "--rate-process" => "rate_process",
-        "--rate-cycle" => "rate_cycle",
-        "--offset-increment" => "offset_increment",
-        "TARGET" => "filename",
-        o => o,
-    }
-}
 
 /// The job's replay options as written; `log` set means the job replays.
 #[derive(Default)]

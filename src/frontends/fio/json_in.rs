@@ -2,7 +2,7 @@
 //! with fio on other machines are stored and compared like iolens' own. A job's spec comes
 //! from its options (through the fio job reader), so `compare` matches it by
 //! what it ran. fio reports a job with `numjobs=N` and no `group_reporting` as N entries of the
-//! same name: they become one test with a thread each, as iolens reports threads. Latency is
+//! same name: they become one test with a thread each, as `compare` folds iolens' own clones. Latency is
 //! fio's total latency (`lat_ns`) when it has percentiles (`lat_percentiles=1`), else its
 //! completion latency (`clat_ns`); `json+` adds the histogram bins, which merge exactly.
 

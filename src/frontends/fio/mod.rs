@@ -56,6 +56,8 @@ pub struct FioJob {
     pub notes: Vec<String>,
     /// What ran in place of options as written (`None`: the option was not applied).
     pub ran: Ran,
+    /// Which numjobs clone this job is, when the clones are reported apart (no group_reporting).
+    pub clone: Option<u32>,
     /// fio's `allow_file_create`: when false, a file that does not exist is an error.
     pub allow_file_create: bool,
     /// fio's `size=N%`: the job uses this share of its (existing) files or devices, set from
@@ -207,7 +209,8 @@ pub fn spec_of_options(job: &str, globals: &[(String, String)], opts: &[(String,
             .collect()
     };
     let sections = [Section::new("global", keep(globals)), Section::new(job, keep(opts))];
-    let mut b = Builder::default();
+    // The spec of the job as a whole, its clones together.
+    let mut b = Builder { whole: true, ..Builder::default() };
     for s in sections {
         b.section(s, false)?;
     }
@@ -229,6 +232,8 @@ struct Builder {
     exitall: Vec<bool>,
     /// Threads of the jobs so far: fio numbers threads (and their log files) over every job.
     threads: u32,
+    /// A job's numjobs clones stay one job (for a spec of the whole job), reported or not.
+    whole: bool,
 }
 
 impl Builder {
@@ -287,7 +292,27 @@ impl Builder {
             let why = format!("fio option '{}' is not supported by iolens", opts[i].0);
             return Err(UsageError::new(at(places[i].as_ref(), &format!("[{name}]")), why));
         }
-        let mut job = build(&name, &opts, stonewall).map_err(|e| loc.place(e))?;
+        let job = build(&name, &opts, stonewall, None).map_err(|e| loc.place(e))?;
+        // Without group_reporting fio reports each numjobs clone apart, on files of its own
+        // (numjobs is at most 1,024, checked by the build).
+        let clones_apart = if self.whole { 1 } else { job.clones };
+        let clones = if clones_apart > 1 {
+            (0..job.clones).map(|k| build(&name, &opts, stonewall, Some(k)).map_err(|e| loc.place(e))).collect()
+        } else {
+            Ok(vec![job])
+        };
+        for (k, mut job) in clones?.into_iter().enumerate() {
+            // The clones start together: only the first opens a new group.
+            if k > 0 {
+                (job.stonewall, job.new_group) = (false, false);
+            }
+            self.add(job, (clones_apart > 1).then_some(k as u32), &opts, &loc)?;
+        }
+        Ok(())
+    }
+
+    /// A built job (or clone) joins its group.
+    fn add(&mut self, mut job: job::Built, clone: Option<u32>, opts: &[Opt], loc: &Located) -> R<()> {
         // wait_for a job of the running group: start after it, that is, in the next group.
         if let Some(w) = &job.wait_for {
             let pos = self
@@ -309,7 +334,7 @@ impl Builder {
         }
         self.prev_group_jobs += 1;
         let mut options: Vec<(String, String)> = Vec::new();
-        for (k, v) in &opts {
+        for (k, v) in opts {
             let v = v.clone().unwrap_or_default();
             match options.iter_mut().find(|(o, _)| canonical(o) == canonical(k)) {
                 Some(slot) => *slot = (k.clone(), v),
@@ -332,6 +357,7 @@ impl Builder {
             options,
             notes,
             ran,
+            clone,
             allow_file_create,
             size_pct: job.size_pct,
             size_passes: job.size_passes,

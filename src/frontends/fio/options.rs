@@ -225,7 +225,8 @@ pub(super) fn is_flag(key: &str) -> bool {
 
 /// Applies `opts` (globals first) in order, later values winning, as fio does. An error names
 /// the option at fault by its index in `opts` (`JobError::At`), or is the job's as a whole.
-pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
+/// `clone`: the numjobs clone this build is (its jobnum), when clones are reported apart.
+pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool, clone: Option<u32>) -> R<Built> {
     let kb_at = opts.iter().rposition(|(k, _)| k == "kb_base");
     let kb = match kb_at.and_then(|i| opts[i].1.as_deref()) {
         None | Some("1024") => 1024,
@@ -236,6 +237,7 @@ pub(super) fn build(section: &str, opts: &[Opt], stonewall: bool) -> R<Built> {
         }
     };
     let mut j = Job::new(section, kb, stonewall);
+    j.clone = clone.map(|k| (k, 0));
     for (i, (k, v)) in opts.iter().enumerate() {
         apply(&mut j, canonical(k).unwrap_or(""), v.as_deref()).map_err(|e| e.at(i))?;
     }

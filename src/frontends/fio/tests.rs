@@ -78,11 +78,13 @@ fn command_line_and_job_files() {
          --runtime=2m --name=b --rw=write --stonewall --rate=10m --numjobs=2",
     ))
     .unwrap();
-    assert_eq!(jobs.iter().map(|j| (j.name.as_str(), j.group)).collect::<Vec<_>>(), [("a", 0), ("b", 1)]);
+    // b's two clones are reported apart, so they are two jobs of one group.
+    let names = jobs.iter().map(|j| (j.name.as_str(), j.group)).collect::<Vec<_>>();
+    assert_eq!(names, [("a", 0), ("b", 1), ("b", 1)]);
     let (a, b) = (&jobs[0].spec, &jobs[1].spec);
     assert_eq!((a.blocks[0].size, a.qd, a.duration, a.size, a.direct), (8192, 32, 120.0, 1 << 30, true));
     assert!(!jobs[0].notes.iter().any(|n| n.contains("runtime")));
-    assert_eq!(b.rate_mbps, Some(2.0 * 10.0 * 1048576.0 / 1e6));
+    assert_eq!(b.rate_mbps, Some(10.0 * 1048576.0 / 1e6), "each clone its own rate");
     assert_eq!(jobs[0].options[0], ("direct".into(), "1".into()));
     assert!(jobs[1].options.contains(&("name".into(), "b".into())));
     let dir = tempfile::tempdir().unwrap();
@@ -115,12 +117,18 @@ fn bssplit_rwmix_and_values() {
         &parse("[j]\nfilename=f\nrw=write\nbs=8k,64k\nsync=dsync\nfsync=4\nrandom_distribution=zipf:1.2\n").unwrap()[0];
     assert_eq!((j.spec.blocks[0].size, j.spec.write_through, j.spec.fsync_every), (65536, true, 4));
     assert_eq!(j.spec.random_dist, RandomDist::Zipf { theta: 1.2 });
-    let j = &parse("[j]\nfilename=a:b\\:c\nsize=2m\noffset=1m\nrate_iops=500\nnumjobs=3\nramp_time=500ms\nzero_buffers\nkb_base=1000\n").unwrap()[0];
+    let text = "[j]\nfilename=a:b\\:c\nsize=2m\noffset=1m\nrate_iops=500\nnumjobs=3\nramp_time=500ms\nzero_buffers\nkb_base=1000\n";
+    let j = &parse(text).unwrap()[2];
     assert_eq!(j.spec.targets, vec!["a", "b:c"]);
     assert_eq!((j.spec.size, j.spec.range, j.spec.offset), (2_000_000, Some(1_000_000), 1_000_000));
-    assert_eq!((j.spec.rate_iops, j.spec.warmup, &j.spec.data), (Some(1500.0), 0.5, &DataPattern::Zero));
-    let j = &parse("[j]\ndirectory=/a:/b\nnumjobs=4\nsize=1g\nbuffer_compress_percentage=60\n").unwrap()[0];
-    assert_eq!((j.spec.targets.len(), j.spec.threads, &j.spec.data), (2, 2, &DataPattern::Compress { pct: 60 }));
+    assert_eq!((j.spec.rate_iops, j.spec.warmup, &j.spec.data), (Some(500.0), 0.5, &DataPattern::Zero));
+    // With group_reporting the clones are one job's threads, and its rate theirs together.
+    let j = &parse(&format!("{text}group_reporting\n")).unwrap()[0];
+    assert_eq!((j.spec.threads, j.spec.rate_iops), (3, Some(1500.0)));
+    let jobs = parse("[j]\ndirectory=/a:/b\nnumjobs=4\nsize=1g\nbuffer_compress_percentage=60\n").unwrap();
+    let dirs: Vec<_> = jobs.iter().map(|j| (j.spec.targets[0].as_str(), j.spec.threads)).collect();
+    assert_eq!(dirs, [("/a/j.0.0", 1), ("/b/j.1.0", 1), ("/a/j.2.0", 1), ("/b/j.3.0", 1)]);
+    assert_eq!(jobs[0].spec.data, DataPattern::Compress { pct: 60 });
 }
 
 #[test]
@@ -164,12 +172,12 @@ fn workload_shaping_options_reach_the_spec() {
          startdelay=2-5\noffset_increment=1m\nio_limit=64m\nnumber_ios=100\nrate_iops=100\n\
          rate_process=poisson\ncontinue_on_error=io\nignore_error=EIO:ENODATA,ENOSPC:122\n",
     )
-    .unwrap()[0];
+    .unwrap()[3];
     let s = &j.spec;
     assert_eq!(s.think, Some(ThinkTime { us: 2000, spin_us: 500, blocks: 8, iotime_us: 0, on_issue: false }));
     assert_eq!((s.start_delay.min, s.start_delay.max), (2.0, 5.0));
     // Clone 3 starts 3 MiB in, so the file holds it and its 1 MiB.
-    assert_eq!((s.offset_increment, s.size, s.range), (1 << 20, 4 << 20, Some(1 << 20)));
+    assert_eq!((s.offset, s.size, s.range), (3 << 20, 4 << 20, Some(1 << 20)));
     assert_eq!((s.io_limit, s.number_ios, s.rate_process), (Some(64 << 20), Some(100), RateProcess::Poisson));
     assert_eq!(s.on_error.go_on, [true, true]);
     assert_eq!(s.on_error.errors, [vec!["EIO".to_string(), "ENODATA".into()], vec!["ENOSPC".into(), "122".into()]]);
@@ -248,13 +256,11 @@ fn options_that_change_the_run_are_applied() {
     assert_eq!(jobs.iter().map(|j| j.spec.duration).collect::<Vec<_>>(), [3.0, 3.0, 7.0]);
     assert!(jobs[1].notes.iter().any(|n| n.starts_with("exitall: stopped after 3 s")));
     // filename_format: each clone its own file; a name without $jobnum is shared.
-    let j = &parse("[w]\ndirectory=/d\nfilename_format=$jobname.$jobnum.$filenum\nnumjobs=3\nsize=4m\n").unwrap()[0];
-    assert_eq!(
-        (j.spec.targets.clone(), j.spec.threads, j.spec.size),
-        (vec!["/d/w.0.0".into(), "/d/w.1.0".into(), "/d/w.2.0".into()], 1, 4 << 20)
-    );
-    let j = &parse("[w]\nfilename_format=shared.$filenum\nnumjobs=2\nsize=4m\n").unwrap()[0];
-    assert_eq!((j.spec.targets.clone(), j.spec.threads), (vec!["shared.0".to_string()], 2));
+    let jobs = parse("[w]\ndirectory=/d\nfilename_format=$jobname.$jobnum.$filenum\nnumjobs=3\nsize=4m\n").unwrap();
+    let files: Vec<_> = jobs.iter().map(|j| (j.spec.targets.clone(), j.spec.threads, j.spec.size)).collect();
+    assert_eq!(files, (0..3).map(|k| (vec![format!("/d/w.{k}.0")], 1, 4 << 20)).collect::<Vec<_>>());
+    let jobs = parse("[w]\nfilename_format=shared.$filenum\nnumjobs=2\nsize=4m\n").unwrap();
+    assert!(jobs.iter().all(|j| j.spec.targets == ["shared.0"] && j.spec.threads == 1) && jobs.len() == 2);
     // No filename: fio's names, JOBNAME.0.N, nrfiles of them sharing the job's size.
     let j = &parse("[v]\ndirectory=/d/\nnrfiles=3\nsize=3m\n").unwrap()[0];
     assert_eq!(

@@ -13,9 +13,9 @@ fn a_bare_write_log_takes_the_job_name_and_threads_are_numbered_over_jobs() {
         "[global]\nioengine=null\nsize=1m\n[a]\nnumjobs=2\n[b]\nwrite_bw_log\nwrite_lat_log=lat\nname=bee\n\
          log_offset=1\nper_job_logs=0\nlog_avg_msec=500\nlog_prio\n[c]\n",
     );
-    assert_eq!(l[0], None);
-    assert_eq!(l[2], None);
-    let b = l[1].clone().unwrap();
+    // [a]'s clones are two jobs.
+    assert_eq!((&l[0], &l[1], &l[3]), (&None, &None, &None));
+    let b = l[2].clone().unwrap();
     assert_eq!((b.bw.as_deref(), b.lat.as_deref(), b.iops), (Some("bee"), Some("lat"), None));
     assert_eq!((b.offset, b.per_job, b.avg_msec, b.prio, b.max_value), (true, false, 500, true, false));
     // [a]'s two threads are fio's threads 1 and 2: [b]'s is number 3.
