@@ -345,3 +345,36 @@ fn each_jobs_thread_table_names_its_own_file() {
     assert!(!oltp.is_empty() && oltp.iter().all(|f| f.starts_with("./oltp.0.0")), "{oltp:?}");
     assert!(!log.is_empty() && log.iter().all(|f| f.starts_with("./log.0.0")), "{log:?}");
 }
+
+#[test]
+fn debug_io_prints_each_completed_io_in_fios_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut cmd = bin();
+    cmd.current_dir(dir.path()).env("TMPDIR", &tmp).args([
+        "fio",
+        "--no-store",
+        "--debug=io,mutex",
+        "--name=t",
+        "--ioengine=null",
+        "--size=64k",
+        "--rw=read",
+    ]);
+    let (code, out, err) = parts(&cmd.output().unwrap());
+    assert_eq!(code, 0, "{err}");
+    // As t/t64-switch.sh reads them: the offset follows the first '=', up to the next ','.
+    let offs: Vec<u64> = out
+        .lines()
+        .filter(|l| l.contains("complete:"))
+        .map(|l| {
+            u64::from_str_radix(l.split('=').nth(1).unwrap().split(',').next().unwrap().trim_start_matches("0x"), 16)
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(offs, (0..16).map(|i| i * 4096).collect::<Vec<_>>(), "{out}");
+    assert!(out.lines().any(|l| l.ends_with(",len=0x1000,ddir=0,file=./t.0.0")), "{out}");
+    assert!(err.contains("--debug=mutex: iolens has no mutex debug lines"), "{err}");
+    // The log made for it is gone.
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+}

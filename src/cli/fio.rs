@@ -13,6 +13,7 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+mod debug;
 mod verify;
 
 #[derive(Args, Debug, Clone)]
@@ -42,10 +43,8 @@ struct Program {
     parse_only: bool,
     showcmd: bool,
     warnings_fatal: bool,
-    /// fio's --debug=parse: what the option parser read, on stdout before the run.
-    debug_parse: bool,
-    /// fio's --debug=random: each job thread's random seed, ahead of the report.
-    debug_random: bool,
+    /// fio's --debug masks iolens has lines for.
+    debug: debug::Masks,
     /// fio's --inflate-log: print a log_store_compressed file as text, run nothing.
     inflate: Option<PathBuf>,
     /// fio's --bandwidth-log, and --eta (always, never; None: auto).
@@ -83,7 +82,7 @@ fn split(args: &[String]) -> Result<Split, UsageError> {
             "--parse-only" => p.parse_only = true,
             "--showcmd" => p.showcmd = true,
             "--warnings-fatal" => p.warnings_fatal = true,
-            "--debug" => (p.debug_parse, p.debug_random) = debug_mask(&value()?)?,
+            "--debug" => p.debug = debug::masks(&value()?)?,
             "--inflate-log" => p.inflate = Some(PathBuf::from(value()?)),
             "--bandwidth-log" => p.bandwidth_log = true,
             "--eta" => {
@@ -127,73 +126,6 @@ fn format_of(o: FioOut) -> Format {
     } else {
         Format::Fio(o)
     }
-}
-
-/// fio's --debug categories (debug.h); iolens has something to say for `parse` and `random`
-/// (and `all`) only, and takes the others as asked-for silence.
-fn debug_mask(v: &str) -> Result<(bool, bool), UsageError> {
-    const FIO: &[&str] = &[
-        "process",
-        "file",
-        "io",
-        "mem",
-        "blktrace",
-        "verify",
-        "random",
-        "parse",
-        "diskutil",
-        "job",
-        "mutex",
-        "profile",
-        "time",
-        "net",
-        "rate",
-        "compress",
-        "steadystate",
-        "helperthread",
-        "zbd",
-        "all",
-    ];
-    let (mut parse, mut random) = (false, false);
-    for m in v.split(',').map(str::trim) {
-        if !FIO.contains(&m) {
-            return usage("--debug", format!("'{m}' is not one of fio's debug masks ({})", FIO.join(", ")));
-        }
-        parse |= m == "parse" || m == "all";
-        random |= m == "random" || m == "all";
-    }
-    Ok((parse, random))
-}
-
-/// fio's --debug=random lines (setup_random_seeds): per job thread the number of seeds and
-/// each seed. An iolens worker draws every random stream from its job's one seed (randseed,
-/// the fixed default of randrepeat, or a fresh one for randrepeat=0), so that is the one.
-fn debug_random(jobs: &[FioJob]) -> String {
-    let pid = std::process::id();
-    let mut o = String::new();
-    for j in jobs {
-        for _ in 0..j.spec.threads {
-            o.push_str(&format!("random   {pid:<5} FIO_RAND_NR_OFFS=1\n"));
-            o.push_str(&format!("random   {pid:<5} rand_seeds[0]={}\n", j.spec.seed));
-        }
-    }
-    o
-}
-
-/// fio's --debug=parse lines for the options on the command line, as fio's parser prints them
-/// (a steady-state limit says how it was read).
-fn debug_parse(rest: &[String]) -> String {
-    let pid = std::process::id();
-    let mut o = String::new();
-    for (k, v) in rest.iter().filter_map(|a| a.strip_prefix("--")?.split_once('=')) {
-        o.push_str(&format!("parse    {pid:<5} handle_option={k}, ptr={v}\n"));
-        if matches!(k, "ss" | "steadystate") {
-            if let Ok(s) = crate::workload::SteadyState::parse(v, 1, 0.0) {
-                o.push_str(&format!("parse    {pid:<5} {}\n", s.debug_line()));
-            }
-        }
-    }
-    o
 }
 
 /// What fio's program options ask of the parsed jobs before anything runs.
@@ -292,8 +224,8 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     if p.output.is_some() {
         own.out = p.output.clone();
     }
-    if p.debug_parse {
-        print!("{}", debug_parse(&rest));
+    if p.debug.parse {
+        print!("{}", debug::parse(&rest));
     }
     let mut jobs = jobs(&rest, &own)?;
     verify::settle(&mut jobs, p.aux.as_deref())?;
@@ -338,12 +270,18 @@ pub fn main(a: FioArgs) -> anyhow::Result<i32> {
     let keep = own.keep || jobs.iter().any(|j| !j.unlink);
     // fio's debug lines go where its output goes, ahead of the report: --output's file, once
     // the report is in it, else stdout before the run.
-    let seeds = if p.debug_random { debug_random(&jobs) } else { String::new() };
+    let seeds = if p.debug.random { debug::random(&jobs) } else { String::new() };
+    let io_logs = if p.debug.io { debug::log_io(&mut jobs) } else { Vec::new() };
     match p.output {
         None => print!("{seeds}"),
         Some(_) => output.preamble = seeds,
     }
-    let code = session::run_groups(&jobs, &output, keep)?;
+    let code = session::run_groups(&jobs, &output, keep);
+    // After the run: iolens' I/O logs are read back into fio's lines.
+    if p.debug.io {
+        print!("{}", debug::io_lines(&io_logs));
+    }
+    let code = code?;
     Ok(if code == crate::error::EXIT_FINDINGS { verify_exit(&jobs) } else { code })
 }
 

@@ -45,6 +45,7 @@ pub struct OffsetGen {
     seq_skip: i64,
     /// I/Os drawn per direction, which fio's sequence distribution steps by.
     issued: [u64; 2],
+    rand32: bool,
     /// The position the threads of a target share (DiskSpd's -si): each I/O takes the next
     /// step with one atomic add, no lock.
     shared: Option<Arc<AtomicU64>>,
@@ -188,6 +189,7 @@ impl OffsetGen {
             seq_pos: stride * worker as u64,
             seq_skip: spec.seq_skip,
             issued: [0; 2],
+            rand32: spec.rand32,
             shared: None,
             map,
             zones,
@@ -289,6 +291,10 @@ impl OffsetGen {
                 let slots = Self::slot_count(self.len, bs, self.align);
                 let idx = match &self.skew {
                     Skew::Uniform if self.map.is_some() => self.map.as_mut().map_or(0, Visit::next),
+                    // Scaled as fio scales its 32-bit generator's output to the range.
+                    Skew::Uniform if self.rand32 => {
+                        ((u128::from(self.rng.random::<u32>()) * u128::from(slots)) >> 32) as u64
+                    }
                     Skew::Uniform => self.rng.random_range(0..slots),
                     Skew::Zipf(z) => {
                         let rank = z.sample(&mut self.rng) as u64 - 1;

@@ -228,6 +228,10 @@ pub struct Spec {
     /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub random_map: bool,
+    /// Uniform random offsets come from 32 random bits (fio's random_generator=tausworthe when
+    /// named), so a range of more than 2^32 blocks is drawn from 2^32 of them, repeats and all.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rand32: bool,
     /// Each worker spreads its I/O over several targets (fio's nrfiles and file lists);
     /// `None`: one worker per target and thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -292,6 +296,7 @@ impl Default for Spec {
             stages: None,
             cmdprio: None,
             random_map: false,
+            rand32: false,
             file_service: None,
             replay: None,
         }

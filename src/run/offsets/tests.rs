@@ -282,3 +282,16 @@ fn a_sequence_visits_its_blocks_in_turn_and_a_stride_walks_on() {
     // The fifth round would start at block 12, past the end: the walk starts over.
     assert_eq!(blocks(true), [2, 0, 1, 5, 3, 4, 8, 6, 7, 11, 9, 10, 2, 0]);
 }
+
+#[test]
+fn fios_named_32_bit_generator_reaches_only_2_to_the_32_blocks() {
+    // 2^40 one-byte blocks: 32 random bits scaled to them land on every 256th block only.
+    let s =
+        Spec { size: 1 << 40, blocks: vec![BlockShare { size: 1, pct: 100 }], align: Some(1), ..spec(Pattern::Random) };
+    let draw = |rand32| {
+        let mut g = OffsetGen::new(&Spec { rand32, ..s.clone() }, 1 << 40, 0, 0);
+        (0..1000).map(|_| g.next_io().1).collect::<Vec<_>>()
+    };
+    assert!(draw(true).iter().all(|o| o % 256 == 0));
+    assert!(draw(false).iter().filter(|o| *o % 256 != 0).count() > 900);
+}

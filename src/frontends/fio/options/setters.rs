@@ -170,9 +170,11 @@ pub(super) fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
 /// fio's random_generator: lfsr visits every block once even with norandommap; the
 /// tausworthe ones draw as iolens' own generator does.
 pub(super) fn random_generator(j: &mut Job, v: &str) -> R<()> {
-    j.lfsr = match v {
-        "lfsr" => true,
-        "tausworthe" | "tausworthe64" => false,
+    (j.lfsr, j.spec.rand32) = match v {
+        "lfsr" => (true, false),
+        // Named, fio keeps it even where the range needs more than 32 bits.
+        "tausworthe" => (false, true),
+        "tausworthe64" => (false, false),
         _ => return Err(format!("'{v}' is not tausworthe, lfsr or tausworthe64").into()),
     };
     Ok(())
