@@ -289,36 +289,7 @@ impl OffsetGen {
             }
             Pattern::Random => {
                 let slots = Self::slot_count(self.len, bs, self.align);
-                let idx = match &self.skew {
-                    Skew::Uniform if self.map.is_some() => self.map.as_mut().map_or(0, Visit::next),
-                    // Scaled as fio scales its 32-bit generator's output to the range.
-                    Skew::Uniform if self.rand32 => {
-                        ((u128::from(self.rng.random::<u32>()) * u128::from(slots)) >> 32) as u64
-                    }
-                    Skew::Uniform => self.rng.random_range(0..slots),
-                    Skew::Zipf(z) => {
-                        let rank = z.sample(&mut self.rng) as u64 - 1;
-                        scatter(rank, self.scatter, slots)
-                    }
-                    Skew::Pareto(pow) => {
-                        let u: f64 = self.rng.random();
-                        scatter(((slots - 1) as f64 * u.powf(*pow)) as u64, self.scatter, slots)
-                    }
-                    Skew::Zoned(zones) => {
-                        let r = self.rng.random_range(0..100);
-                        let &(_, start, len) = zones.iter().find(|z| r < z.0).unwrap_or(&zones[zones.len() - 1]);
-                        let first = slots * start / 100;
-                        let n = (slots * len / 100).max(1);
-                        (first + self.rng.random_range(0..n)).min(slots - 1)
-                    }
-                    Skew::Sequence(seq, step) => {
-                        let n = self.issued[dir];
-                        let len = seq.len() as u64;
-                        // Past the range's end a strided walk starts over at its first group.
-                        (n / len * step + seq[(n % len) as usize]) % slots.max(1)
-                    }
-                };
-                self.issued[dir] += 1;
+                let idx = self.random_slot(slots, dir);
                 idx * self.align
             }
         };
@@ -343,6 +314,40 @@ impl OffsetGen {
             }
         }
         (op, self.start + zone + off, bs as u32)
+    }
+
+    /// The slot a random I/O of direction `dir` lands on, out of `slots`, by the distribution.
+    #[inline]
+    fn random_slot(&mut self, slots: u64, dir: usize) -> u64 {
+        let idx = match &self.skew {
+            Skew::Uniform if self.map.is_some() => self.map.as_mut().map_or(0, Visit::next),
+            // Scaled as fio scales its 32-bit generator's output to the range.
+            Skew::Uniform if self.rand32 => ((u128::from(self.rng.random::<u32>()) * u128::from(slots)) >> 32) as u64,
+            Skew::Uniform => self.rng.random_range(0..slots),
+            Skew::Zipf(z) => {
+                let rank = z.sample(&mut self.rng) as u64 - 1;
+                scatter(rank, self.scatter, slots)
+            }
+            Skew::Pareto(pow) => {
+                let u: f64 = self.rng.random();
+                scatter(((slots - 1) as f64 * u.powf(*pow)) as u64, self.scatter, slots)
+            }
+            Skew::Zoned(zones) => {
+                let r = self.rng.random_range(0..100);
+                let &(_, start, len) = zones.iter().find(|z| r < z.0).unwrap_or(&zones[zones.len() - 1]);
+                let first = slots * start / 100;
+                let n = (slots * len / 100).max(1);
+                (first + self.rng.random_range(0..n)).min(slots - 1)
+            }
+            Skew::Sequence(seq, step) => {
+                let n = self.issued[dir];
+                let len = seq.len() as u64;
+                // Past the range's end a strided walk starts over at its first group.
+                (n / len * step + seq[(n % len) as usize]) % slots.max(1)
+            }
+        };
+        self.issued[dir] += 1;
+        idx
     }
 }
 
