@@ -10,6 +10,7 @@ use wording::{alone, unsupported};
 
 pub mod fit;
 mod options;
+mod v23;
 mod wording;
 mod xml;
 
@@ -156,7 +157,8 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     }
     // DiskSpd reads -b before everything else, so "b" sizes anywhere count blocks of the last -b.
     let mut block: u64 = 64 << 10;
-    for (arg, v) in opts.iter().filter_map(|a| Some((a, a.strip_prefix("-b")?))) {
+    // -bs… is 2.3's buffer separation, not a block size.
+    for (arg, v) in opts.iter().filter_map(|a| Some((a, a.strip_prefix("-b").filter(|v| !v.starts_with('s'))?))) {
         const BAD: &str = "invalid block size passed to -b";
         block = wording::size(v, block, false).map_err(|d| alone("-b", &format!("{d}; {BAD}")))?.0;
         if block == 0 || block > 64 << 20 {
@@ -180,6 +182,8 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     if line.spec.targets.is_empty() {
         return Err(alone("TARGET", "need to provide at least one filename"));
     }
+    v23::settle_bypass(&line)?;
+    v23::settle_ioring(&mut line);
     finish(line)
 }
 

@@ -4,7 +4,7 @@
 //! `parse_line`.
 
 use super::wording::{alone, bad_time, incorrect, invalid_option, size, sized, unsupported};
-use super::{count, number, ResultsFormat, R};
+use super::{count, number, v23, ResultsFormat, R};
 use crate::workload::{AccessHint, Spec};
 
 /// A DiskSpd line as its options so far leave it.
@@ -37,6 +37,9 @@ pub(super) struct Line {
     pub zr: bool,
     pub results: Option<ResultsFormat>,
     pub profile_only: bool,
+    /// DiskSpd 2.3's `-u` batch (a count, or a percentage of `-o`) and `-Sy`/`-SY` (v23.rs).
+    pub ioring: Option<(u32, bool)>,
+    pub bypass: Option<String>,
 }
 
 /// One option as typed: `arg` is the whole argument ("-t2"), `letter` its letter ('t'), `v`
@@ -66,9 +69,16 @@ enum Does {
 
 const OPTIONS: &[(char, Does)] = &[
     // Read before the others (see `parse_line`).
-    ('b', Does::Switch(|_| {})),
+    ('b', Does::Value(|l, a| a.v.strip_prefix('s').map_or(Ok(()), |v| v23::buffer_separation(l, a.arg, v)))),
     ('t', Does::Value(|l, a| set(&mut l.spec.threads, count(a.arg, a.v)))),
-    ('o', Does::Value(|l, a| set(&mut l.spec.qd, count(a.arg, a.v)))),
+    (
+        'o',
+        Does::Value(|l, a| match a.v.strip_prefix('c') {
+            Some(v) => v23::completion_depth(l, a.arg, v),
+            None => set(&mut l.spec.qd, count(a.arg, a.v)),
+        }),
+    ),
+    ('u', Does::Value(|l, a| v23::ioring(l, a.arg, a.v))),
     ('F', Does::Value(|l, a| set(&mut l.f_threads, count(a.arg, a.v).map(Some)))),
     ('w', Does::Value(write_pct)),
     ('d', Does::Value(|l, a| set(&mut l.spec.duration, seconds(a)))),
@@ -87,7 +97,7 @@ const OPTIONS: &[(char, Does)] = &[
     ('L', Does::Switch(|l| l.latency = true)),
     ('D', Does::Value(iops_stddev)),
     ('n', Does::Switch(|l| l.no_affinity = true)),
-    ('a', Does::Value(affinity)),
+    ('a', Does::Value(|l, a| v23::affinity(l, a.arg, a.v))),
     ('v', Does::Value(verbosity)),
     ('P', Does::Switch(|_| {})),
     ('R', Does::Value(results)),
@@ -266,6 +276,10 @@ fn caching(l: &mut Line, a: &Arg) -> R<()> {
             }
             'm' => return Err(unsupported(a.arg, "memory-mapped I/O is not supported")),
             'r' => return Err(unsupported(a.arg, "remote-only caching is not supported")),
+            'y' | 'Y' => {
+                v23::bypass(l, a.arg);
+                continue;
+            }
             _ => return a.bad(&["unrecognized option provided to -S"]),
         };
         if (cache.is_some() && l.unbuffered.is_some()) || (through.is_some() && l.write_through.is_some()) {
@@ -335,22 +349,6 @@ fn iops_stddev(l: &mut Line, a: &Arg) -> R<()> {
     Ok(())
 }
 
-fn affinity(l: &mut Line, a: &Arg) -> R<()> {
-    let v = a.v;
-    // DiskSpd's grammar: "" or "g", else CPU numbers and gN group prefixes, ending on a CPU.
-    let num = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    let list = v.split(',').all(|t| num(t.strip_prefix('g').unwrap_or(t)));
-    if !(v.is_empty() || v == "g") && v.rsplit(',').next().is_some_and(|t| t.starts_with('g') || t.is_empty()) {
-        return a.bad(&["incomplete affinity specification"]);
-    }
-    if !(v.is_empty() || v == "g" || list) {
-        return a.bad(&["syntax error parsing affinity"]);
-    }
-    l.affinity = true;
-    l.notes.push(format!("{}: CPU affinity is ignored; the scheduler places iolens' threads", a.arg));
-    Ok(())
-}
-
 fn verbosity(_: &mut Line, a: &Arg) -> R<()> {
     match a.v {
         "" | "s" => Ok(()),
@@ -360,6 +358,9 @@ fn verbosity(_: &mut Line, a: &Arg) -> R<()> {
 
 /// `-R[p]text`, `-R[p]xml` or `-Rp`: the results layout, or the profile alone.
 fn results(l: &mut Line, a: &Arg) -> R<()> {
+    if a.v.starts_with('s') {
+        return v23::system_only(a.arg);
+    }
     l.profile_only |= a.v.starts_with('p');
     let v = a.v.strip_prefix('p').unwrap_or(a.v);
     l.results = match v {
