@@ -182,6 +182,14 @@ fn jobs(rest: &[String], own: &CommonArgs) -> Result<Vec<FioJob>, UsageError> {
 /// With --mpi, fio's jobs run one after another on every rank, as the tests of `run` do: one
 /// job per group (jobs separated by stonewalls), all on the same files.
 fn mpi_items(jobs: &[FioJob]) -> Result<Vec<Item>, UsageError> {
+    if let Some(j) = jobs.iter().find(|j| j.clone.is_some()) {
+        let why = format!(
+            "job [{}]'s numjobs clones are jobs of their own without group_reporting; add group_reporting to run \
+             them as one job's threads on every rank",
+            j.name
+        );
+        return usage("--mpi", why);
+    }
     for w in jobs.windows(2) {
         if w[0].group == w[1].group {
             return usage(
