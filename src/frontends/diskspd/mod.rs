@@ -9,6 +9,7 @@ use options::Line;
 use wording::{alone, unsupported};
 
 pub mod fit;
+mod line;
 mod options;
 mod v23;
 mod wording;

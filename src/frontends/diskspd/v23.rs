@@ -4,7 +4,7 @@
 //! run as iolens can: the ring is io_uring on Linux, and a switch only Windows can honour is
 //! refused by its name.
 
-use super::options::Line;
+use super::line::Line;
 use super::wording::{alone, incorrect, unsupported};
 use super::R;
 
