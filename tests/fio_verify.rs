@@ -66,13 +66,13 @@ fn a_damaged_block_is_fios_eilseq_with_fios_words() {
     assert_eq!(u(&j["read"]["io_bytes"]), 65536, "verify reads count as reads");
     assert!(
         err.contains(
-            "crc32c: verify failed at file f offset 12800, length 512 (requested block: offset=12288, length=4096"
+            "crc32c: verify failed at file f offset 12288, length 4096 (requested block: offset=12288, length=4096"
         ),
         "{err}"
     );
     assert!(err.contains("bad checksum"), "{err}");
     assert!(
-        err.contains("verify: bad magic header d2d2d2d2, wanted 564c4f49 at file f offset 40960, length 512"),
+        err.contains("verify: bad magic header d2d2d2d2, wanted 564c4f49 at file f offset 40960, length 4096"),
         "{err}"
     );
     let read = ["--name=r", "--filename=f", "--size=64k", "--bs=4k", "--rw=read", "--verify=md5"];
@@ -90,12 +90,13 @@ fn verify_dump_writes_the_bad_block_as_received_and_as_expected() {
     std::fs::create_dir(dir.path().join("aux")).unwrap();
     let (code, _, err) = only(dir.path(), &["--verify_dump=1", "--aux-path=aux"]);
     assert_ne!(code, 0, "{err}");
-    let got = std::fs::read(dir.path().join("aux/f.8704.received")).unwrap();
-    let want = std::fs::read(dir.path().join("aux/f.8704.expected")).unwrap();
-    assert_eq!(got, data[8704..9216], "received: the unit as read");
-    let differ: Vec<usize> = (0..512).filter(|&i| got[i] != want[i]).collect();
-    assert_eq!(differ, [88], "expected: the same unit as written, the flipped byte aside");
-    assert!(err.contains("received data dumped as aux/f.8704.received"), "{err}");
+    // fio's verify interval is the block: its one header covers all 4 KiB, dumped whole.
+    let got = std::fs::read(dir.path().join("aux/f.8192.received")).unwrap();
+    let want = std::fs::read(dir.path().join("aux/f.8192.expected")).unwrap();
+    assert_eq!(got, data[8192..12288], "received: the block as read");
+    let differ: Vec<usize> = (0..4096).filter(|&i| got[i] != want[i]).collect();
+    assert_eq!(differ, [600], "expected: the same block as written, the flipped byte aside");
+    assert!(err.contains("received data dumped as aux/f.8192.received"), "{err}");
 }
 
 /// fio's t/numberio_overlap.py: a write job's io_size twice its size writes each block twice;
@@ -221,4 +222,23 @@ fn a_bad_block_ends_the_job_with_exit_1_unless_continue_on_error_covers_verify()
     for (more, want) in cases {
         assert_eq!(damaged_run(&["fio"], dir.path(), more), want, "fio {more:?}");
     }
+}
+
+/// fio's t0003: each header states the length it covers (the verify interval, the block), so
+/// blocks read at another length than they were written are bad headers; fio's t0002: with
+/// sizes that vary, the interval is their common divisor and any mix of them reads back clean.
+#[test]
+fn a_read_of_another_block_length_is_a_bad_header_length_and_mixed_sizes_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = ["--name=w", "--filename=f", "--size=64k", "--rw=write", "--verify=md5", "--do_verify=0"];
+    let (code, _, err) = fio(dir.path(), &[&job[..], &["--bs=512"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let read = ["--name=r", "--filename=f", "--size=64k", "--rw=read", "--verify=md5"];
+    let (code, j, err) = fio(dir.path(), &[&read[..], &["--bs=4k"]].concat());
+    assert_eq!((code, u(&j["error"])), (1, 84), "{err}");
+    assert!(err.contains("verify: bad header length 512, wanted 4096 at file f offset 0, length 4096"), "{err}");
+    let (code, _, err) = fio(dir.path(), &[&job[..], &["--bssplit=512/50:64k/50"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, j, err) = fio(dir.path(), &[&read[..], &["--bsrange=512-64k"]].concat());
+    assert_eq!((code, u(&j["error"]), u(&j["read"]["io_bytes"])), (0, 0, 65536), "{err}");
 }

@@ -49,6 +49,32 @@ fn a_write_only_run_reads_every_page_back_at_its_end() {
 }
 
 #[test]
+fn mixed_block_sizes_verify_in_pages_of_their_common_divisor() {
+    // 4 KiB and 12 KiB I/Os share 4 KiB pages; a 12 KiB write stamps three of them, each with
+    // its own generation, and every read checks each page it covers.
+    let (code, v, stderr) = verify_run(&["--rw", "randrw", "--bssplit", "4k/50:12k/50", "--qd", "8", "--threads", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(u(&v["page"]), 4096);
+    assert!(u(&v["pages_checked"]) > u(&v["pages_written"]) / 4 && u(&v["pages_written"]) > 100, "{v}");
+    // A lost write among them is still found, as a stale page.
+    let (code, v, _) = verify_run(&[
+        "--rw",
+        "randrw",
+        "--bssplit",
+        "4k/50:12k/50",
+        "--verify-backlog",
+        "1",
+        "--inject",
+        "lost:0.01",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(code, 3);
+    assert!(class_count(&v, "stale") > 0, "{v}");
+}
+
+#[test]
 fn each_injected_fault_is_found_as_its_own_class() {
     let mut rows = Vec::new();
     for (kind, class) in KINDS {
@@ -124,7 +150,7 @@ fn bad_verify_input_is_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     for (args, says) in [
-        (vec!["--verify", "--bssplit", "4k/50:8k/50"], "--verify: needs one block size"),
+        (vec!["--verify", "--bssplit", "4k/50:1000/50", "--buffered"], "--bs: 1000 bytes is not a multiple of 512"),
         (vec!["--verify", "--bs", "1000", "--buffered"], "--bs: 1000 bytes is not a multiple of 512"),
         (vec!["--verify", "--engine", "null"], "--verify: needs an engine"),
         (vec!["--verify", "--inject", "lost:3"], "--inject: rate '3'"),

@@ -1,6 +1,7 @@
 //! fio's words for bad blocks, on stderr as fio prints them (its verify.c): a block whose stamp
 //! does not start right is a bad magic header, one stamped for another place a bad header
-//! offset, an older write a bad header numberio, and damaged data a failed checksum with what
+//! offset, one stamped as part of blocks of another length a bad header length, an older
+//! write a bad header numberio, and damaged data a failed checksum with what
 //! was expected and received. The job's error is then fio's EILSEQ (84).
 
 use crate::result::verify::{Finding, FindingClass};
@@ -84,6 +85,15 @@ fn finding(f: &Finding, unit: u32, method: &str) -> Vec<String> {
             let mut m = *b"IOLV";
             m[k..].iter_mut().zip(&got).for_each(|(b, g)| *b = *g);
             vec![format!("verify: bad magic header {:x}, wanted {MAGIC:x}{}", u32::from_le_bytes(m), place(unit_off))]
+        }
+        FindingClass::Corrupt if (20..24).contains(&(f.diff_at % unit)) => {
+            // The header's length field (its bytes 20..24): a unit written as part of blocks
+            // of another length. Its bytes before the difference are the wanted ones.
+            let k = (f.diff_at % unit - 20) as usize;
+            let (_, got) = diff_bytes(f);
+            let mut n = unit.to_le_bytes();
+            n[k..].iter_mut().zip(&got).for_each(|(b, g)| *b = *g);
+            vec![format!("verify: bad header length {}, wanted {unit}{}", u32::from_le_bytes(n), place(unit_off))]
         }
         FindingClass::Misdirected => {
             let found = f.found_offset.unwrap_or(0);

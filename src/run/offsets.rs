@@ -32,8 +32,9 @@ pub struct OffsetGen {
     read_pct: u32,
     /// (size, cumulative percentage) per block size, for reads and for writes.
     blocks: [Vec<(u64, u32)>; 2],
-    /// fio's bs_unaligned: (smallest, largest) length of reads and of writes, any byte count between.
-    unaligned: [Option<(u64, u64)>; 2],
+    /// fio's bs_unaligned and bsrange: (smallest, largest, step) length of reads and of
+    /// writes, any multiple of the step between (1 unaligned, the smallest for a bsrange).
+    unaligned: [Option<(u64, u64, u64)>; 2],
     start: u64,
     len: u64,
     align: u64,
@@ -132,7 +133,10 @@ impl OffsetGen {
         let blocks = [table(&spec.blocks), table(spec.write_blocks.as_deref().unwrap_or(&spec.blocks))];
         let span =
             |b: &Vec<(u64, u32)>| (b.iter().map(|b| b.0).min().unwrap_or(0), b.iter().map(|b| b.0).max().unwrap_or(0));
-        let unaligned = [0, 1].map(|d| spec.unaligned.then(|| span(&blocks[d])));
+        let unaligned = [0, 1].map(|d| {
+            let (lo, hi) = span(&blocks[d]);
+            (spec.unaligned || spec.ranged).then_some((lo, hi, if spec.unaligned { 1 } else { lo.max(1) }))
+        });
         let slots = Self::slot_count(len, spec.min_block(), align);
         let skew = match spec.random_dist.clone() {
             RandomDist::Uniform => Skew::Uniform,
@@ -243,10 +247,10 @@ impl OffsetGen {
         };
         let dir = usize::from(op == OpKind::Write);
         let blocks = &self.blocks[dir];
-        let mut bs = if let Some((lo, hi)) = self.unaligned[dir] {
+        let mut bs = if let Some((lo, hi, step)) = self.unaligned[dir] {
             // fio's draw: the smallest plus up to the largest, capped at the largest (which is
-            // then the most frequent length).
-            (lo + self.rng.random_range(0..hi)).min(hi)
+            // then the most frequent length unaligned), in whole steps.
+            (lo + self.rng.random_range(0..hi)).min(hi) / step * step
         } else if blocks.len() == 1 {
             blocks[0].0
         } else {
@@ -267,7 +271,7 @@ impl OffsetGen {
                     // fio draws lengths until one fits before the end; with none, it wraps.
                     let (pos, len) = (self.seq_pos, self.len);
                     let fits = match self.unaligned[dir] {
-                        Some((lo, _)) => Some(len.saturating_sub(pos)).filter(|&rest| rest >= lo),
+                        Some((lo, _, step)) => Some(len.saturating_sub(pos) / step * step).filter(|&rest| rest >= lo),
                         None => blocks.iter().map(|b| b.0).filter(|&s| pos + s <= len).max(),
                     };
                     match fits {

@@ -3,15 +3,15 @@
 //! clean path takes no lock (the page map is atomics) and allocates nothing; only a bad page
 //! builds its finding.
 
-use crate::engine::{self, AlignedBuf, Completion, Engine, IoReq, OpKind};
+use crate::engine::{self, AlignedBuf, OpKind};
 use crate::result::verify::Verification;
 use crate::stats::LatRec;
 use crate::verify::{check_page, mark_unread, stamp_page, Bad, Expect, PageMap, Stamp};
 use crate::workload::verify::VerifySpec;
 use std::collections::VecDeque;
 use std::fs::File;
-use std::time::Duration;
 
+mod after;
 mod dump;
 mod targets;
 pub use targets::{prepare_targets, Verified};
@@ -39,6 +39,8 @@ pub struct VerifyArgs<'a> {
     pub spec: &'a VerifySpec,
     pub run_id: u64,
     pub page: u32,
+    /// The largest I/O: how many pages one slot may hold.
+    pub max_block: u32,
     pub unit: u32,
     /// This worker's share of the end-of-run read-back: (its thread, the target's threads).
     pub share: (u32, u32),
@@ -46,6 +48,8 @@ pub struct VerifyArgs<'a> {
     pub read_back: bool,
 }
 
+/// One page a slot holds: its generation (the new one, for a write) and whether it was found
+/// bad since its last acknowledged write.
 #[derive(Clone, Copy, Default)]
 struct Held {
     page: usize,
@@ -53,11 +57,22 @@ struct Held {
     unsure: bool,
 }
 
+/// The pages a slot's I/O holds: `count` from `page` on, one I/O of any block size covering
+/// whole pages (the largest common divisor of the job's block sizes).
+#[derive(Clone, Copy, Default)]
+struct Run {
+    page: usize,
+    count: usize,
+}
+
 pub struct Verifier<'a> {
     a: VerifyArgs<'a>,
     writer: u16,
-    /// The page each slot's I/O holds.
-    held: Vec<Held>,
+    /// The pages each slot's I/O holds.
+    runs: Vec<Run>,
+    /// Their generations: `per_run` entries for each slot, so claiming allocates nothing.
+    held: Vec<(u64, bool)>,
+    per_run: usize,
     /// Written pages still held, waiting to be read back (verify_backlog).
     backlog: VecDeque<(usize, u64)>,
     reread: AlignedBuf,
@@ -80,12 +95,15 @@ impl<'a> Verifier<'a> {
             run_id: a.run_id,
             ..Verification::default()
         };
+        let per_run = (a.max_block / a.page).max(1) as usize;
         Ok(Verifier {
             // Only pages held wait in it: never more than the target has.
-            backlog: VecDeque::with_capacity((a.spec.backlog as usize).min(a.target.map.len()) + depth + 1),
+            backlog: VecDeque::with_capacity((a.spec.backlog as usize).min(a.target.map.len()) + depth * per_run + 1),
             a,
             writer: writer as u16,
-            held: vec![Held::default(); depth],
+            runs: vec![Run::default(); depth],
+            held: vec![(0, false); depth * per_run],
+            per_run,
             reread,
             v,
             fatal: false,
@@ -102,10 +120,11 @@ impl<'a> Verifier<'a> {
         self.a.target.start + page as u64 * self.a.page as u64
     }
 
-    /// Readies slot `slot` for the workload's next I/O (`op` at `offset`): a backlogged page
-    /// is read back first; otherwise the page at `offset` is claimed, or the next free one
-    /// after it. Returns the I/O to issue, and whether it is a read-back of verification's own
-    /// (in place of the workload's I/O), or None when every page tried is held.
+    /// Readies slot `slot` for the workload's next I/O (`op` at `offset`, `buf.len()` bytes):
+    /// a backlogged page is read back first; otherwise the pages from `offset` are claimed,
+    /// or the next free ones after them. Returns the I/O to issue (operation, offset, length)
+    /// and whether it is a read-back of verification's own (in place of the workload's I/O),
+    /// or None when every place tried is held.
     pub fn prepare(
         &mut self,
         buf: &mut [u8],
@@ -113,52 +132,99 @@ impl<'a> Verifier<'a> {
         op: OpKind,
         offset: u64,
         now: u64,
-    ) -> Option<(OpKind, u64, bool)> {
-        let n = self.pages();
+    ) -> Option<(OpKind, u64, u32, bool)> {
         let backlog = self.a.spec.backlog;
         if backlog > 0 && self.drain == 0 && self.backlog.len() >= backlog as usize {
             let batch = self.a.spec.fio.as_ref().map_or(0, |f| f.backlog_batch);
             self.drain = if batch == 0 { backlog } else { batch };
         }
+        let page = self.a.page as usize;
         if self.drain > 0 {
-            if let Some((page, gen)) = self.backlog.pop_front() {
+            if let Some((p, gen)) = self.backlog.pop_front() {
                 self.drain -= 1;
-                self.held[slot as usize] = Held { page, gen, unsure: false };
-                mark_unread(buf, self.a.unit as usize);
-                return Some((OpKind::Read, self.offset(page), true));
+                self.runs[slot as usize] = Run { page: p, count: 1 };
+                self.held[slot as usize * self.per_run] = (gen, false);
+                mark_unread(&mut buf[..page], self.a.unit as usize);
+                return Some((OpKind::Read, self.offset(p), self.a.page, true));
             }
             self.drain = 0;
         }
         let first = ((offset - self.a.target.start) / self.a.page as u64) as usize;
-        let (page, gen, unsure) = (0..n.min(4096)).find_map(|i| {
-            let p = (first + i) % n;
-            self.a.target.map.claim_checked(p).map(|(g, u)| (p, g, u))
-        })?;
-        if let (OpKind::Write, Some(p)) = (op, self.a.spec.pattern.as_ref()) {
-            crate::verify::pattern::fill(buf, p, self.offset(page));
-            self.held[slot as usize] = Held { page, gen: gen + 1, unsure: false };
-        } else if op == OpKind::Write {
-            let s = Stamp {
-                run_id: self.a.run_id,
-                file_id: self.a.target.file_id,
-                writer: self.writer,
-                address: self.offset(page),
-                generation: gen + 1,
-                time_ns: now,
-            };
-            stamp_page(buf, self.a.unit as usize, &s);
-            self.held[slot as usize] = Held { page, gen: gen + 1, unsure: false };
-        } else {
-            mark_unread(buf, self.a.unit as usize);
-            self.held[slot as usize] = Held { page, gen, unsure };
+        let count = (buf.len() / page).max(1);
+        let at = self.claim_run(slot as usize, first, count)?;
+        let base = slot as usize * self.per_run;
+        let address = self.offset(at);
+        for (j, b) in buf.chunks_mut(page).take(count).enumerate() {
+            let (gen, unsure) = &mut self.held[base + j];
+            let here = address + (j * page) as u64;
+            match (op, self.a.spec.pattern.as_ref()) {
+                (OpKind::Write, Some(p)) => {
+                    crate::verify::pattern::fill(b, p, here);
+                    (*gen, *unsure) = (*gen + 1, false);
+                }
+                (OpKind::Write, None) => {
+                    let s = Stamp {
+                        run_id: self.a.run_id,
+                        file_id: self.a.target.file_id,
+                        writer: self.writer,
+                        address: here,
+                        generation: *gen + 1,
+                        time_ns: now,
+                    };
+                    stamp_page(b, self.a.unit as usize, &s);
+                    (*gen, *unsure) = (*gen + 1, false);
+                }
+                _ => mark_unread(b, self.a.unit as usize),
+            }
         }
-        Some((op, self.offset(page), false))
+        Some((op, address, (count * page) as u32, false))
+    }
+
+    /// Claims `count` pages in a row for `slot`, from page `first` on or the next free run
+    /// after it (within 4096 tries); returns the first page.
+    fn claim_run(&mut self, slot: usize, first: usize, count: usize) -> Option<usize> {
+        let n = self.pages();
+        let target = self.a.target;
+        let map = &target.map;
+        let base = slot * self.per_run;
+        let mut i = 0;
+        while i < n.min(4096) && count <= n {
+            let p = (first + i) % n;
+            if p + count > n {
+                i += n - p;
+                continue;
+            }
+            let got =
+                (0..count).take_while(|&j| map.claim_checked(p + j).map(|g| self.held[base + j] = g).is_some()).count();
+            if got == count {
+                self.runs[slot] = Run { page: p, count };
+                return Some(p);
+            }
+            for j in 0..got {
+                match self.held[base + j] {
+                    (g, true) => map.release_unsure(p + j, g),
+                    (g, false) => map.release(p + j, g),
+                }
+            }
+            i += got + 1;
+        }
+        None
     }
 
     /// The I/O of `slot` completed (`ok`: whole); `buf` holds what a read returned.
     pub fn complete(&mut self, buf: &[u8], slot: u32, op: OpKind, ok: bool, at_ns: u64) {
-        let h = self.held[slot as usize];
-        let map = &self.a.target.map;
+        let r = self.runs[slot as usize];
+        let page = self.a.page as usize;
+        for j in 0..r.count {
+            let (gen, unsure) = self.held[slot as usize * self.per_run + j];
+            let h = Held { page: r.page + j, gen, unsure };
+            self.complete_page(buf.get(j * page..(j + 1) * page).unwrap_or(&[]), h, op, ok, at_ns);
+        }
+    }
+
+    fn complete_page(&mut self, buf: &[u8], h: Held, op: OpKind, ok: bool, at_ns: u64) {
+        let target = self.a.target;
+        let map = &target.map;
         match (op, ok) {
             (OpKind::Write, true) => {
                 self.v.pages_written += 1;
@@ -261,76 +327,6 @@ impl<'a> Verifier<'a> {
             at_ns as f64 / 1e9,
         ));
         self.fatal |= self.a.spec.fatal;
-    }
-
-    /// After the run: reads back the pages still in the backlog and, for a pure write
-    /// workload, this worker's share of every page (all slots are free by now).
-    fn finish<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], now: &dyn Fn() -> u64) {
-        while let Some((page, gen)) = self.backlog.pop_front() {
-            self.read_one(engine, file, comps, Held { page, gen, unsure: false }, now());
-        }
-        // With a backlog every written page was read back after its write already: no second
-        // pass over them all (fio's verify_backlog empties the list do_verify reads).
-        if !self.a.read_back || self.a.spec.backlog > 0 || (self.fatal && !self.v.clean()) {
-            return;
-        }
-        let (k, of) = self.a.share;
-        let n = self.pages();
-        for page in n * k as usize / of as usize..n * (k as usize + 1) / of as usize {
-            // Another worker may still be finishing an I/O on this page.
-            let (gen, unsure) = loop {
-                match self.a.target.map.claim_checked(page) {
-                    Some(c) => break c,
-                    None => std::thread::yield_now(),
-                }
-            };
-            self.read_one(engine, file, comps, Held { page, gen, unsure }, now());
-            if self.fatal && !self.v.clean() {
-                return;
-            }
-        }
-    }
-
-    /// The worker's verification once its loop ended: pages still to read back are read when
-    /// the engine is `healthy` (with `count`, also returned as reads: latencies and bytes),
-    /// and the faults an injecting engine put in are added.
-    pub fn wrap_up<E: Engine>(
-        mut self,
-        engine: &mut E,
-        file: u32,
-        comps: &mut [Completion],
-        clock: &crate::stats::clock::RunClock,
-        healthy: bool,
-        count: bool,
-    ) -> (Verification, Option<(LatRec, u64)>) {
-        self.after = count.then(|| (LatRec::default(), 0));
-        if healthy {
-            self.finish(engine, file, comps, &|| clock.ns());
-        }
-        self.v.injected = engine.injected();
-        (self.v, self.after)
-    }
-
-    /// One read through the engine, waited for, then checked.
-    fn read_one<E: Engine>(&mut self, engine: &mut E, file: u32, comps: &mut [Completion], h: Held, at: u64) {
-        let len = self.a.page;
-        mark_unread(&mut engine.buffer(0)[..len as usize], self.a.unit as usize);
-        engine.queue(IoReq { slot: 0, file, op: OpKind::Read, offset: self.offset(h.page), len, ioprio: 0 });
-        let started = std::time::Instant::now();
-        let result = loop {
-            match engine.submit_and_reap(comps, 1, Some(Duration::from_millis(100))) {
-                Ok(0) => continue,
-                Ok(_) => break comps[0].result,
-                Err(e) => break -(e.raw_os_error().unwrap_or(5) as i64),
-            }
-        };
-        self.held[0] = h;
-        let ok = result == len as i64;
-        if let Some((lat, bytes)) = self.after.as_mut().filter(|_| ok) {
-            lat.record(started.elapsed().as_nanos() as u64);
-            *bytes += u64::from(len);
-        }
-        self.complete(&engine.buffer(0)[..len as usize], 0, OpKind::Read, ok, at);
     }
 }
 

@@ -2,7 +2,8 @@
 //! this run, so that any read, even of a page never written during the run, can be checked.
 
 use crate::engine::AlignedBuf;
-use crate::verify::{read_unit, stamp_page, Stamp, Unit};
+use crate::verify::stamp::header_ids;
+use crate::verify::{stamp_page, Stamp};
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -54,8 +55,8 @@ pub fn fill_pages(
 }
 
 /// The run and file id of the stamps an earlier run left in [start, end): those of the first
-/// page whose first unit carries a valid stamp of its own address, among the first 256 pages
-/// (the rest is checked against them). (0, 0) when none does: every page will be a finding.
+/// page whose first unit starts with a stamp header of its own address, among the first 256
+/// pages (the rest is checked against them; a stamp of another unit size still names them). (0, 0) when none does: every page will be a finding.
 pub fn writer(f: &File, start: u64, end: u64, page: u64, unit: usize) -> (u64, u32) {
     let Ok(mut buf) = AlignedBuf::try_new(page as usize) else { return (0, 0) };
     let b = &mut buf.as_mut_slice()[..page as usize];
@@ -63,10 +64,8 @@ pub fn writer(f: &File, start: u64, end: u64, page: u64, unit: usize) -> (u64, u
         if !super::os::read_at(f, b, at).is_ok_and(|n| n == b.len()) {
             break;
         }
-        if let Unit::Valid(s) = read_unit(&b[..unit]) {
-            if s.address == at {
-                return (s.run_id, s.file_id);
-            }
+        if let Some((run_id, file_id, _)) = header_ids(&b[..unit]).filter(|h| h.2 == at) {
+            return (run_id, file_id);
         }
     }
     (0, 0)

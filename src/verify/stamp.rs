@@ -134,6 +134,13 @@ pub fn generation_field(unit: &[u8]) -> u64 {
     u64_at(unit, 32)
 }
 
+/// The run, file and address a unit's header names when it starts as a stamp does (magic and
+/// version), whether or not the rest holds: a unit of another size still says whose it is.
+pub fn header_ids(unit: &[u8]) -> Option<(u64, u32, u64)> {
+    (unit.len() >= HEADER && unit[..4] == MAGIC && u16_at(unit, 4) == VERSION)
+        .then(|| (u64_at(unit, 8), u32_at(unit, 16), u64_at(unit, 24)))
+}
+
 /// What one unit read back says.
 pub fn read_unit(unit: &[u8]) -> Unit {
     if unit[..UNREAD.len()] == UNREAD {

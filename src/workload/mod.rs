@@ -102,6 +102,10 @@ pub struct Spec {
     /// A length is any byte count from the smallest block size to the largest (fio's bs_unaligned).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unaligned: bool,
+    /// A length is any multiple of the smallest block size up to the largest, evenly (fio's
+    /// bsrange, where more sizes than whole percents can share out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ranged: bool,
     /// Bytes skipped after each sequential I/O (fio's `rw=write:112k`); negative steps back,
     /// so `-2 × block` reads backwards (fio's `rw=read:-8k` at 4k).
     #[serde(default)]
@@ -249,6 +253,7 @@ impl Default for Spec {
             write_blocks: None,
             pattern: Pattern::Random,
             unaligned: false,
+            ranged: false,
             seq_skip: 0,
             shared_seq: false,
             read_pct: 100,
@@ -323,6 +328,18 @@ impl Spec {
 
     pub fn max_block(&self) -> u64 {
         self.all_blocks().map(|b| b.size).max().unwrap_or(4096)
+    }
+
+    /// The page verification claims, stamps and checks: the largest size every block size is
+    /// a whole number of, so an I/O of any of them covers whole pages.
+    pub fn verify_page(&self) -> u64 {
+        let gcd = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        self.all_blocks().map(|b| b.size).fold(0, gcd).max(1)
     }
 
     /// Mean bytes per I/O, weighted by the bssplit shares and, with write_blocks, the mix.

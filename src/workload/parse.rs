@@ -263,19 +263,14 @@ impl Spec {
         Ok(())
     }
 
-    /// Verification checks pages: one block size (the page), a multiple of the 512-byte unit
-    /// (the target's logical block size is checked when it is opened), and real I/O.
+    /// Verification checks pages: every block size a multiple of the 512-byte unit (the
+    /// target's logical block size is checked when it is opened), the page their common
+    /// divisor, and real I/O.
     fn validate_verify(&self) -> R<()> {
-        let page = self.blocks[0].size;
-        if self.all_blocks().any(|b| b.size != page) {
-            return usage(
-                "--verify",
-                "needs one block size (the page every stamp and check covers); drop --bssplit or the second size",
-            );
+        if let Some(b) = self.all_blocks().find(|b| !b.size.is_multiple_of(super::verify::MIN_UNIT as u64)) {
+            return usage("--bs", format!("{} bytes is not a multiple of 512, the unit --verify stamps", b.size));
         }
-        if !page.is_multiple_of(super::verify::MIN_UNIT as u64) {
-            return usage("--bs", format!("{page} bytes is not a multiple of 512, the unit --verify stamps"));
-        }
+        let page = self.verify_page();
         if self.trim {
             return usage("--verify", "trims leave no data to check");
         }

@@ -173,8 +173,15 @@ impl Job {
     /// The job's verification; true when a verify_only job reads each block once (its writes
     /// are walked, not issued, and what they wrote is read).
     fn settle_verify(&mut self) -> R<bool> {
-        let wbs = self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks).iter().map(|b| b.size).min();
-        let verify = self.verify.finish(wbs.unwrap_or(4096), self.spec.writes(), (&mut self.notes, &mut self.ran))?;
+        let sizes = |b: &[crate::workload::BlockShare]| {
+            let s = b.iter().map(|b| b.size);
+            (s.clone().min().unwrap_or(4096), s.max().unwrap_or(4096))
+        };
+        let (min_w, max_w) = sizes(self.spec.write_blocks.as_ref().unwrap_or(&self.spec.blocks));
+        // fio compares the interval with the read block in a job that reads only.
+        let min_r = if self.spec.read_pct > 0 { sizes(&self.spec.blocks).0 } else { u64::MAX };
+        let bs = (min_w, max_w, min_r);
+        let verify = self.verify.finish(bs, self.spec.writes(), (&mut self.notes, &mut self.ran))?;
         let mut once = false;
         if verify.as_ref().and_then(|v| v.fio.as_ref()).is_some_and(|f| f.only) {
             let s = &mut self.spec;
@@ -255,7 +262,9 @@ impl Job {
         let mut blocks =
             [0, 1].map(|d| self.split[d].clone().unwrap_or(vec![BlockShare { size: self.bs[d], pct: 100 }]));
         s.unaligned = self.unaligned && self.split.iter().zip(&self.range).any(|(s, r)| s.is_some() && r.is_some());
-        if s.unaligned {
+        // More sizes than whole percents share out: drawn between the range's ends.
+        s.ranged = !s.unaligned && self.range.iter().flatten().any(|&(lo, hi)| hi / lo > 100);
+        if s.unaligned || s.ranged {
             unaligned_ends(&self.range, &mut blocks);
         }
         s.blocks = blocks[usize::from(rp == 0)].clone();

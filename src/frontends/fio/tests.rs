@@ -110,6 +110,9 @@ fn bssplit_rwmix_and_values() {
     assert_eq!(j.spec.blocks, vec![b(1024, 25), b(2048, 25), b(3072, 25), b(4096, 25)]);
     let j = &parse("[j]\nfilename=f\nbsrange=4k-4k\n").unwrap()[0];
     assert_eq!(j.spec.blocks, vec![b(4096, 100)]);
+    // More sizes than whole percents: drawn between the ends, in steps of the low one.
+    let j = &parse("[j]\nfilename=f\nbsrange=512:1m\n").unwrap()[0];
+    assert_eq!((&j.spec.blocks, j.spec.ranged, j.spec.unaligned), (&vec![b(512, 50), b(1 << 20, 50)], true, false));
     let j = &parse("[j]\nfilename=f\nbssplit=4k:8k:16k\n").unwrap()[0];
     assert_eq!(j.spec.blocks, vec![b(4096, 33), b(8192, 33), b(16384, 34)]);
     assert!(j.notes.iter().any(|n| n.contains("add up to 99%")));
@@ -135,7 +138,6 @@ fn bssplit_rwmix_and_values() {
 fn unsupported_options_and_values_are_named() {
     let cases = [
         ("verify_bogus=md5", "'verify_bogus'"),
-        ("bsrange=512-1m", "2048 sizes between 512 and 1048576 bytes; iolens draws from at most 100"),
         ("rw=randwalk", "rw: 'randwalk' is not one of fio's read, write, rw, trim, trimwrite and their rand forms"),
         ("flow=1001", "flow: '1001' is not a weight from 0 to 1000"),
         ("rw=randread:8", "rw: 'randread:8'"),

@@ -53,7 +53,8 @@ pub(super) fn int(v: &str, kb: u64) -> R<u64> {
 /// A bsrange part "LOW-HIGH": iolens takes it only when LOW = HIGH; empty keeps `def`.
 /// A bsrange side: one size, or sizes drawn evenly from every multiple of the smallest up to
 /// the largest (fio draws its lengths in that range aligned to the smallest). The shares are
-/// whole percents, so a range of more than 100 sizes is refused.
+/// whole percents: a range of more than 100 sizes gives its two ends, and the job draws
+/// between them (`Spec::ranged`).
 pub(super) fn block_range(v: &str, def: u64, kb: u64) -> R<Vec<BlockShare>> {
     let v = v.trim();
     if v.is_empty() {
@@ -66,9 +67,7 @@ pub(super) fn block_range(v: &str, def: u64, kb: u64) -> R<Vec<BlockShare>> {
     }
     let n = hi / lo;
     if n > 100 {
-        return Err(format!(
-            "'{v}': {n} sizes between {lo} and {hi} bytes; iolens draws from at most 100 (use bssplit, or a narrower range)"
-        ));
+        return Ok(vec![BlockShare { size: lo, pct: 50 }, BlockShare { size: hi, pct: 50 }]);
     }
     let sizes: Vec<u64> = (1..=n).map(|k| k * lo).collect();
     let (each, extra) = (100 / n as u32, 100 % n as u32);

@@ -158,12 +158,13 @@ impl FioVerify {
         })
     }
 
-    /// The spec's verification, and the notes that say how iolens checks. `bs` is the job's
-    /// write block size (a verify_interval that does not divide it becomes it, as in fio);
-    /// `writes`: the job writes (verify_only then walks those writes without issuing them).
+    /// The spec's verification, and the notes that say how iolens checks. `bs`: the job's
+    /// smallest and largest write block and smallest read block (the verify interval, each
+    /// header's length, follows from them as in fio); `writes`: the job writes (verify_only
+    /// then walks those writes without issuing them).
     pub(super) fn finish(
         &self,
-        bs: u64,
+        bs: (u64, u64, u64),
         writes: bool,
         said: (&mut Vec<String>, &mut super::Ran),
     ) -> R<Option<VerifySpec>> {
@@ -188,18 +189,14 @@ impl FioVerify {
         if !self.do_verify && self.backlog == 0 && !self.only {
             notes.push("do_verify=0: only the job's own reads are checked".into());
         }
-        let interval = match self.interval {
-            Some(i) if !bs.is_multiple_of(i) => bs,
-            Some(i) => i,
-            None => 0,
-        };
-        if interval > 0 && (interval < MIN_UNIT as u64 || interval % MIN_UNIT as u64 != 0) {
+        let interval = fio_interval(self.interval.unwrap_or(0), bs);
+        if interval < MIN_UNIT as u64 || !interval.is_multiple_of(MIN_UNIT as u64) {
             notes.push(format!(
                 "verify_interval={interval}: iolens stamps units of a multiple of {MIN_UNIT} bytes; it stamps every \
                  {MIN_UNIT} bytes"
             ));
         }
-        let interval = if interval % MIN_UNIT as u64 == 0 { interval as u32 } else { 0 };
+        let interval = if interval.is_multiple_of(MIN_UNIT as u64) { interval as u32 } else { 0 };
         Ok(Some(VerifySpec {
             backlog: if self.only { 0 } else { self.backlog },
             // fio's verify error is the job's error (EILSEQ), which ends it unless
@@ -242,6 +239,27 @@ impl FioVerify {
         }
         Ok(Some(PatternFill { bytes: p.bytes.clone(), offsets: p.offsets.clone(), interval: self.pattern_interval }))
     }
+}
+
+/// fio's verify interval (its init.c): the bytes each header covers and states as its length,
+/// so that a read of blocks of another length than the writes' is a bad header length. Unset,
+/// the smallest write block when write blocks vary; never above the smallest write (or, in a
+/// job that reads, read) block; a common divisor of the smallest and largest write block.
+fn fio_interval(set: u64, (min_w, max_w, min_r): (u64, u64, u64)) -> u64 {
+    let mut i = if set == 0 && max_w != min_w { min_w } else { set };
+    if i > min_w {
+        i = min_w;
+    } else if i > min_r {
+        i = min_r;
+    }
+    if i == 0 || min_w % i != 0 || max_w % i != 0 {
+        let (mut a, mut b) = (min_w, max_w);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        i = a;
+    }
+    i
 }
 
 #[cfg(test)]

@@ -295,3 +295,19 @@ fn fios_named_32_bit_generator_reaches_only_2_to_the_32_blocks() {
     assert!(draw(true).iter().all(|o| o % 256 == 0));
     assert!(draw(false).iter().filter(|o| *o % 256 != 0).count() > 900);
 }
+
+#[test]
+fn a_range_draws_every_multiple_of_its_low_end_evenly() {
+    // fio's bsrange=512:1m: 2048 lengths, each a multiple of 512, about as often as any other.
+    let ends = vec![BlockShare { size: 512, pct: 50 }, BlockShare { size: 1 << 20, pct: 50 }];
+    let s = Spec { ranged: true, blocks: ends, ..spec(Pattern::Random) };
+    let mut g = OffsetGen::new(&s, 1 << 30, 0, 0);
+    let lens: Vec<u64> = (0..20_000).map(|_| g.next_io().2 as u64).collect();
+    assert!(lens.iter().all(|&l| l % 512 == 0 && (512..=1 << 20).contains(&l)));
+    let small = lens.iter().filter(|&&l| l <= 512 << 10).count();
+    assert!((9_000..11_000).contains(&small), "{small} of 20,000 at most 512 KiB");
+    let mut seen = lens.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    assert!(seen.len() > 1_900, "{} lengths", seen.len());
+}

@@ -23,7 +23,7 @@ pub fn prepare_targets(
     stop: &std::sync::atomic::AtomicBool,
     verified: &mut Verified,
 ) -> anyhow::Result<Vec<(Arc<VerifyTarget>, u32)>> {
-    let page = spec.blocks[0].size;
+    let page = spec.verify_page();
     let mut out = Vec::with_capacity(targets.len());
     for t in targets {
         let block = t.info.logical_block_size.unwrap_or(512).max(crate::workload::verify::MIN_UNIT as u32);

@@ -23,7 +23,7 @@ impl<E: Engine> Worker<'_, E> {
             self.file = file;
             (if self.spec.trim { OpKind::Trim } else { op }, offset, len)
         };
-        let (op, offset, read_back) = match &mut self.ver {
+        let (op, offset, len, read_back) = match &mut self.ver {
             Some(v) if op != OpKind::Flush => {
                 let buf = &mut self.engine.buffer(slot)[..len as usize];
                 match v.prepare(buf, slot, op, offset, now) {
@@ -34,7 +34,7 @@ impl<E: Engine> Worker<'_, E> {
                     }
                 }
             }
-            _ => (op, offset, false),
+            _ => (op, offset, len, false),
         };
         // Verification's own read-backs come on top of the workload, as fio's verify reads do
         // (io_size and number_ios count the workload alone).

@@ -65,3 +65,16 @@ fn verify_backlog_takes_a_size_suffix_as_fio_does() {
     let e = parse("[j]\nfilename=f\nsize=1m\nrw=randwrite\nverify=md5\nverify_backlog=8g\n").unwrap_err();
     assert!(e.to_string().contains("'8g' is more blocks than 4294967295"), "{e}");
 }
+
+#[test]
+fn the_interval_follows_the_block_sizes_as_in_fio() {
+    const NONE: u64 = u64::MAX;
+    // Unset: the block; with sizes that vary, the smallest write (a divisor of the largest).
+    assert_eq!(super::fio_interval(0, (4096, 4096, NONE)), 4096);
+    assert_eq!(super::fio_interval(0, (512, 1 << 20, 512)), 512);
+    assert_eq!(super::fio_interval(0, (8192, 12288, NONE)), 4096);
+    // Set: never above the smallest write, or read in a job that reads.
+    assert_eq!(super::fio_interval(8192, (4096, 4096, NONE)), 4096);
+    assert_eq!(super::fio_interval(1024, (4096, 4096, NONE)), 1024);
+    assert_eq!(super::fio_interval(4096, (8192, 8192, 2048)), 2048);
+}
