@@ -63,6 +63,7 @@ fn write_json(v: &V, ind: usize, o: &mut String) {
 /// fio's JSON; with `plus`, fio's json+: each stage reported with percentiles also carries its
 /// `bins` (latency in ns → I/Os), from the exact histogram, for fio_jsonplus_clat2csv.
 pub fn render_as(r: &RunResult, plus: bool) -> String {
+    let r = &*groups::entries(r);
     // fio stamps the end of the run; iolens keeps its start (`started_at`).
     let ts = humantime::parse_rfc3339(&r.started_at)
         .ok()
@@ -316,6 +317,7 @@ fn ctime(t: i64) -> String {
 }
 
 mod ddir;
+mod groups;
 mod steady;
 mod terse;
 

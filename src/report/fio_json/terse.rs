@@ -97,6 +97,7 @@ fn direction(o: &mut String, d: &V, lat_pct: bool) {
 }
 
 pub fn render(r: &RunResult) -> String {
+    let r = &*super::groups::entries(r);
     let mut out = String::new();
     let disks = match disk_util(r) {
         V::A(ds) => ds,

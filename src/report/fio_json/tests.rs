@@ -201,3 +201,32 @@ fn what_iolens_ran_differently_is_in_the_job_entry() {
     let v: serde_json::Value = serde_json::from_str(&render_as(&r, false)).unwrap();
     assert!(v["jobs"][0].get("iolens_notices").is_none(), "absent when nothing was run differently");
 }
+
+#[test]
+fn a_job_with_group_reporting_joins_the_entry_before_it_in_its_group() {
+    let mut r = fixture();
+    let mut a = r.tests[0].clone();
+    a.name = "a".into();
+    a.notices = vec!["one".into()];
+    let mut b = a.clone();
+    b.name = "b".into();
+    b.options.push(("group_reporting".into(), String::new()));
+    b.notices = vec!["one".into(), "two".into()];
+    let mut c = b.clone();
+    c.name = "c".into();
+    c.group = a.group + 1;
+    r.tests = vec![a.clone(), b, c];
+    let v: Value = serde_json::from_str(&render_as(&r, false)).unwrap();
+    let jobs = v["jobs"].as_array().unwrap();
+    // a and b: one entry under a's name; c opens a group of its own.
+    let names: Vec<&str> = jobs.iter().map(|j| j["jobname"].as_str().unwrap()).collect();
+    assert_eq!(names, ["a", "c"]);
+    assert_eq!(jobs[0]["read"]["total_ios"], 2 * a.read.ios);
+    assert_eq!(jobs[0]["write"]["io_bytes"], 2 * a.write.bytes);
+    assert_eq!(jobs[1]["read"]["total_ios"], a.read.ios);
+    assert_eq!(jobs[0]["iolens_notices"], serde_json::json!(["one", "two"]));
+    // Without the option, every job is an entry.
+    r.tests[1].options.retain(|(k, _)| k != "group_reporting");
+    let v: Value = serde_json::from_str(&render_as(&r, false)).unwrap();
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 3);
+}
