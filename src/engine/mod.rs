@@ -8,6 +8,7 @@ pub mod inject;
 pub mod io_uring;
 #[cfg(windows)]
 pub mod iocp;
+pub mod meta;
 pub mod null;
 pub mod psync;
 pub mod trace;
@@ -93,6 +94,8 @@ pub fn read_at(f: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 /// What an engine needs to start.
 pub struct EngineSetup<'a> {
     pub files: &'a [File],
+    /// The files' paths, for the engines that work on names (`meta`).
+    pub paths: &'a [std::path::PathBuf],
     pub depth: u32,
     pub buf_size: usize,
     /// Reads and writes both happen: give reads buffers of their own so they never overwrite
@@ -131,6 +134,7 @@ pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
         EngineKind::Iocp => (qd, None),
         EngineKind::Psync => psync::PsyncEngine::depth_for(qd),
         EngineKind::Null => null::NullEngine::depth_for(qd),
+        EngineKind::Meta(_) => meta::MetaEngine::depth_for(qd),
     };
     notices.extend(why);
     (kind, depth, notices)

@@ -286,8 +286,10 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
+                    let paths = files.paths();
                     let setup = EngineSetup {
                         files: files.as_slice(),
+                        paths: &paths,
                         depth: args.depth,
                         buf_size: spec.max_block() as usize,
                         // Verification checks what reads bring into the slot's one buffer, and

@@ -58,5 +58,9 @@ pub(super) fn start_worker(
         EngineKind::Null => {
             go(engine::null::NullEngine::new(setup).map_err(|e| format!("setting up null: {e}")), args, sh)
         }
+        EngineKind::Meta(op) => {
+            let e = engine::meta::MetaEngine::new(setup, op).map_err(|e| format!("setting up {}: {e}", op.name()));
+            go(e, args, sh)
+        }
     }
 }

@@ -26,16 +26,25 @@ pub(super) fn of_group<'a>(
 }
 
 /// The files of one worker: its target's, or handles of its own on several (fio's nrfiles).
+/// Their paths come along for engines that work on the names, not the handles (fio's file
+/// and directory engines).
 pub(super) enum Files<'a> {
-    One(&'a std::fs::File),
-    Many(Vec<std::fs::File>),
+    One(&'a std::fs::File, &'a std::path::Path),
+    Many(Vec<std::fs::File>, Vec<&'a std::path::Path>),
 }
 
 impl Files<'_> {
     pub(super) fn as_slice(&self) -> &[std::fs::File] {
         match self {
-            Files::One(f) => std::slice::from_ref(*f),
-            Files::Many(v) => v,
+            Files::One(f, _) => std::slice::from_ref(*f),
+            Files::Many(v, _) => v,
+        }
+    }
+
+    pub(super) fn paths(&self) -> Vec<std::path::PathBuf> {
+        match self {
+            Files::One(_, p) => vec![p.to_path_buf()],
+            Files::Many(_, p) => p.iter().map(|p| p.to_path_buf()).collect(),
         }
     }
 }
@@ -71,7 +80,8 @@ fn worker_args<'a>(
                         .map(|t| t.file.try_clone())
                         .collect::<std::io::Result<Vec<_>>>()
                         .map_err(|e| anyhow::anyhow!("opening {} again: {e}", t.plan.path.display()))?;
-                    (offsets::Walk::new(gens, fs, spec.seed ^ w as u64), Files::Many(handles))
+                    let paths = group.iter().map(|t| t.plan.path.as_path()).collect();
+                    (offsets::Walk::new(gens, fs, spec.seed ^ w as u64), Files::Many(handles, paths))
                 }
                 _ => {
                     let gen = offsets::OffsetGen::new(spec, t.plan.size, th, w as u64);
@@ -79,7 +89,7 @@ fn worker_args<'a>(
                         Some(pos) => gen.sharing(pos.clone()),
                         None => gen,
                     };
-                    (offsets::Walk::one(gen), Files::One(&t.file))
+                    (offsets::Walk::one(gen), Files::One(&t.file, &t.plan.path))
                 }
             };
             let args = worker::WorkerArgs {

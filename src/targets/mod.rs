@@ -105,7 +105,11 @@ pub fn plan(spec: &Spec) -> Result<Vec<Plan>, UsageError> {
     let mut plans = Vec::new();
     let mut need: HashMap<u64, (u64, u64, PathBuf)> = HashMap::new();
     for t in &spec.targets {
-        if spec.engine == EngineKind::Null {
+        // The null engine touches nothing; the file and directory engines work on the names
+        // (only a missing file a stat or delete works on is laid out first, as fio lays it out).
+        let by_name = matches!(spec.engine, EngineKind::Meta(op)
+            if op.on_dirs() || !op.needs_existing() || Path::new(t).exists());
+        if spec.engine == EngineKind::Null || by_name {
             plans.push(Plan { path: PathBuf::from(t), kind: Kind::Untouched, size: spec.size });
             continue;
         }

@@ -13,6 +13,54 @@ pub enum EngineKind {
     /// One positional read or write at a time: pread/pwrite, or ReadFile/WriteFile (`sync`).
     Psync,
     Null,
+    /// One file or directory operation per I/O, timed, and no data moved (fio's filecreate,
+    /// filestat, … engines).
+    Meta(MetaOp),
+}
+
+/// A metadata operation on each of the job's files, once per pass (fio's file and directory
+/// engines): creating, looking up or deleting a file or a directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetaOp {
+    FileCreate,
+    FileStat,
+    FileDelete,
+    DirCreate,
+    DirStat,
+    DirDelete,
+}
+
+impl MetaOp {
+    pub const ALL: [MetaOp; 6] = [
+        MetaOp::FileCreate,
+        MetaOp::FileStat,
+        MetaOp::FileDelete,
+        MetaOp::DirCreate,
+        MetaOp::DirStat,
+        MetaOp::DirDelete,
+    ];
+
+    /// fio's engine name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MetaOp::FileCreate => "filecreate",
+            MetaOp::FileStat => "filestat",
+            MetaOp::FileDelete => "filedelete",
+            MetaOp::DirCreate => "dircreate",
+            MetaOp::DirStat => "dirstat",
+            MetaOp::DirDelete => "dirdelete",
+        }
+    }
+
+    /// Whether what it works on must exist before the run (made then, as fio lays it out).
+    pub const fn needs_existing(self) -> bool {
+        matches!(self, MetaOp::FileStat | MetaOp::FileDelete | MetaOp::DirStat | MetaOp::DirDelete)
+    }
+
+    pub const fn on_dirs(self) -> bool {
+        matches!(self, MetaOp::DirCreate | MetaOp::DirStat | MetaOp::DirDelete)
+    }
 }
 
 impl EngineKind {
@@ -27,6 +75,7 @@ impl EngineKind {
             EngineKind::Psync if cfg!(windows) => "sync",
             EngineKind::Psync => "psync",
             EngineKind::Null => "null",
+            EngineKind::Meta(op) => op.name(),
         }
     }
 }

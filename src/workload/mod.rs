@@ -15,7 +15,7 @@ pub mod steady;
 pub mod trace;
 pub mod verify;
 
-pub use access::{AccessHint, EngineKind, UNBUFFERED};
+pub use access::{AccessHint, EngineKind, MetaOp, UNBUFFERED};
 pub use shaping::{
     DropStop, FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime,
 };

@@ -1,14 +1,14 @@
 //! fio's ioengines as iolens runs them: io_uring and psync for the engines that do the same
-//! I/O on local files and block devices (with a note where one stands in for another), and a
-//! one-line refusal naming any other engine.
+//! I/O on local files and block devices (with a note where one stands in for another), fio's
+//! file and directory operation engines as they are, and a one-line refusal naming any other.
 
 use crate::workload::EngineKind;
 
 type R<T> = Result<T, String>;
 
 /// The iolens engine for a fio ioengine on local files and block devices, with a note when it
-/// is a stand-in; any other engine (network, object stores, special devices, metadata-only
-/// engines) is refused by name.
+/// is a stand-in; any other engine (network, object stores, special devices) is refused by
+/// name.
 pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
     let stand_in = |k, how: &str| Ok((k, Some(format!("ioengine={v}: iolens runs it on {how}"))));
     match v {
@@ -19,7 +19,10 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
         "windowsaio" => Ok((EngineKind::Iocp, None)),
         "vsync" | "pvsync2" | "mmap" | "splice" => stand_in(EngineKind::Psync, "psync (pread/pwrite)"),
         "null" => Ok((EngineKind::Null, None)),
-        _ => Err(refused(v)),
+        _ => match crate::workload::MetaOp::ALL.into_iter().find(|o| o.name() == v) {
+            Some(op) => Ok((EngineKind::Meta(op), None)),
+            None => Err(refused(v)),
+        },
     }
 }
 
@@ -36,6 +39,7 @@ pub fn fio_name(kind: EngineKind) -> &'static str {
 pub(super) fn refused(v: &str) -> String {
     format!(
         "ioengine={v}: iolens has no {v} engine; it measures local files and block devices with io_uring, \
-         libaio, posixaio, windowsaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null"
+         libaio, posixaio, windowsaio, psync, sync, vsync, pvsync, pvsync2, mmap, splice or null, and file \
+         and directory operations with filecreate, filestat, filedelete, dircreate, dirstat or dirdelete"
     )
 }

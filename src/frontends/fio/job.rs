@@ -310,7 +310,15 @@ impl Job {
         self.randomness();
         let replayed = self.settle_replay()?;
         let s = &mut self.spec;
-        if !s.direct {
+        if let crate::workload::EngineKind::Meta(_) = s.engine {
+            // fio's file and directory engines operate once per file each time it is opened:
+            // one I/O per file per pass, the file its block.
+            s.blocks = vec![BlockShare { size: s.size.max(1), pct: 100 }];
+            s.write_blocks = None;
+            // How data files are laid out and kept open does not touch an operation on names.
+            let layout = ["create_on_open=", "fallocate=", "openfiles="];
+            self.notes.retain(|n| !layout.iter().any(|k| n.starts_with(k)));
+        } else if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }
         let cycle_ms = self.rate_cycle.div_ceil(1000) * 1000;

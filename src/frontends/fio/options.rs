@@ -186,6 +186,11 @@ const OPTIONS: &[Def] = &[
     value("continue_on_error", &[], continue_on_error),
     value("ignore_error", &[], ignore_error),
     value("exit_what", &[], exit_what),
+    value("stat_type", &[], |j, v| match v {
+        "stat" | "statx" => Ok(()),
+        "lstat" => note_if(j, true, "stat_type=lstat: iolens looks files up with stat (statx), following links"),
+        _ => Err(format!("'{v}' is not a stat type (stat, lstat or statx)").into()),
+    }),
     value("wait_for", &[], |j, v| put(&mut j.wait_for, Some(v.into()))),
     value("verify", &[], |j, v| verify(j, "verify", v)),
     value("verify_backlog", &[], |j, v| verify(j, "verify_backlog", v)),
