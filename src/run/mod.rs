@@ -14,6 +14,7 @@ mod on_drop;
 mod onerror;
 mod pace;
 mod record;
+mod sprandom;
 mod stages;
 mod start;
 mod steady;

@@ -24,6 +24,8 @@ enum Skew {
     Zoned(Vec<(u32, u64, u64)>),
     /// fio's sequence: block indices in turn, each round `step` blocks on (0: in place).
     Sequence(Vec<u64>, u64),
+    /// fio's sprandom for writes: its stream of blocks, and alignment units per block.
+    SpRandom(Box<super::sprandom::SpRandom>, u64),
 }
 
 pub struct OffsetGen {
@@ -154,6 +156,11 @@ impl OffsetGen {
             RandomDist::Sequence { blocks, stride } => {
                 let step = if stride { blocks.len() as u64 } else { 0 };
                 Skew::Sequence(blocks.into_iter().map(u64::from).collect(), step)
+            }
+            RandomDist::SpRandom(s) => {
+                let bs = blocks[1][0].0.max(align);
+                let seed = spec.seed ^ seed_salt.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x5350;
+                Skew::SpRandom(Box::new(super::sprandom::SpRandom::new(s, len / bs, bs, seed)), bs / align)
             }
         };
         let scatter = [0x9e37_79b9_7f4a_7c15u64 | 1, 1_000_000_007, 998_244_353, 1_000_003]
@@ -323,6 +330,18 @@ impl OffsetGen {
     /// The slot a random I/O of direction `dir` lands on, out of `slots`, by the distribution.
     #[inline]
     fn random_slot(&mut self, slots: u64, dir: usize) -> u64 {
+        if let (Skew::SpRandom(sp, per), 1) = (&mut self.skew, dir) {
+            let b = match sp.next() {
+                Some(b) => b,
+                None => {
+                    // Past one preconditioning pass (a job that writes on): another.
+                    sp.restart(self.rng.random());
+                    sp.next().unwrap_or(0)
+                }
+            };
+            self.issued[dir] += 1;
+            return b * *per;
+        }
         let idx = match &self.skew {
             Skew::Uniform if self.map.is_some() => self.map.as_mut().map_or(0, Visit::next),
             // Scaled as fio scales its 32-bit generator's output to the range.
@@ -343,6 +362,7 @@ impl OffsetGen {
                 let n = (slots * len / 100).max(1);
                 (first + self.rng.random_range(0..n)).min(slots - 1)
             }
+            Skew::SpRandom(..) => self.rng.random_range(0..slots),
             Skew::Sequence(seq, step) => {
                 let n = self.issued[dir];
                 let len = seq.len() as u64;

@@ -37,6 +37,18 @@ pub fn bound_by_size(j: &mut FioJob) -> Result<(), UsageError> {
     let Some(passes) = j.size_passes else { return Ok(()) };
     let s = &j.spec;
     let plans = targets::plan(s)?;
+    if let crate::workload::RandomDist::SpRandom(spr) = s.random_dist {
+        // fio's sprandom writes the physical size once: the region and its over-provisioning.
+        if plans.len() > 1 {
+            return usage(&format!("[{}]", j.name), "sprandom: supports only one file");
+        }
+        let region = s.range.unwrap_or(plans.first().map_or(0, |t| t.size.saturating_sub(s.offset)));
+        let bs = s.write_blocks.as_ref().unwrap_or(&s.blocks)[0].size;
+        crate::workload::sprandom::check(spr, region, bs).map_err(|e| UsageError::new(format!("[{}]", j.name), e))?;
+        let limit = crate::workload::sprandom::physical_size(spr.op, region, bs).saturating_mul(passes);
+        j.spec.io_limit = Some(limit);
+        return Ok(());
+    }
     let bytes: u64 = plans.iter().map(|t| pass_bytes(s, s.range.unwrap_or(t.size.saturating_sub(s.offset)))).sum();
     // An io_size below the passes' bytes still ends the job first (a verify_only job's).
     let limit = bytes.saturating_mul(passes);

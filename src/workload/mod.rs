@@ -10,6 +10,7 @@ pub mod parse;
 pub mod presets;
 pub mod shaping;
 pub mod size;
+pub mod sprandom;
 pub mod stages;
 pub mod steady;
 pub mod trace;
@@ -67,6 +68,9 @@ pub enum RandomDist {
         blocks: Vec<u32>,
         stride: bool,
     },
+    /// fio's sprandom: writes precondition the range to its random-write steady state (see
+    /// `sprandom`); reads stay uniform.
+    SpRandom(sprandom::Settings),
 }
 
 /// What written buffers hold.

@@ -26,6 +26,16 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
     }
 }
 
+/// fio's file and directory engines operate once per file each time it is opened: one I/O
+/// per file per pass, the file its block. How data files are laid out and kept open does not
+/// touch an operation on names, so those notes go.
+pub(super) fn one_operation_per_file(s: &mut crate::workload::Spec, notes: &mut Vec<String>) {
+    s.blocks = vec![crate::workload::BlockShare { size: s.size.max(1), pct: 100 }];
+    s.write_blocks = None;
+    let layout = ["create_on_open=", "fallocate=", "openfiles="];
+    notes.retain(|n| !layout.iter().any(|k| n.starts_with(k)));
+}
+
 /// fio's name for the engine iolens runs.
 pub fn fio_name(kind: EngineKind) -> &'static str {
     match kind {

@@ -64,6 +64,7 @@ pub(super) struct Job {
     pub(super) stonewall: bool,
     pub(super) new_group: bool,
     pub(super) norandommap: bool,
+    pub(super) spr: super::sprandom::FioSprandom,
     /// fio's random_generator=lfsr: a full-period sequence, every block once, map or none.
     pub(super) lfsr: bool,
     pub(super) seq_stride: bool,
@@ -127,7 +128,7 @@ impl Job {
     /// fio's random map (and its lfsr generator): every block once per pass, which iolens
     /// does for uniform offsets; and with randrepeat=0 (unless randseed pins
     /// it) a seed of the run's own.
-    fn randomness(&mut self) {
+    fn randomness(&mut self) -> R<()> {
         if self.repeat == (false, false) {
             self.spec.seed = fresh_seed();
         }
@@ -137,7 +138,8 @@ impl Job {
         if let crate::workload::RandomDist::Sequence { stride, .. } = &mut s.random_dist {
             *stride = self.seq_stride;
         }
-        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr);
+        let spr = self.spr.settle(s, self.nrfiles, &mut self.notes)?;
+        s.random_map = s.pattern == Pattern::Random && (!self.norandommap || self.lfsr) && !spr;
         if s.random_map && s.random_dist != crate::workload::RandomDist::Uniform {
             self.notes.push(
                 "random map: fio hits each block once per pass; iolens does so for uniform offsets, and draws these \
@@ -145,6 +147,7 @@ impl Job {
                     .into(),
             );
         }
+        Ok(())
     }
 
     /// fio's steady state (`ss`, its default when unset); a duration under 1 s is off.
@@ -307,17 +310,11 @@ impl Job {
             size_passes = Some(1);
         }
         self.settle_stages()?;
-        self.randomness();
+        self.randomness()?;
         let replayed = self.settle_replay()?;
         let s = &mut self.spec;
         if let crate::workload::EngineKind::Meta(_) = s.engine {
-            // fio's file and directory engines operate once per file each time it is opened:
-            // one I/O per file per pass, the file its block.
-            s.blocks = vec![BlockShare { size: s.size.max(1), pct: 100 }];
-            s.write_blocks = None;
-            // How data files are laid out and kept open does not touch an operation on names.
-            let layout = ["create_on_open=", "fallocate=", "openfiles="];
-            self.notes.retain(|n| !layout.iter().any(|k| n.starts_with(k)));
+            super::engines::one_operation_per_file(s, &mut self.notes);
         } else if !s.direct {
             self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
         }

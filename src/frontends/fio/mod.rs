@@ -21,6 +21,7 @@ pub mod pattern;
 mod place;
 mod read;
 mod replay;
+mod sprandom;
 mod stages;
 mod unapplied;
 mod values;

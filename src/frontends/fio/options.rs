@@ -51,7 +51,16 @@ const OPTIONS: &[Def] = &[
     flag("group_reporting", &[], |j, on| j.group_reporting = on),
     flag("stonewall", &["wait_for_previous"], |j, on| j.stonewall = on),
     flag("new_group", &[], |j, on| j.new_group = on),
-    flag("norandommap", &[], |j, on| j.norandommap = on),
+    flag("norandommap", &[], |j, on| {
+        j.norandommap = on;
+        j.spr.no_map_named = Some(on);
+    }),
+    flag("sprandom", &[], |j, on| j.spr.on = on),
+    value("spr_num_regions", &[], |j, v| set(&mut j.spr.settings.regions, u32v(v, j.kb))),
+    value("spr_op", &[], |j, v| {
+        set(&mut j.spr.settings.op, v.trim().parse::<f64>().map_err(|_| format!("'{v}' is not a number")))
+    }),
+    value("spr_cs", &[], |j, v| set(&mut j.spr.settings.cache, int(v, j.kb))),
     flag("thread", &[], |_, _| {}),
     flag("refill_buffers", &[], |_, _| {}),
     flag("zero_buffers", &[], |j, on| {

@@ -170,6 +170,7 @@ pub(super) fn fadvise_hint(j: &mut Job, v: &str) -> R<()> {
 /// fio's random_generator: lfsr visits every block once even with norandommap; the
 /// tausworthe ones draw as iolens' own generator does.
 pub(super) fn random_generator(j: &mut Job, v: &str) -> R<()> {
+    j.spr.lfsr_named = Some(v == "lfsr");
     (j.lfsr, j.spec.rand32) = match v {
         "lfsr" => (true, false),
         // Named, fio keeps it even where the range needs more than 32 bits.
