@@ -15,8 +15,7 @@ pub struct MetaEngine {
     paths: Vec<PathBuf>,
     bufs: BufPool,
     queued: Vec<IoReq>,
-    done: Vec<Completion>,
-    head: usize,
+    done: super::null::Ready,
     /// The file the last create opened: closed before the next operation is timed, as fio
     /// closes it apart from the create it measures.
     created: Option<File>,
@@ -39,8 +38,7 @@ impl MetaEngine {
             paths: setup.paths.to_vec(),
             bufs: BufPool::try_new(setup.depth as usize, setup.buf_size)?,
             queued: Vec::with_capacity(setup.depth as usize),
-            done: Vec::with_capacity(setup.depth as usize),
-            head: 0,
+            done: super::null::Ready::with_capacity(setup.depth as usize),
             created: None,
         })
     }
@@ -108,14 +106,7 @@ impl Engine for MetaEngine {
             self.done.push(Completion { slot: req.slot, result });
         }
         self.queued.clear();
-        let n = (self.done.len() - self.head).min(out.len());
-        out[..n].copy_from_slice(&self.done[self.head..self.head + n]);
-        self.head += n;
-        if self.head == self.done.len() {
-            self.done.clear();
-            self.head = 0;
-        }
-        Ok(n)
+        Ok(self.done.move_into(out))
     }
 }
 

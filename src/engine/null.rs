@@ -7,16 +7,43 @@ use std::time::Duration;
 
 pub struct NullEngine {
     bufs: BufPool,
+    done: Ready,
+}
+
+/// Completions of I/Os carried out before `submit_and_reap` (here, or in it as `meta` does),
+/// handed out as many at a time as the caller has room for.
+pub(super) struct Ready {
     done: Vec<Completion>,
     head: usize,
+}
+
+impl Ready {
+    pub(super) fn with_capacity(n: usize) -> Ready {
+        Ready { done: Vec::with_capacity(n), head: 0 }
+    }
+
+    pub(super) fn push(&mut self, c: Completion) {
+        self.done.push(c);
+    }
+
+    /// Moves what `out` holds room for; how many.
+    pub(super) fn move_into(&mut self, out: &mut [Completion]) -> usize {
+        let n = (self.done.len() - self.head).min(out.len());
+        out[..n].copy_from_slice(&self.done[self.head..self.head + n]);
+        self.head += n;
+        if self.head == self.done.len() {
+            self.done.clear();
+            self.head = 0;
+        }
+        n
+    }
 }
 
 impl NullEngine {
     pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {
         Ok(NullEngine {
             bufs: BufPool::try_new(setup.depth as usize, setup.buf_size)?,
-            done: Vec::with_capacity(setup.depth as usize),
-            head: 0,
+            done: Ready::with_capacity(setup.depth as usize),
         })
     }
 }
@@ -44,13 +71,6 @@ impl Engine for NullEngine {
         _min: usize,
         _timeout: Option<Duration>,
     ) -> io::Result<usize> {
-        let n = (self.done.len() - self.head).min(out.len());
-        out[..n].copy_from_slice(&self.done[self.head..self.head + n]);
-        self.head += n;
-        if self.head == self.done.len() {
-            self.done.clear();
-            self.head = 0;
-        }
-        Ok(n)
+        Ok(self.done.move_into(out))
     }
 }

@@ -26,14 +26,19 @@ pub(super) fn engine(v: &str) -> R<(EngineKind, Option<String>)> {
     }
 }
 
-/// fio's file and directory engines operate once per file each time it is opened: one I/O
-/// per file per pass, the file its block. How data files are laid out and kept open does not
-/// touch an operation on names, so those notes go.
-pub(super) fn one_operation_per_file(s: &mut crate::workload::Spec, notes: &mut Vec<String>) {
-    s.blocks = vec![crate::workload::BlockShare { size: s.size.max(1), pct: 100 }];
-    s.write_blocks = None;
-    let layout = ["create_on_open=", "fallocate=", "openfiles="];
-    notes.retain(|n| !layout.iter().any(|k| n.starts_with(k)));
+/// What the job's I/O is: fio's file and directory engines operate once per file each time it
+/// is opened, so one I/O per file per pass, the file its block (and how data files are laid
+/// out and kept open does not touch an operation on names, so those notes go); other engines
+/// move data, through the page cache unless direct=1.
+pub(super) fn settle_io(s: &mut crate::workload::Spec, notes: &mut Vec<String>) {
+    if let EngineKind::Meta(_) = s.engine {
+        s.blocks = vec![crate::workload::BlockShare { size: s.size.max(1), pct: 100 }];
+        s.write_blocks = None;
+        let layout = ["create_on_open=", "fallocate=", "openfiles="];
+        notes.retain(|n| !layout.iter().any(|k| n.starts_with(k)));
+    } else if !s.direct {
+        notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
+    }
 }
 
 /// fio's name for the engine iolens runs.

@@ -313,11 +313,7 @@ impl Job {
         self.randomness()?;
         let replayed = self.settle_replay()?;
         let s = &mut self.spec;
-        if let crate::workload::EngineKind::Meta(_) = s.engine {
-            super::engines::one_operation_per_file(s, &mut self.notes);
-        } else if !s.direct {
-            self.notes.push("direct=0 (fio's default): buffered I/O through the page cache".into());
-        }
+        super::engines::settle_io(s, &mut self.notes);
         let cycle_ms = self.rate_cycle.div_ceil(1000) * 1000;
         let min_rate = MinRate { bytes: self.rate_min, iops: self.rate_iops_min, cycle_ms };
         s.min_rate = (min_rate.bytes != [0, 0] || min_rate.iops != [0, 0]).then_some(min_rate);

@@ -315,8 +315,7 @@ fn options_that_change_the_run_are_applied() {
 const CANNOT: &[(&str, &str)] = &[
     // Its punch_hole job issues trims (rw=randtrim); iolens reads and writes only.
     ("enospc-pressure.fio", "trims"),
-    // 31,250 files a job: iolens opens a handle for each file of a job, at most 1,024.
-    ("filecreate-ioengine.fio", "more than the 1024 files"),
+    ("filecreate-ioengine.fio", "31,250 files a job: iolens opens a handle per file, 1,024 at most"),
 ];
 
 /// fio's own examples (Debian's fio-examples package, or $FIO_EXAMPLES): each local-storage
