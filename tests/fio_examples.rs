@@ -59,7 +59,8 @@ fn local_examples_run_cut_down() {
         ("butterfly.fio", 2, "r"),
         ("cmdprio-bssplit.fio", 3, "rw"),
         ("tiobench-example.fio", 16, ""),
-        ("exitwhat.fio", 5, ""),
+        // group_reporting: slow1, fast1 (new_group) and slow2's group (fast2 and runsnever with it).
+        ("exitwhat.fio", 3, ""),
         ("waitfor.fio", 4, ""),
         ("flow.fio", 2, ""),
         ("enospc-pressure.fio", 3, "t"),
