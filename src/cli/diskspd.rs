@@ -57,6 +57,12 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         print!("{}", profile(&job));
         return Ok(0);
     }
+    if job.system_only {
+        let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let host = crate::targets::host::detect(Vec::new());
+        print!("{}", crate::report::diskspd_system(&host, &now, job.results == Some(ResultsFormat::Xml)));
+        return Ok(0);
+    }
     // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
     let size_given = job.create_size.is_some();
     diskspd::targets_exist(&job)?;
@@ -87,10 +93,10 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
 fn profile(job: &DiskspdJob) -> String {
     let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
     if job.results != Some(ResultsFormat::Xml) {
-        return crate::report::diskspd_profile_text(&specs);
+        return crate::report::diskspd_profile_text(&specs, &job.extras);
     }
     let mut x = XmlOut::default();
-    let spans: Vec<_> = specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size }).collect();
+    let spans: Vec<_> = specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();
     write_profile(&mut x, &spans, ResultsFormat::Xml);
     x.finish()
 }

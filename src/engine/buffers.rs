@@ -17,11 +17,11 @@ impl AlignedBuf {
         // Large buffers sit in transparent huge pages where the kernel allows it: physically
         // contiguous memory keeps a 1 MiB I/O in one or two DMA segments instead of 256, which
         // some devices (virtio-blk: 254 segments) would otherwise split into two requests.
-        Self::with_pages(len, len >= Self::HUGE / 2)
+        Self::with_pages(len, len >= Self::HUGE / 2, 0)
     }
 
-    fn with_pages(len: usize, huge: bool) -> std::io::Result<Self> {
-        let align = if huge { Self::HUGE } else { Self::ALIGN };
+    fn with_pages(len: usize, huge: bool, apart: usize) -> std::io::Result<Self> {
+        let align = if huge { Self::HUGE } else { Self::ALIGN }.max(apart);
         let layout = Layout::from_size_align(len.max(1).div_ceil(align) * align, align).expect("buffer layout");
         // SAFETY: layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc(layout) };
@@ -86,13 +86,19 @@ impl BufPool {
     /// `count` buffers of at least `len` bytes. Buffers of 1 MiB or more go in huge pages
     /// (see `AlignedBuf::try_new`), each on a power-of-two stride so that none straddles two.
     pub fn try_new(count: usize, len: usize) -> std::io::Result<BufPool> {
+        Self::apart(count, len, 0)
+    }
+
+    /// As `try_new`, the region starting on a boundary of `apart` bytes (a power of two, or 0)
+    /// so that no other pool so placed shares that span of memory.
+    pub fn apart(count: usize, len: usize, apart: usize) -> std::io::Result<BufPool> {
         let huge = len >= AlignedBuf::HUGE / 2;
         let len = len.max(1).div_ceil(AlignedBuf::ALIGN) * AlignedBuf::ALIGN;
         let stride = if huge { len.next_power_of_two() } else { len };
         let total = stride.checked_mul(count.max(1)).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("{count} I/O buffers of {len} bytes"))
         })?;
-        let mem = std::mem::ManuallyDrop::new(AlignedBuf::with_pages(total, huge)?);
+        let mem = std::mem::ManuallyDrop::new(AlignedBuf::with_pages(total, huge, apart)?);
         Ok(BufPool { mem, stride, count, leaked: false })
     }
 

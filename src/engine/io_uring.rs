@@ -41,7 +41,7 @@ impl UringEngine {
             .or_else(|_| IoUring::builder().setup_coop_taskrun().build(entries))
             .or_else(|_| IoUring::builder().build(entries))?;
         let count = setup.depth as usize * if setup.mixed { 2 } else { 1 };
-        let mut bufs = BufPool::try_new(count, setup.buf_size)?;
+        let mut bufs = BufPool::apart(count, setup.buf_size, setup.apart)?;
         let len = bufs.len();
         let iovecs: Vec<libc::iovec> =
             (0..count).map(|i| libc::iovec { iov_base: bufs.ptr(i) as *mut _, iov_len: len }).collect();

@@ -98,7 +98,7 @@ impl IocpEngine {
         }
         let depth = setup.depth as usize;
         let count = depth * if setup.mixed { 2 } else { 1 };
-        let bufs = BufPool::try_new(count, setup.buf_size)?;
+        let bufs = BufPool::apart(count, setup.buf_size, setup.apart)?;
         Ok(IocpEngine {
             files,
             port,

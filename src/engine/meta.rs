@@ -36,7 +36,7 @@ impl MetaEngine {
         Ok(MetaEngine {
             op,
             paths: setup.paths.to_vec(),
-            bufs: BufPool::try_new(setup.depth as usize, setup.buf_size)?,
+            bufs: BufPool::apart(setup.depth as usize, setup.buf_size, setup.apart)?,
             queued: Vec::with_capacity(setup.depth as usize),
             done: super::null::Ready::with_capacity(setup.depth as usize),
             created: None,

@@ -98,6 +98,9 @@ pub struct EngineSetup<'a> {
     pub paths: &'a [std::path::PathBuf],
     pub depth: u32,
     pub buf_size: usize,
+    /// Each worker's buffers start on a boundary of this many bytes, apart from every other
+    /// worker's (DiskSpd's buffer separation); 0: wherever the allocator puts them.
+    pub apart: usize,
     /// Reads and writes both happen: give reads buffers of their own so they never overwrite
     /// the data pattern of later writes.
     pub mixed: bool,

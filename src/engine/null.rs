@@ -42,7 +42,7 @@ impl Ready {
 impl NullEngine {
     pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {
         Ok(NullEngine {
-            bufs: BufPool::try_new(setup.depth as usize, setup.buf_size)?,
+            bufs: BufPool::apart(setup.depth as usize, setup.buf_size, setup.apart)?,
             done: Ready::with_capacity(setup.depth as usize),
         })
     }

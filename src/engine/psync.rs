@@ -1,7 +1,7 @@
 //! Synchronous positional reads and writes (pread/pwrite), one I/O at a time per thread as
 //! fio's psync: a queue depth above 1 has no effect, which the runner reports.
 
-use super::{AlignedBuf, Completion, Engine, EngineSetup, IoReq, OpKind};
+use super::{BufPool, Completion, Engine, EngineSetup, IoReq, OpKind};
 use crate::workload::EngineKind;
 use std::fs::File;
 use std::io;
@@ -14,17 +14,18 @@ use std::os::windows::fs::FileExt;
 
 pub struct PsyncEngine {
     files: Vec<File>,
-    buf: AlignedBuf,
-    /// With a read/write mix, reads land here so writes keep their data pattern.
-    read_buf: Option<AlignedBuf>,
+    /// Buffer 0 for writes (and reads); with a read/write mix, reads land in buffer 1 so that
+    /// writes keep their data pattern.
+    buf: BufPool,
     pending: Option<IoReq>,
 }
 
 impl PsyncEngine {
     pub fn new(setup: &EngineSetup) -> io::Result<Self> {
         let files = setup.files.iter().map(File::try_clone).collect::<io::Result<Vec<_>>>()?;
-        let read_buf = if setup.mixed { Some(AlignedBuf::try_new(setup.buf_size)?) } else { None };
-        Ok(PsyncEngine { files, buf: AlignedBuf::try_new(setup.buf_size)?, read_buf, pending: None })
+        // One region for both buffers, so that they sit apart from other workers' as asked.
+        let buf = BufPool::apart(if setup.mixed { 2 } else { 1 }, setup.buf_size, setup.apart)?;
+        Ok(PsyncEngine { files, buf, pending: None })
     }
 }
 
@@ -64,7 +65,7 @@ impl Engine for PsyncEngine {
     }
 
     fn buffer(&mut self, _slot: u32) -> &mut [u8] {
-        self.buf.as_mut_slice()
+        self.buf.slot(0)
     }
 
     fn queue(&mut self, req: IoReq) {
@@ -84,11 +85,8 @@ impl Engine for PsyncEngine {
             OpKind::Flush => f.sync_all().map(|_| 0),
             OpKind::Trim => punch_hole(f, req.offset, req.len as u64).map(|_| 0),
             op => {
-                let buf = match (&mut self.read_buf, op) {
-                    (Some(r), OpKind::Read) => r,
-                    _ => &mut self.buf,
-                };
-                at(f, &mut buf.as_mut_slice()[..req.len as usize], req.offset, op == OpKind::Write)
+                let k = usize::from(op == OpKind::Read && self.buf.count() > 1);
+                at(f, &mut self.buf.slot(k)[..req.len as usize], req.offset, op == OpKind::Write)
             }
         };
         let result = match res {

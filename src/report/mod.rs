@@ -166,8 +166,17 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
 }
 
 /// DiskSpd's `-Rp` text: the input parameters of specs that are not run.
-pub fn diskspd_profile_text(specs: &[crate::workload::Spec]) -> String {
-    diskspd::profile_text(specs)
+pub fn diskspd_profile_text(specs: &[crate::workload::Spec], extras: &crate::frontends::diskspd::Extras) -> String {
+    diskspd::profile_text(specs, extras)
+}
+
+/// DiskSpd's `-Rs`/`-Rsxml`: this machine's system information alone, at `started_at` (RFC 3339).
+pub fn diskspd_system(h: &crate::result::Host, started_at: &str, xml: bool) -> String {
+    if xml {
+        diskspd::xml::system_only(h, started_at)
+    } else {
+        diskspd::system_text(h, started_at)
+    }
 }
 
 /// What explain found, as text (for stored results, which have no sweep of their own).

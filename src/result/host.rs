@@ -25,6 +25,32 @@ pub struct Host {
     /// power scheme; absent where the OS has none to report (many VMs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_scheme: Option<String>,
+    /// The memory page size, bytes; absent in results from before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<u64>,
+    /// Each CPU cache instance (an L1d per core, one L3 for a socket …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caches: Vec<Cache>,
+}
+
+/// One CPU cache and the CPUs that share it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cache {
+    pub level: u8,
+    pub kind: CacheKind,
+    pub size_bytes: u64,
+    pub line_bytes: u32,
+    /// Ways of associativity; 0 where the OS does not say (or fully associative).
+    pub ways: u32,
+    pub cpus: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheKind {
+    Data,
+    Instruction,
+    Unified,
 }
 
 /// One online CPU's place in the machine.

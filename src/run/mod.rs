@@ -2,6 +2,7 @@
 //! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
 //! recorded into a `TestResult`.
 
+pub mod affinity;
 mod agglog;
 mod assemble;
 mod flow;
@@ -286,13 +287,19 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             for (w, args, files) in args_of {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
+                let cpu = (!spec.cpus.is_empty()).then(|| spec.cpus[w % spec.cpus.len()]);
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
+                    if let Some(cpu) = cpu {
+                        // Asked for, so not silently dropped: a CPU the process may not use ends the worker.
+                        affinity::pin(cpu).map_err(|e| format!("pinning worker {w} to CPU {cpu}: {e}"))?;
+                    }
                     let paths = files.paths();
                     let setup = EngineSetup {
                         files: files.as_slice(),
                         paths: &paths,
                         depth: args.depth,
                         buf_size: spec.max_block() as usize,
+                        apart: spec.buffers_apart as usize,
                         // Verification checks what reads bring into the slot's one buffer, and
                         // stamps each write anew there.
                         mixed: spec.read_pct > 0 && spec.read_pct < 100 && spec.verify.is_none(),

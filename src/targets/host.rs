@@ -80,12 +80,74 @@ pub fn detect(targets: Vec<TargetInfo>) -> Host {
         targets,
         cpus: cpu_places(),
         power_scheme: read_trim("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        // SAFETY: sysconf has no preconditions.
+        page_size: u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok().filter(|&p| p > 0),
+        caches: caches(),
     }
+}
+
+/// Every cache instance of the online CPUs, from /sys/devices/system/cpu/cpuN/cache/indexK,
+/// each once (the first CPU that shares it names it).
+#[cfg(unix)]
+fn caches() -> Vec<crate::result::host::Cache> {
+    use crate::result::host::{Cache, CacheKind};
+    let sys = Path::new("/sys/devices/system/cpu");
+    let Some(online) = read_trim(sys.join("online")) else { return Vec::new() };
+    let mut out: Vec<Cache> = Vec::new();
+    for cpu in cpu_list(&online) {
+        for k in 0.. {
+            let d = sys.join(format!("cpu{cpu}/cache/index{k}"));
+            let Some(level) = read_trim(d.join("level")).and_then(|l| l.parse().ok()) else { break };
+            let kind = match read_trim(d.join("type")).as_deref() {
+                Some("Data") => CacheKind::Data,
+                Some("Instruction") => CacheKind::Instruction,
+                _ => CacheKind::Unified,
+            };
+            let num = |f: &str| read_trim(d.join(f)).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            // "48K", "2048K", "300M".
+            let size_bytes = read_trim(d.join("size")).map_or(0, |s| {
+                let (n, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+                n.parse::<u64>().unwrap_or(0) << match unit { "K" => 10, "M" => 20, "G" => 30, _ => 0 }
+            });
+            let cpus = read_trim(d.join("shared_cpu_list")).map_or_else(|| vec![cpu], |l| cpu_list(&l));
+            let c = Cache {
+                level,
+                kind,
+                size_bytes,
+                line_bytes: num("coherency_line_size") as u32,
+                ways: num("ways_of_associativity") as u32,
+                cpus,
+            };
+            if !out.iter().any(|o| o.level == c.level && o.kind == c.kind && o.cpus == c.cpus) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The CPUs Linux counts as efficiency cores on a hybrid processor (Intel's E-cores); empty on
+/// others.
+#[cfg(unix)]
+pub(crate) fn efficiency_cores() -> Vec<u32> {
+    read_trim("/sys/devices/cpu_atom/cpus").map(|l| cpu_list(&l)).unwrap_or_default()
+}
+
+/// Windows' efficiency classes are not read: every CPU counts as a P-core.
+#[cfg(windows)]
+pub(crate) fn efficiency_cores() -> Vec<u32> {
+    Vec::new()
+}
+
+/// Windows' topology is not read: each CPU a core of its own.
+#[cfg(windows)]
+pub(crate) fn cpu_places() -> Vec<crate::result::CpuPlace> {
+    Vec::new()
 }
 
 /// Each online CPU's core, socket and NUMA node, from /sys/devices/system/cpu and node.
 #[cfg(unix)]
-fn cpu_places() -> Vec<crate::result::CpuPlace> {
+pub(crate) fn cpu_places() -> Vec<crate::result::CpuPlace> {
     let sys = Path::new("/sys/devices/system");
     let Some(online) = read_trim(sys.join("cpu/online")) else { return Vec::new() };
     let mut node_of = std::collections::HashMap::new();

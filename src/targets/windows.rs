@@ -3,6 +3,7 @@
 //! open, and the alternate data stream that marks files iolens created; disks and volumes in
 //! `devices`.
 
+mod caches;
 mod facts;
 
 use crate::result::host::{Host, TargetInfo};

@@ -232,6 +232,13 @@ pub struct Spec {
     /// latencies are kept apart per priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cmdprio: Option<stages::CmdPrio>,
+    /// CPUs the workers are held to in turn (worker k on `cpus[k % len]`, DiskSpd's affinity);
+    /// empty: the scheduler places them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpus: Vec<u32>,
+    /// Each worker's buffers start this many bytes apart from any other's (DiskSpd's `-bsp`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub buffers_apart: u64,
     /// Random offsets visit every block once before any twice (fio's random map, and its lfsr
     /// generator); applied to uniform random I/O.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -304,6 +311,8 @@ impl Default for Spec {
             logs: None,
             stages: None,
             cmdprio: None,
+            cpus: Vec::new(),
+            buffers_apart: 0,
             random_map: false,
             rand32: false,
             file_service: None,

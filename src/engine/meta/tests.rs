@@ -7,6 +7,7 @@ fn engine(op: MetaOp, paths: &[PathBuf]) -> MetaEngine {
         paths,
         depth: 1,
         buf_size: 4096,
+        apart: 0,
         mixed: false,
         direct: false,
         write_through: false,

@@ -5,9 +5,12 @@
 
 use crate::error::UsageError;
 use crate::workload::{BlockShare, DataPattern, Pattern, Spec};
+pub use affinity::{Affinity, PeOrder};
+pub use line::{Extras, IoRing};
 use options::Line;
 use wording::{alone, unsupported};
 
+mod affinity;
 pub mod fit;
 mod line;
 mod options;
@@ -35,6 +38,10 @@ pub struct DiskspdJob {
     pub results: Option<ResultsFormat>,
     /// `-Rp…`: print the profile and run nothing.
     pub profile_only: bool,
+    /// `-Rs…`: print the system information and run nothing.
+    pub system_only: bool,
+    /// What DiskSpd 2.3's switches asked for (affinity, buffers, IoRing, BypassIO).
+    pub extras: Extras,
 }
 
 /// DiskSpd's two results layouts (`-Rtext`, `-Rxml`).
@@ -111,6 +118,12 @@ pub fn shown(args: &[String]) -> (bool, bool) {
     parse(&typed_line(args)).map_or((true, true), |j| (j.latency, j.iops_stddev))
 }
 
+/// What a recorded DiskSpd line's 2.3 switches asked for; DiskSpd's defaults where the line no
+/// longer parses.
+pub fn recorded_extras(args: &[String]) -> Extras {
+    parse(&typed_line(args)).map(|j| j.extras).unwrap_or_default()
+}
+
 /// Parses the arguments after `diskspd`; with `-X` the workload comes from an XML profile.
 /// Without -c every target must exist, as DiskSpd requires, instead of iolens making a 1 GiB
 /// file of a mistyped path. Checked before anything is created.
@@ -180,6 +193,24 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     for arg in opts {
         options::apply(&mut line, arg)?;
     }
+    if line.system_only {
+        let Line { spec, notes, results, extras, .. } = line;
+        let (create_size, later) = (None, Vec::new());
+        let (latency, iops_stddev, profile_only, system_only) = (false, false, false, true);
+        let job = DiskspdJob {
+            spec,
+            notes,
+            latency,
+            iops_stddev,
+            create_size,
+            later,
+            results,
+            profile_only,
+            system_only,
+            extras,
+        };
+        return Ok(job);
+    }
     if line.spec.targets.is_empty() {
         return Err(alone("TARGET", "need to provide at least one filename"));
     }
@@ -202,9 +233,8 @@ fn finish(line: Line) -> R<DiskspdJob> {
         }
         spec.threads = n;
     }
-    if line.affinity && line.no_affinity {
-        return Err(alone("-n", "-n and -a parameters cannot be used together"));
-    }
+    spec.cpus = cpu_order(&line.extras.affinity)?;
+    spec.buffers_apart = if line.extras.buffer_separation { line::BUFFER_SEPARATION } else { 0 };
     if zero {
         spec.data = DataPattern::Zero;
     }
@@ -263,8 +293,28 @@ fn finish(line: Line) -> R<DiskspdJob> {
         unsupported(o, &e.message)
     })?;
     let (latency, iops_stddev, create_size) = (line.latency, line.iops_stddev, line.create_size);
-    let (results, profile_only) = (line.results, line.profile_only);
-    Ok(DiskspdJob { spec, notes, latency, iops_stddev, create_size, later: Vec::new(), results, profile_only })
+    let (results, profile_only, extras) = (line.results, line.profile_only, line.extras);
+    let later = Vec::new();
+    Ok(DiskspdJob {
+        spec,
+        notes,
+        latency,
+        iops_stddev,
+        create_size,
+        later,
+        results,
+        profile_only,
+        system_only: false,
+        extras,
+    })
+}
+
+/// The CPUs a line's threads are held to, in turn, on this machine.
+pub(super) fn cpu_order(a: &Affinity) -> R<Vec<u32>> {
+    let places = crate::targets::host::cpu_places();
+    let core_of = |c: u32| places.iter().find(|p| p.cpu == c).map_or(c, |p| p.core);
+    let efficient = crate::targets::host::efficiency_cores();
+    a.order(&crate::run::affinity::allowed(), &core_of, &|c| efficient.contains(&c))
 }
 
 #[cfg(test)]

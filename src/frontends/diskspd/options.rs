@@ -62,7 +62,7 @@ const OPTIONS: &[(char, Does)] = &[
     ('Z', Does::Value(write_source)),
     ('L', Does::Switch(|l| l.latency = true)),
     ('D', Does::Value(iops_stddev)),
-    ('n', Does::Switch(|l| l.no_affinity = true)),
+    ('n', Does::Switch(|l| l.extras.affinity.disabled = true)),
     ('a', Does::Value(|l, a| v23::affinity(l, a.arg, a.v))),
     ('v', Does::Value(verbosity)),
     ('P', Does::Switch(|_| {})),
@@ -243,7 +243,7 @@ fn caching(l: &mut Line, a: &Arg) -> R<()> {
             'm' => return Err(unsupported(a.arg, "memory-mapped I/O is not supported")),
             'r' => return Err(unsupported(a.arg, "remote-only caching is not supported")),
             'y' | 'Y' => {
-                v23::bypass(l, a.arg);
+                v23::bypass(l, a.arg, c == 'Y');
                 continue;
             }
             _ => return a.bad(&["unrecognized option provided to -S"]),
@@ -324,8 +324,8 @@ fn verbosity(_: &mut Line, a: &Arg) -> R<()> {
 
 /// `-R[p]text`, `-R[p]xml` or `-Rp`: the results layout, or the profile alone.
 fn results(l: &mut Line, a: &Arg) -> R<()> {
-    if a.v.starts_with('s') {
-        return v23::system_only(a.arg);
+    if let Some(v) = a.v.strip_prefix('s') {
+        return v23::system_only(l, a.arg, v);
     }
     l.profile_only |= a.v.starts_with('p');
     let v = a.v.strip_prefix('p').unwrap_or(a.v);

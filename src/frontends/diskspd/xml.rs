@@ -10,6 +10,8 @@ use crate::error::{usage, UsageError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
+mod v23;
+
 type R<T> = Result<T, UsageError>;
 /// An error inside the profile: the element and what is wrong with it.
 type E<T> = Result<T, (String, String)>;
@@ -123,7 +125,7 @@ fn spans(p: &Node) -> E<(Vec<Span>, Option<ResultsFormat>, Vec<String>)> {
                     if t.name != "TimeSpan" {
                         return unknown(t, "TimeSpans");
                     }
-                    out.push(time_span(t, &mut notes)?);
+                    out.push(time_span(t)?);
                 }
             }
             _ => return unknown(k, "Profile"),
@@ -135,7 +137,7 @@ fn spans(p: &Node) -> E<(Vec<Span>, Option<ResultsFormat>, Vec<String>)> {
     Ok((out, format, notes))
 }
 
-fn time_span(t: &Node, notes: &mut Vec<String>) -> E<Span> {
+fn time_span(t: &Node) -> E<Span> {
     let mut args = Vec::new();
     let (mut iops_stddev, mut bucket, mut targets) = (false, None, None);
     for k in &t.kids {
@@ -160,11 +162,11 @@ fn time_span(t: &Node, notes: &mut Vec<String>) -> E<Span> {
             "IoBucketDuration" => bucket = Some(v),
             "RandomWriteData" if boolean(k)? => args.push("-Zr".into()),
             "DisableAffinity" | "CompletionRoutines" | "MeasureLatency" | "RandomWriteData" => {}
-            "Affinity" => {
-                notes.push("<Affinity>: CPU affinity is ignored; the scheduler places iolens' threads".into())
-            }
             "Targets" => targets = Some(k),
-            _ => return unknown(k, "TimeSpan"),
+            _ => match v23::time_span(k) {
+                Some(switch) => args.extend(switch?),
+                None => return unknown(k, "TimeSpan"),
+            },
         }
     }
     if iops_stddev {
@@ -220,6 +222,7 @@ fn target(t: &Node) -> E<(String, Vec<String>)> {
             "ThreadsPerFile" => a.push(format!("-t{v}")),
             "IOPriority" if v != "3" => a.push(format!("-I{v}")),
             "ThreadTargets" => return refuse(k, "threads assigned to targets are not supported"),
+            "BypassIO" => a.push(v23::bypass(k)?),
             "BaseFileOffset" | "SequentialScan" | "RandomAccess" | "TemporaryFile" | "UseLargePages"
             | "DisableOSCache" | "DisableAllCache" | "DisableLocalCache" | "WriteThrough" | "MemoryMappedIo"
             | "ParallelAsyncIO" | "BurstSize" | "ThinkTime" | "RandomRatio" | "ThreadStride" | "MaxFileSize"

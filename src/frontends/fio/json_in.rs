@@ -224,6 +224,8 @@ pub fn from_fio_json(doc: &Value, file: &str, host: Option<&str>) -> Result<RunR
             targets,
             cpus: Vec::new(),
             power_scheme: None,
+            page_size: None,
+            caches: Vec::new(),
         },
         tests,
         interrupted: false,

@@ -6,11 +6,12 @@
 mod latency;
 mod params;
 pub mod profile;
+mod system;
 mod tables;
 pub mod xml;
 mod xml_system;
 
-use crate::frontends::diskspd::{shown, typed_line};
+use crate::frontends::diskspd::{recorded_extras, shown, typed_line, Extras};
 use crate::result::RunResult;
 use crate::workload::Spec;
 use std::fmt::Write;
@@ -31,15 +32,16 @@ impl Shown {
 
 pub fn render(r: &RunResult) -> String {
     let show = Shown::of(r);
+    let extras = recorded_extras(&r.args);
     let mut o = String::new();
     let _ = writeln!(o, "\nCommand Line: diskspd {}\n", typed_line(&r.args).join(" "));
     let _ = writeln!(o, "Input parameters:\n");
     let paths: Vec<String> = r.host.targets.iter().map(|t| t.path.clone()).collect();
     for (i, t) in r.tests.iter().enumerate() {
         let paths = if paths.is_empty() { &t.spec.targets } else { &paths };
-        params::time_span(&mut o, &t.spec, paths, t.depth, Some(&t.engine), show, i + 1);
+        params::time_span(&mut o, &t.spec, paths, t.depth, Some(&t.engine), show, &extras, i + 1);
     }
-    params::system(&mut o, r);
+    system::system(&mut o, &r.host, Some(&r.started_at));
     for (i, t) in r.tests.iter().enumerate() {
         let _ = writeln!(o, "\nResults for timespan {}:\n{}", i + 1, "*".repeat(79));
         tables::results(&mut o, r, t, show);
@@ -51,12 +53,32 @@ pub fn render(r: &RunResult) -> String {
 }
 
 /// DiskSpd's `-Rp`: the input parameters of each time span, for specs that were not run.
-pub fn profile_text(specs: &[Spec]) -> String {
+pub fn profile_text(specs: &[Spec], extras: &Extras) -> String {
     let mut o = String::from("Input parameters:\n\n");
     for (i, s) in specs.iter().enumerate() {
-        params::time_span(&mut o, s, &s.targets, s.qd, None, Shown { latency: true, iops: true }, i + 1);
+        params::time_span(&mut o, s, &s.targets, s.qd, None, Shown { latency: true, iops: true }, extras, i + 1);
     }
     o
+}
+
+/// DiskSpd's `-Rs`: this machine's system information alone.
+pub fn system_text(h: &crate::result::Host, started_at: &str) -> String {
+    let mut o = String::new();
+    system::system(&mut o, h, Some(started_at));
+    o
+}
+
+/// The CPUs a test's threads ran on: those they were held to, else every CPU of the host.
+pub(super) fn effective_cpus(r: &RunResult, t: &crate::result::TestResult) -> Vec<u32> {
+    if !t.spec.cpus.is_empty() {
+        let n = t.threads.len().max(1).min(t.spec.cpus.len());
+        return t.spec.cpus[..n].to_vec();
+    }
+    if r.host.cpus.is_empty() {
+        (0..r.host.cores).collect()
+    } else {
+        r.host.cpus.iter().map(|c| c.cpu).collect()
+    }
 }
 
 /// DiskSpd's "2026/11/23 14:56:45 UTC" from RFC 3339's "2026-11-23T14:56:45Z".

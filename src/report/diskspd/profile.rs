@@ -2,7 +2,7 @@
 //! the shape of DiskSpd's `Profile::GetXml`. It says only what the DiskSpd command line could
 //! say, so that `-X` reads it back into the same specs.
 
-use crate::frontends::diskspd::ResultsFormat;
+use crate::frontends::diskspd::{Extras, ResultsFormat};
 use crate::workload::{DataPattern, Pattern, Spec};
 use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
@@ -66,6 +66,8 @@ impl XmlOut {
 pub struct ProfileSpan<'a> {
     pub spec: &'a Spec,
     pub create_size: Option<u64>,
+    /// DiskSpd 2.3's affinity, buffer, IoRing and BypassIO settings of the line.
+    pub extras: &'a Extras,
 }
 
 /// Writes `<Profile>` with one `<TimeSpan>` per span.
@@ -89,7 +91,6 @@ fn time_span(x: &mut XmlOut, span: &ProfileSpan) {
     // iolens always measures latency and per-second IOPS, so the profile says so.
     x.leaf("MeasureLatency", true);
     x.leaf("CalculateIopsStdDev", true);
-    x.leaf("DisableAffinity", false);
     x.leaf("Duration", s.duration);
     x.leaf("Warmup", s.warmup);
     x.leaf("Cooldown", s.cooldown);
@@ -101,15 +102,41 @@ fn time_span(x: &mut XmlOut, span: &ProfileSpan) {
     if s.data != DataPattern::Zero {
         x.leaf("RandomWriteData", true);
     }
+    extras(x, span.extras);
     x.open("Targets");
     for path in &s.targets {
-        target(x, s, path, span.create_size);
+        target(x, s, path, span.create_size, span.extras.bypass_full);
     }
     x.close("Targets");
     x.close("TimeSpan");
 }
 
-fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>) {
+/// 2.3's elements after `<RandSeed>`: the IoRing, the affinity and the buffer layout.
+fn extras(x: &mut XmlOut, e: &Extras) {
+    if let Some(ring) = e.ioring {
+        x.open("IoRing");
+        x.leaf_with("IoRingBatchSize", &[("Percent", ring.percent.to_string())], ring.batch);
+        x.leaf("UseRegBuffer", ring.registered);
+        x.close("IoRing");
+    }
+    let a = &e.affinity;
+    x.leaf("DisableAffinity", a.disabled);
+    if !a.disabled {
+        let (group, efficiency, order) = a.traversal();
+        x.leaf_with("AffinityTraversal", &[("Group", group.into()), ("Efficiency", efficiency.into())], order);
+    }
+    if !a.cpus.is_empty() {
+        x.open("Affinity");
+        x.empty("Group", &[("Group", "0".into()), ("Mask", super::xml_system::mask(a.cpus.iter().copied()).unwrap_or_default())]);
+        x.close("Affinity");
+    }
+    x.leaf("BufferSeparation", if e.buffer_separation { "PDECacheLine" } else { "SystemDefault" });
+    if let Some(n) = e.completion_depth {
+        x.leaf("CompletionDepth", n);
+    }
+}
+
+fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>, bypass_full: Option<bool>) {
     x.open("Target");
     x.leaf("Path", path);
     x.leaf("BlockSize", s.min_block());
@@ -122,6 +149,9 @@ fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>) {
     }
     if s.write_through {
         x.leaf("WriteThrough", true);
+    }
+    if let Some(full) = bypass_full {
+        x.leaf("BypassIO", if full { "Full" } else { "Partial" });
     }
     x.open("WriteBufferContent");
     // "sequential" is DiskSpd's name for its default buffer; <RandomWriteData> above overrides it.

@@ -5,6 +5,7 @@
 use super::latency::{columns, TEXT_ROWS};
 use super::{file_size, Shown};
 use crate::result::{RunResult, TestResult, ThreadOp};
+use crate::run::affinity::cpu_ranges;
 use std::fmt::Write;
 
 pub(super) fn results(o: &mut String, r: &RunResult, t: &TestResult, show: Shown) {
@@ -13,6 +14,7 @@ pub(super) fn results(o: &mut String, r: &RunResult, t: &TestResult, show: Shown
         return;
     }
     let _ = writeln!(o, "\nactual test time:\t{:.2}s\nthread count:\t\t{}", t.duration_s, t.threads.len());
+    let _ = writeln!(o, "\neffective affinity (cpu): {}", cpu_ranges(&super::effective_cpus(r, t)));
     cpu(o, r, t);
     for (title, pick) in [("Total IO", Pick::Total), ("Read IO", Pick::Read), ("Write IO", Pick::Write)] {
         let _ = writeln!(o, "\n{title}");

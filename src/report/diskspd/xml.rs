@@ -7,7 +7,9 @@
 //! (partial, stopped by a stonewall …), adds a `<Warning>` to its time span.
 
 use super::latency::{columns, xml_percentiles};
-use super::xml_system::system;
+use super::xml_system::{mask, system};
+use super::effective_cpus;
+use crate::frontends::diskspd::recorded_extras;
 use super::Shown;
 use crate::frontends::diskspd::ResultsFormat;
 use crate::report::cells::ms;
@@ -16,17 +18,28 @@ use crate::result::{RunResult, SecondLat, TestResult, ThreadOp, ThreadStats};
 
 pub fn render(r: &RunResult) -> String {
     let show = Shown::of(r);
+    let extras = recorded_extras(&r.args);
     let mut x = XmlOut::default();
     x.open("Results");
-    system(&mut x, r);
+    system(&mut x, &r.host, &r.iolens_version, &r.started_at);
     let created = r.host.targets.iter().any(|t| t.created);
-    let spans: Vec<ProfileSpan> =
-        r.tests.iter().map(|t| ProfileSpan { spec: &t.spec, create_size: created.then_some(t.spec.size) }).collect();
+    let spans: Vec<ProfileSpan> = r
+        .tests
+        .iter()
+        .map(|t| ProfileSpan { spec: &t.spec, create_size: created.then_some(t.spec.size), extras: &extras })
+        .collect();
     write_profile(&mut x, &spans, ResultsFormat::Xml);
     for t in &r.tests {
         time_span(&mut x, r, t, show);
     }
     x.close("Results");
+    x.finish()
+}
+
+/// `-Rsxml`: `<System>` alone.
+pub fn system_only(h: &crate::result::Host, started_at: &str) -> String {
+    let mut x = XmlOut::default();
+    system(&mut x, h, env!("CARGO_PKG_VERSION"), started_at);
     x.finish()
 }
 
@@ -48,6 +61,10 @@ fn time_span(x: &mut XmlOut, r: &RunResult, t: &TestResult, show: Shown) {
     x.leaf("ThreadCount", t.threads.len());
     x.leaf("RequestCount", 0);
     x.leaf("ProcCount", t.cpu.cores);
+    x.leaf("EffectiveBufferSeparation", t.spec.buffers_apart);
+    x.open("EffectiveAffinity");
+    x.empty("Group", &[("Group", "0".into()), ("Mask", mask(effective_cpus(r, t).into_iter()).unwrap_or_default())]);
+    x.close("EffectiveAffinity");
     cpu(x, r, t);
     if show.latency {
         latency(x, t);

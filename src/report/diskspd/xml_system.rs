@@ -1,29 +1,34 @@
 //! `<System>` of `-Rxml`: the machine, the tool, the power policy and the processor topology
-//! (one group, its NUMA nodes, sockets and cores), from the facts the host read off the OS.
+//! (one group, its NUMA nodes, sockets, cores and caches), from the facts the host read off the OS;
+//! `-Rsxml` prints it alone.
 
 use super::diskspd_time;
 use crate::report::diskspd::profile::XmlOut;
-use crate::result::{CpuPlace, RunResult};
+use crate::result::host::CacheKind;
+use crate::result::{CpuPlace, Host};
 use std::collections::BTreeMap;
 
 /// The release date of this version, in DiskSpd's y/m/d without leading zeros; moves with the
 /// version in Cargo.toml.
 const VERSION_DATE: &str = "2026/11/25";
 
-pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
-    let h = &r.host;
+pub(super) fn system(x: &mut XmlOut, h: &Host, version: &str, started_at: &str) {
     x.open("System");
     x.leaf("ComputerName", &h.hostname);
+    x.leaf("ProcessorName", &h.cpu_model);
     x.open("Tool");
-    x.leaf("Version", format!("iolens {}", r.iolens_version));
+    x.leaf("Version", format!("iolens {version}"));
     x.leaf("VersionDate", VERSION_DATE);
     x.close("Tool");
-    x.leaf("RunTime", diskspd_time(&r.started_at));
+    x.leaf("RunTime", diskspd_time(started_at));
     // Linux's cpufreq governor stands for Windows' power scheme; it has no GUID.
     x.empty(
         "PowerScheme",
         &[("Name", h.power_scheme.clone().unwrap_or_else(|| "<unknown>".into())), ("Guid", String::new())],
     );
+    if let Some(p) = h.page_size {
+        x.leaf("PageSize", p);
+    }
     x.open_with("ProcessorTopology", &[("Heterogeneous", "false".into())]);
     let all = mask(h.cpus.iter().map(|c| c.cpu)).unwrap_or_else(|| mask(0..h.cores).unwrap_or_default());
     x.empty(
@@ -61,6 +66,26 @@ pub(super) fn system(x: &mut XmlOut, r: &RunResult) {
             ],
         );
     }
+    for c in &h.caches {
+        let kind = match c.kind {
+            CacheKind::Data => "Data",
+            CacheKind::Instruction => "Instruction",
+            CacheKind::Unified => "Unified",
+        };
+        x.open_with(
+            "Cache",
+            &[
+                ("Level", c.level.to_string()),
+                // Windows' 0xFF is a fully associative cache.
+                ("Associativity", if c.ways == 0 { "255".into() } else { c.ways.to_string() }),
+                ("LineSize", c.line_bytes.to_string()),
+                ("CacheSize", c.size_bytes.to_string()),
+                ("Type", kind.into()),
+            ],
+        );
+        x.empty("Group", &[("Group", "0".into()), ("Mask", mask(c.cpus.iter().copied()).unwrap_or_default())]);
+        x.close("Cache");
+    }
     x.close("ProcessorTopology");
     x.close("System");
 }
@@ -80,7 +105,7 @@ fn grouped(x: &mut XmlOut, cpus: &[CpuPlace], name: &str, key: fn(&CpuPlace) -> 
 
 /// "0x3" for CPUs 0 and 1; None for no CPUs. CPUs past 63 do not fit DiskSpd's 64-bit group
 /// mask and are left out of it.
-fn mask(cpus: impl Iterator<Item = u32>) -> Option<String> {
+pub(super) fn mask(cpus: impl Iterator<Item = u32>) -> Option<String> {
     let mut m = 0u64;
     let mut any = false;
     for c in cpus.filter(|&c| c < 64) {

@@ -102,6 +102,8 @@ pub(super) fn host(targets: Vec<TargetInfo>) -> Host {
         // Windows' own topology and power scheme APIs are not read yet.
         cpus: Vec::new(),
         power_scheme: None,
+        page_size: super::caches::page_size(),
+        caches: super::caches::caches(),
     }
 }
 
