@@ -54,7 +54,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         }
     }
     if job.profile_only {
-        print!("{}", profile(&job));
+        print!("{}", profile(&rest, &job));
         return Ok(0);
     }
     if job.system_only {
@@ -90,11 +90,11 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
 }
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).
-fn profile(job: &DiskspdJob) -> String {
-    let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
+fn profile(line: &[String], job: &DiskspdJob) -> String {
     if job.results != Some(ResultsFormat::Xml) {
-        return crate::report::diskspd_profile_text(&specs, &job.extras);
+        return crate::report::diskspd_profile_text(line, job);
     }
+    let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
     let mut x = XmlOut::default();
     let spans: Vec<_> = specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();
     write_profile(&mut x, &spans, ResultsFormat::Xml);

@@ -1,7 +1,8 @@
 //! The shape of DiskSpd's output, to compare iolens' with the real DiskSpd's for the same
 //! line: the text's section headings in order, its table headers and rules, the latency
-//! table's percentile rows; the XML's set of element and attribute paths. Figures, paths and
-//! times are left out: the shape is what a script that reads DiskSpd's output relies on.
+//! table's percentile rows, and every indented line's label with its indentation and the column
+//! its value starts in; the XML's set of element and attribute paths. Figures, paths and times
+//! are left out: the shape is what a script that reads DiskSpd's output relies on.
 #![allow(dead_code)]
 
 use quick_xml::events::Event;
@@ -9,14 +10,45 @@ use quick_xml::Reader;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The recorded outputs of the real DiskSpd 2.2 in tests/data/diskspd-2.2 (see its README):
+/// The recorded outputs of the real DiskSpd 2.3 in tests/data/diskspd-2.3 (see its README):
 /// file name, the line DiskSpd ran (without its target) and the target's file name.
-pub const SAMPLES: [(&str, &str, &str); 4] = [
-    ("a.txt", "-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M", "IO.dat"),
-    ("b.xml", "-t2 -o32 -b4k -r4k -w25 -d5 -Sh -D -L -c64M -Rxml", "IO.dat"),
-    ("c.txt", "-b8K -d5 -o8 -t4 -h -r -w30 -L -c64M", "test.dat"),
-    ("d.txt", "-b64K -d5 -o4 -t1 -si -w100 -c64M", "seq.dat"),
+pub const SAMPLES: [(&str, &str, &str); 11] = [
+    ("a.txt", "-t2 -o32 -b4k -r4k -w25 -d3 -Sh -D -L -c64M", "IO.dat"),
+    ("b.xml", "-t2 -o32 -b4k -r4k -w25 -d3 -Sh -D -L -c64M -Rxml", "IO.dat"),
+    ("c.txt", "-b8K -d3 -o8 -t4 -h -r -w30 -L -c64M", "t.dat"),
+    ("d-base.txt", "-d3 -c64M", "d.dat"),
+    ("d-ac.txt", "-ac -d3 -c64M", "d.dat"),
+    ("d-as.txt", "-as -d3 -c64M", "d.dat"),
+    ("d-aP.txt", "-aP -d3 -c64M", "d.dat"),
+    ("d-ae.txt", "-ae -d3 -c64M", "d.dat"),
+    ("d-aup.txt", "-aup -d3 -c64M", "d.dat"),
+    ("d-bsn.txt", "-bsn -d3 -c64M", "d.dat"),
+    ("d-oc4.txt", "-oc4 -d3 -c64M", "d.dat"),
 ];
+
+/// Lines DiskSpd prints alone, without running: (file, line, target); `-Rp` renders a profile,
+/// `-Rs` the system information.
+pub const UNRUN: [(&str, &str, &str); 8] = [
+    ("d-u-Rp.txt", "-u -Rp -d3 -c64M", "d.dat"),
+    ("e-a01-Rp.txt", "-a0,1 -Rp -d3 -c64M", "d.dat"),
+    ("d-un8-Rp.xml", "-un8 -Rpxml -d3 -c64M", "d.dat"),
+    ("d-oc4-Rp.xml", "-oc4 -bsn -acs -Rpxml -d3 -c64M", "d.dat"),
+    ("e-a01-Rp.xml", "-a0,1 -Rpxml -d3 -c64M", "d.dat"),
+    ("d-SY-Su-Rp.xml", "-SY -Su -Rpxml -d3 -c64M", "d.dat"),
+    ("d-Rs.txt", "-Rs", ""),
+    ("d-Rs.xml", "-Rsxml", ""),
+];
+
+/// iolens' labels as DiskSpd's would be for the same line, where iolens says what it does
+/// differently: it names the engine that ran where DiskSpd names its completion ports, and it
+/// writes fresh random data by default (DiskSpd's -Zr, which prints "generating random data …").
+pub fn labels_as_diskspd(have: &[String], want: &[String]) -> Vec<String> {
+    const RANDOM: &str = "    generating random data for each write IO";
+    have.iter()
+        .filter(|l| l.as_str() != RANDOM || want.iter().any(|w| w == RANDOM))
+        .map(|l| if l.starts_with("      using io_uring") { "      using I/O Completion Ports".into() } else { l.clone() })
+        .collect()
+}
 
 /// Paths iolens writes that DiskSpd leaves out for the samples' lines, each for a reason;
 /// anything else on one side only fails.
@@ -27,14 +59,15 @@ pub const IOLENS_ONLY: [(&str, &str); 1] = [(
 
 /// A recorded DiskSpd output, line endings as LF.
 pub fn sample(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/diskspd-2.2").join(name);
+    let dir = if name.starts_with("e.") { "tests/data/diskspd-2.2" } else { "tests/data/diskspd-2.3" };
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).replace("\r\n", "\n")
 }
 
 /// A sample's line for a shorter run: one measured second and no warm-up (times are figures,
 /// not shape).
 pub fn shortened(line: &str) -> String {
-    line.replace("-d5", "-d1 -W0")
+    line.replace("-d3", "-d1 -W0")
 }
 
 /// The text layout's structure, in order.
@@ -48,10 +81,13 @@ pub struct TextShape {
     pub tables: Vec<String>,
     /// The first cell of each row of the latency distribution ("min", "25th", … "max").
     pub percentiles: Vec<String>,
+    /// Indented lines outside tables up to where their value starts, indentation kept
+    /// ("  computer name:        ", "      block size: "); a line without a value whole.
+    pub labels: Vec<String>,
 }
 
 pub fn text_shape(text: &str) -> TextShape {
-    let (mut headings, mut tables, mut percentiles) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut headings, mut tables, mut percentiles, mut labels) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut in_latency = false;
     for line in text.lines().map(str::trim_end) {
         if line.is_empty() {
@@ -67,9 +103,17 @@ pub fn text_shape(text: &str) -> TextShape {
             tables.push(format!("- x {}", line.len()));
         } else if in_latency {
             percentiles.push(line.split('|').next().unwrap_or("").trim().to_string());
+        } else if line.starts_with([' ', '\t']) && !line.contains('|') {
+            labels.push(match line.find(": ") {
+                Some(at) => {
+                    let value = at + 2 + line[at + 2..].len() - line[at + 2..].trim_start().len();
+                    line[..value].to_string()
+                }
+                None => line.to_string(),
+            });
         }
     }
-    TextShape { headings, tables, percentiles }
+    TextShape { headings, tables, percentiles, labels }
 }
 
 /// Every element ("Results/System/Tool/Version") and attribute ("…/Bucket/@Read") path.

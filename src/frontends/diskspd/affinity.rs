@@ -92,7 +92,7 @@ impl Affinity {
         if v.is_empty() {
             return Ok(());
         }
-        if v.ends_with(',') {
+        if v.ends_with(',') || (v.contains(',') && v.rsplit(',').next() == Some("g")) {
             return Err(incorrect(arg, &["incomplete affinity specification"]));
         }
         let mut group = 0u32;

@@ -52,11 +52,14 @@ pub fn render(r: &RunResult) -> String {
     o
 }
 
-/// DiskSpd's `-Rp`: the input parameters of each time span, for specs that were not run.
-pub fn profile_text(specs: &[Spec], extras: &Extras) -> String {
-    let mut o = String::from("Input parameters:\n\n");
+/// DiskSpd's `-Rp`: the command line, then the input parameters of each time span, for specs
+/// that were not run; `shown` is what `-L` and `-D` asked for.
+pub fn profile_text(line: &[String], specs: &[Spec], extras: &Extras, (latency, iops): (bool, bool)) -> String {
+    let mut o = format!("\nCommand Line: diskspd {}\n\nInput parameters:\n\n", line.join(" "));
     for (i, s) in specs.iter().enumerate() {
-        params::time_span(&mut o, s, &s.targets, s.qd, None, Shown { latency: true, iops: true }, extras, i + 1);
+        // The engine that would run it, as a run names the one that did.
+        let (engine, depth, _) = crate::engine::choose(s.engine, s.qd);
+        params::time_span(&mut o, s, &s.targets, depth, Some(engine.name()), Shown { latency, iops }, extras, i + 1);
     }
     o
 }

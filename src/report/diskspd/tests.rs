@@ -22,7 +22,7 @@ fn sections(text: &str) -> Vec<&str> {
     text.lines()
         .filter(|l| !l.is_empty() && !l.starts_with([' ', '\t']) && !l.contains('|') && !l.contains('\t'))
         .filter(|l| !l.chars().all(|c| c == '-' || c == '*') && !l.starts_with("total:"))
-        .map(|l| if l.starts_with("Command Line:") { "Command Line:" } else { l })
+        .map(|l| l.split_once(": ").filter(|_| !l.ends_with(':')).map_or(l, |(head, _)| head))
         .collect()
 }
 
@@ -40,10 +40,11 @@ fn columns(row: &str) -> Vec<&str> {
 fn text_sections_come_in_diskspd_order() {
     let text = super::render(&fixture(FULL));
     let want = [
-        "Command Line:",
+        "Command Line",
         "Input parameters:",
         "System information:",
         "Results for timespan 1:",
+        "effective affinity (cpu)",
         "Total IO",
         "Read IO",
         "Write IO",
@@ -67,8 +68,8 @@ fn latency_and_iops_columns_follow_l_and_d() {
             assert_eq!(columns(header_after(&text, head)), want, "{line}: {head}");
         }
         assert_eq!(text.contains("Total latency distribution:"), line.contains("-L"), "{line}");
-        assert_eq!(text.contains("\tmeasuring latency"), line.contains("-L"), "{line}");
-        assert_eq!(text.contains("\tgathering IOPS at intervals of 1000ms"), line.contains("-D"), "{line}");
+        assert_eq!(text.contains("\n    measuring latency"), line.contains("-L"), "{line}");
+        assert_eq!(text.contains("\n    gathering IOPS at intervals of 1000ms"), line.contains("-D"), "{line}");
         // Every thread row has its header's cells; the total row has no thread and no file cell.
         for head in ["Total IO", "Read IO", "Write IO"] {
             let at = text.find(&format!("\n{head}\n")).unwrap();

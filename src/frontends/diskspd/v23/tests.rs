@@ -36,16 +36,57 @@ fn bypass_io_needs_unbuffered_io_and_is_refused_by_the_switch_typed() {
 }
 
 #[test]
-fn affinity_orders_buffer_separation_and_completion_depth_run_with_a_note() {
-    for sw in ["-ac", "-as", "-ap", "-aP", "-ae", "-aE", "-aup", "-acs", "-ag0,0-1", "-a0,1"] {
-        let j = p(&format!("{sw} -c1M t.dat")).unwrap_or_else(|e| panic!("{sw}: {e}"));
-        assert!(j.notes.iter().any(|n| n.starts_with(&format!("{sw}: CPU affinity"))), "{sw}: {:?}", j.notes);
-    }
+fn threads_are_held_to_cpus_as_the_affinity_switches_order_them() {
+    use super::super::{Affinity, PeOrder};
+    let allowed = crate::run::affinity::allowed();
+    // By default every CPU the process may use, in order; -n: none (the scheduler's choice).
+    assert_eq!(p("-c1M t.dat").unwrap().spec.cpus, allowed);
+    assert!(p("-n -c1M t.dat").unwrap().spec.cpus.is_empty());
+    assert_eq!(err("-n -a0 -c1M t.dat").1, "ERROR: -n and -a parameters cannot be used together");
+    assert_eq!(p("-a0 -c1M t.dat").unwrap().spec.cpus, [0]);
+    assert!(err("-a100000 -c1M t.dat").1.contains("CPU 100000 is not one this process may run on"));
+    assert!(err("-ag1,0 -c1M t.dat").1.contains("processor group 0 only"));
     assert!(err("-a0- -c1M t.dat").1.contains("syntax error parsing affinity"));
+    for (sw, words) in [
+        ("-ac", "core-aware, fill groups, P-cores first"),
+        ("-as", "cpu order, span groups, P-cores first"),
+        ("-aP", "cpu order, fill groups, fill P-cores first"),
+        ("-ae", "cpu order, fill groups, E-cores first"),
+        ("-aE", "cpu order, fill groups, fill E-cores first"),
+        ("-aup", "cpu order, fill groups, no P/E order"),
+        ("-acsE", "core-aware, span groups, fill E-cores first"),
+    ] {
+        assert_eq!(p(&format!("{sw} -c1M t.dat")).unwrap().extras.affinity.words(), words, "{sw}");
+    }
+    // Eight CPUs: cores of two SMT siblings (0/4, 1/5, 2/6, 3/7), CPUs 2, 3, 6 and 7 E-cores.
+    let core = |c: u32| c % 4;
+    let e = |c: u32| c % 4 >= 2;
+    let all: Vec<u32> = (0..8).collect();
+    let order = |a: Affinity| a.order(&all, &core, &e).unwrap();
+    let with = |core_aware, pe| Affinity { core_aware, pe, ..Affinity::default() };
+    assert_eq!(order(with(false, PeOrder::Unordered)), all);
+    assert_eq!(order(with(false, PeOrder::PFirst)), [0, 1, 4, 5, 2, 3, 6, 7]);
+    assert_eq!(order(with(true, PeOrder::Unordered)), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(order(with(true, PeOrder::PFirst)), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(order(with(true, PeOrder::EFirst)), [2, 3, 0, 1, 6, 7, 4, 5]);
+    assert_eq!(order(with(true, PeOrder::FillPFirst)), [0, 1, 4, 5, 2, 3, 6, 7]);
+    assert_eq!(order(with(true, PeOrder::FillEFirst)), [2, 3, 6, 7, 0, 1, 4, 5]);
+    let listed = Affinity { cpus: vec![5, 4, 1], pe: PeOrder::Unordered, ..Affinity::default() };
+    assert_eq!(order(listed), [5, 4, 1]);
+}
+
+#[test]
+fn buffer_separation_completion_depth_and_system_only() {
     let j = p("-bsn -b8k -oc4 -c1M t.dat").unwrap();
     assert_eq!(j.spec.blocks[0].size, 8192, "-bsn is no block size");
-    assert!(j.notes.iter().any(|n| n.starts_with("-bsn: ")) && j.notes.iter().any(|n| n.starts_with("-oc4: ")));
+    assert_eq!((j.spec.buffers_apart, j.extras.buffer_separation, j.extras.completion_depth), (0, false, Some(4)));
+    assert_eq!(p("-bsp -c1M t.dat").unwrap().spec.buffers_apart, 16 << 20);
+    assert_eq!(p("-c1M t.dat").unwrap().spec.buffers_apart, 16 << 20, "2.3's default");
+    assert!(j.notes.iter().any(|n| n.starts_with("-oc4: ")));
     assert!(err("-bsx -c1M t.dat").1.contains("invalid buffer separation passed to -bs"));
     assert!(err("-oc17 -c1M t.dat").1.contains("completion depth (-oc) must be 1-16"));
-    assert!(err("-Rs").1.contains("system information alone is not supported"));
+    let s = p("-Rs").unwrap();
+    assert!(s.system_only && s.results == Some(super::super::ResultsFormat::Text));
+    assert_eq!(p("-Rsxml").unwrap().results, Some(super::super::ResultsFormat::Xml));
+    assert!(err("-Rsjson").1.contains("invalid results format (-R): 'sjson'"));
 }

@@ -137,8 +137,8 @@ fn the_echoed_profile_reads_back_to_the_same_specs() {
         let job = parse(&args).unwrap();
         let mut x = XmlOut::default();
         let spans = [
-            ProfileSpan { spec: &job.spec, create_size: job.create_size },
-            ProfileSpan { spec: &job.spec, create_size: job.create_size },
+            ProfileSpan { spec: &job.spec, create_size: job.create_size, extras: &job.extras },
+            ProfileSpan { spec: &job.spec, create_size: job.create_size, extras: &job.extras },
         ];
         write_profile(&mut x, &spans, ResultsFormat::Xml);
         let xml = x.finish();
