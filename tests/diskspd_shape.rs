@@ -98,7 +98,10 @@ fn profiles_and_system_information_have_the_samples_shape() {
         if name.ends_with(".xml") {
             let (mut extra, missing) = path_diff(&xml_paths(&have), &xml_paths(&want));
             extra.retain(|p| !IOLENS_ONLY.iter().any(|(only, _)| p.ends_with(only.trim_start_matches("Results/"))));
-            assert!(missing.is_empty() && extra.is_empty(), "{name}: missing {missing:#?}\nnot in DiskSpd's {extra:#?}");
+            assert!(
+                missing.is_empty() && extra.is_empty(),
+                "{name}: missing {missing:#?}\nnot in DiskSpd's {extra:#?}"
+            );
         } else {
             let (want, mut have_shape) = (text_shape(&want), text_shape(&have));
             have_shape.labels = labels_as_diskspd(&have_shape.labels, &want.labels);
@@ -156,10 +159,9 @@ fn threads_run_held_to_the_cpus_affinity_assigns() {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let allowed = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).unwrap().trim().to_string();
     let last: u32 = allowed.trim().rsplit([',', '-']).next().unwrap().parse().unwrap();
-    for (line, want) in [
-        (format!("-a{last}"), vec![last.to_string(), last.to_string()]),
-        ("-n".to_string(), Vec::new()),
-    ] {
+    for (line, want) in
+        [(format!("-a{last}"), vec![last.to_string(), last.to_string()]), ("-n".to_string(), Vec::new())]
+    {
         let mut child = bin()
             .args(["diskspd", "--no-store", "-t2", "-o1", "-d2", "-W0", "-c1M", &line])
             .arg(d.join("a.dat"))

@@ -96,7 +96,8 @@ fn profile(line: &[String], job: &DiskspdJob) -> String {
     }
     let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
     let mut x = XmlOut::default();
-    let spans: Vec<_> = specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();
+    let spans: Vec<_> =
+        specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();
     write_profile(&mut x, &spans, ResultsFormat::Xml);
     x.finish()
 }

@@ -107,7 +107,13 @@ fn caches() -> Vec<crate::result::host::Cache> {
             // "48K", "2048K", "300M".
             let size_bytes = read_trim(d.join("size")).map_or(0, |s| {
                 let (n, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
-                n.parse::<u64>().unwrap_or(0) << match unit { "K" => 10, "M" => 20, "G" => 30, _ => 0 }
+                n.parse::<u64>().unwrap_or(0)
+                    << match unit {
+                        "K" => 10,
+                        "M" => 20,
+                        "G" => 30,
+                        _ => 0,
+                    }
             });
             let cpus = read_trim(d.join("shared_cpu_list")).map_or_else(|| vec![cpu], |l| cpu_list(&l));
             let c = Cache {

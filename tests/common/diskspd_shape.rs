@@ -46,7 +46,15 @@ pub fn labels_as_diskspd(have: &[String], want: &[String]) -> Vec<String> {
     const RANDOM: &str = "    generating random data for each write IO";
     have.iter()
         .filter(|l| l.as_str() != RANDOM || want.iter().any(|w| w == RANDOM))
-        .map(|l| if l.starts_with("      using io_uring") { "      using I/O Completion Ports".into() } else { l.clone() })
+        .map(
+            |l| {
+                if l.starts_with("      using io_uring") {
+                    "      using I/O Completion Ports".into()
+                } else {
+                    l.clone()
+                }
+            },
+        )
         .collect()
 }
 

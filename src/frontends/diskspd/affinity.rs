@@ -135,7 +135,8 @@ impl Affinity {
         }
         let base = if self.cpus.is_empty() { allowed.to_vec() } else { self.cpus.clone() };
         if let Some(c) = base.iter().find(|c| !allowed.contains(c)) {
-            let why = format!("CPU {c} is not one this process may run on ({})", crate::run::affinity::cpu_ranges(allowed));
+            let why =
+                format!("CPU {c} is not one this process may run on ({})", crate::run::affinity::cpu_ranges(allowed));
             return Err(unsupported("-a", &why));
         }
         // A pass takes one CPU of each core (-ac) or every CPU once.

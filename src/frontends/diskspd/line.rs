@@ -60,7 +60,13 @@ pub struct Extras {
 
 impl Default for Extras {
     fn default() -> Self {
-        Extras { affinity: Affinity::default(), buffer_separation: true, completion_depth: None, ioring: None, bypass_full: None }
+        Extras {
+            affinity: Affinity::default(),
+            buffer_separation: true,
+            completion_depth: None,
+            ioring: None,
+            bypass_full: None,
+        }
     }
 }
 

@@ -39,7 +39,7 @@ pub fn render(r: &RunResult) -> String {
     let paths: Vec<String> = r.host.targets.iter().map(|t| t.path.clone()).collect();
     for (i, t) in r.tests.iter().enumerate() {
         let paths = if paths.is_empty() { &t.spec.targets } else { &paths };
-        params::time_span(&mut o, &t.spec, paths, t.depth, Some(&t.engine), show, &extras, i + 1);
+        params::time_span(&mut o, &t.spec, paths, (t.depth, &t.engine), show, &extras, i + 1);
     }
     system::system(&mut o, &r.host, Some(&r.started_at));
     for (i, t) in r.tests.iter().enumerate() {
@@ -59,7 +59,7 @@ pub fn profile_text(line: &[String], specs: &[Spec], extras: &Extras, (latency, 
     for (i, s) in specs.iter().enumerate() {
         // The engine that would run it, as a run names the one that did.
         let (engine, depth, _) = crate::engine::choose(s.engine, s.qd);
-        params::time_span(&mut o, s, &s.targets, depth, Some(engine.name()), Shown { latency, iops }, extras, i + 1);
+        params::time_span(&mut o, s, &s.targets, (depth, engine.name()), Shown { latency, iops }, extras, i + 1);
     }
     o
 }

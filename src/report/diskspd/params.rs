@@ -9,15 +9,17 @@ pub(super) fn time_span(
     o: &mut String,
     s: &Spec,
     paths: &[String],
-    depth: u32,
-    engine: Option<&str>,
+    (depth, engine): (u32, &str),
     show: Shown,
     extras: &Extras,
     span: usize,
 ) {
     let _ = writeln!(o, "  timespan: {span:>3}\n  -------------");
-    let _ =
-        writeln!(o, "    duration: {}s\n    warm up time: {}s\n    cool down time: {}s", s.duration, s.warmup, s.cooldown);
+    let _ = writeln!(
+        o,
+        "    duration: {}s\n    warm up time: {}s\n    cool down time: {}s",
+        s.duration, s.warmup, s.cooldown
+    );
     if show.latency {
         let _ = writeln!(o, "    measuring latency");
     }
@@ -50,7 +52,7 @@ pub(super) fn time_span(
     let _ = writeln!(o);
 }
 
-fn target(o: &mut String, s: &Spec, path: &str, depth: u32, engine: Option<&str>, extras: &Extras) {
+fn target(o: &mut String, s: &Spec, path: &str, depth: u32, engine: &str, extras: &Extras) {
     let _ = writeln!(o, "    path: '{path}'\n      think time: 0ms\n      burst size: 0");
     let _ = writeln!(o, "      {}", if s.direct { "software cache disabled" } else { "using software cache" });
     let _ = writeln!(
@@ -92,10 +94,10 @@ fn target(o: &mut String, s: &Spec, path: &str, depth: u32, engine: Option<&str>
     // DiskSpd names its completion mechanism here; iolens names the engine that ran.
     match engine {
         _ if extras.ioring.is_some() => {}
-        Some("iocp") if depth > 1 => {
+        "iocp" if depth > 1 => {
             let _ = writeln!(o, "      using I/O Completion Ports");
         }
-        Some(engine) if depth > 1 => {
+        engine if depth > 1 => {
             let _ = writeln!(o, "      using {engine}");
         }
         _ => {}

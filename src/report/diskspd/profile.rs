@@ -127,7 +127,10 @@ fn extras(x: &mut XmlOut, e: &Extras) {
     }
     if !a.cpus.is_empty() {
         x.open("Affinity");
-        x.empty("Group", &[("Group", "0".into()), ("Mask", super::xml_system::mask(a.cpus.iter().copied()).unwrap_or_default())]);
+        x.empty(
+            "Group",
+            &[("Group", "0".into()), ("Mask", super::xml_system::mask(a.cpus.iter().copied()).unwrap_or_default())],
+        );
         x.close("Affinity");
     }
     x.leaf("BufferSeparation", if e.buffer_separation { "PDECacheLine" } else { "SystemDefault" });

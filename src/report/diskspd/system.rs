@@ -44,7 +44,9 @@ pub(super) fn system(o: &mut String, h: &Host, started_at: Option<&str>) {
 /// One row per kind of cache (level, type, size, line, ways), its instances' CPUs together.
 fn caches(o: &mut String, h: &Host) {
     let _ = writeln!(o, "    Cache |   Size   | Line  | Assoc  | CPU\n    {}", "-".repeat(55));
-    let key = |c: &Cache| (c.level, c.kind != CacheKind::Data, c.kind == CacheKind::Unified, c.size_bytes, c.line_bytes, c.ways);
+    let key = |c: &Cache| {
+        (c.level, c.kind != CacheKind::Data, c.kind == CacheKind::Unified, c.size_bytes, c.line_bytes, c.ways)
+    };
     let mut kinds: Vec<&Cache> = Vec::new();
     for c in &h.caches {
         if !kinds.iter().any(|k| key(k) == key(c)) {

@@ -6,11 +6,11 @@
 //! only Windows has, are left out; a test cut short by Ctrl-C, and each notice of a test
 //! (partial, stopped by a stonewall …), adds a `<Warning>` to its time span.
 
+use super::effective_cpus;
 use super::latency::{columns, xml_percentiles};
 use super::xml_system::{mask, system};
-use super::effective_cpus;
-use crate::frontends::diskspd::recorded_extras;
 use super::Shown;
+use crate::frontends::diskspd::recorded_extras;
 use crate::frontends::diskspd::ResultsFormat;
 use crate::report::cells::ms;
 use crate::report::diskspd::profile::{write_profile, ProfileSpan, XmlOut};

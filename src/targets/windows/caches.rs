@@ -4,8 +4,8 @@
 
 use crate::result::host::{Cache, CacheKind};
 use windows_sys::Win32::System::SystemInformation::{
-    CacheData, CacheInstruction, GetLogicalProcessorInformationEx, GetSystemInfo, RelationCache,
-    SYSTEM_INFO, SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX,
+    CacheData, CacheInstruction, GetLogicalProcessorInformationEx, GetSystemInfo, RelationCache, SYSTEM_INFO,
+    SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX,
 };
 
 pub(super) fn page_size() -> Option<u64> {
