@@ -66,6 +66,13 @@ pub fn pin(cpu: u32) -> std::io::Result<()> {
     }
 }
 
+/// Holds worker `w` to its CPU of `cpus` (round robin); nothing when `cpus` is empty. Asked for,
+/// so never dropped in silence: a CPU the process may not use ends the worker with the reason.
+pub fn hold_worker(cpus: &[u32], w: usize) -> Result<(), String> {
+    let Some(&cpu) = cpus.get(w % cpus.len().max(1)) else { return Ok(()) };
+    pin(cpu).map_err(|e| format!("holding worker {w} to CPU {cpu}: {e}"))
+}
+
 /// "0-3,8,10-11" from [0, 1, 2, 3, 8, 10, 11] (any order; repeats once).
 pub fn cpu_ranges(cpus: &[u32]) -> String {
     let mut v = cpus.to_vec();

@@ -25,7 +25,7 @@ mod verifying;
 mod worker;
 mod workers;
 
-use crate::engine::{self, EngineSetup};
+use crate::engine;
 use crate::result::TestResult;
 use crate::targets::Prepared;
 use crate::workload::{EngineKind, Spec};
@@ -287,27 +287,10 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
             for (w, args, files) in args_of {
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
-                let cpu = (!spec.cpus.is_empty()).then(|| spec.cpus[w % spec.cpus.len()]);
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
-                    if let Some(cpu) = cpu {
-                        // Asked for, so not silently dropped: a CPU the process may not use ends the worker.
-                        affinity::pin(cpu).map_err(|e| format!("pinning worker {w} to CPU {cpu}: {e}"))?;
-                    }
+                    affinity::hold_worker(&spec.cpus, w)?;
                     let paths = files.paths();
-                    let setup = EngineSetup {
-                        files: files.as_slice(),
-                        paths: &paths,
-                        depth: args.depth,
-                        buf_size: spec.max_block() as usize,
-                        apart: spec.buffers_apart as usize,
-                        // Verification checks what reads bring into the slot's one buffer, and
-                        // stamps each write anew there.
-                        mixed: spec.read_pct > 0 && spec.read_pct < 100 && spec.verify.is_none(),
-                        direct: spec.direct,
-                        write_through: spec.write_through,
-                        writes: spec.writes(),
-                        hint: spec.hint,
-                    };
+                    let setup = start::engine_setup(spec, files.as_slice(), &paths, args.depth);
                     start_worker(kind, &setup, args, shared)
                 });
                 handles.push(spawned.expect("spawning a worker thread"));

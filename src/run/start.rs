@@ -64,3 +64,26 @@ pub(super) fn start_worker(
         }
     }
 }
+
+/// What a worker's engine is set up with for `spec`.
+pub(super) fn engine_setup<'a>(
+    spec: &crate::workload::Spec,
+    files: &'a [std::fs::File],
+    paths: &'a [std::path::PathBuf],
+    depth: u32,
+) -> EngineSetup<'a> {
+    EngineSetup {
+        files,
+        paths,
+        depth,
+        buf_size: spec.max_block() as usize,
+        apart: spec.buffers_apart as usize,
+        // Verification checks what reads bring into the slot's one buffer, and stamps each
+        // write anew there.
+        mixed: spec.read_pct > 0 && spec.read_pct < 100 && spec.verify.is_none(),
+        direct: spec.direct,
+        write_through: spec.write_through,
+        writes: spec.writes(),
+        hint: spec.hint,
+    }
+}
