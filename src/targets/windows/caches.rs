@@ -47,8 +47,8 @@ pub(super) fn caches() -> Vec<Cache> {
             out.push(Cache {
                 level: c.Level,
                 kind: match c.Type {
-                    CacheData => CacheKind::Data,
-                    CacheInstruction => CacheKind::Instruction,
+                    t if t == CacheData => CacheKind::Data,
+                    t if t == CacheInstruction => CacheKind::Instruction,
                     _ => CacheKind::Unified,
                 },
                 size_bytes: c.CacheSize as u64,
