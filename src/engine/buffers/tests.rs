@@ -25,3 +25,15 @@ fn odd_sizes_round_up_to_the_page_and_large_ones_never_straddle_a_huge_page() {
     let mut one = BufPool::try_new(2, 1 << 20).unwrap();
     assert_eq!((one.len(), one.ptr(1) as usize - one.ptr(0) as usize), (1 << 20, 1 << 20));
 }
+
+#[test]
+fn pools_kept_apart_start_on_boundaries_of_their_own() {
+    const APART: usize = 16 << 20;
+    let mut a = BufPool::apart(4, 4096, APART).unwrap();
+    let mut b = BufPool::apart(4, 4096, APART).unwrap();
+    let (pa, pb) = (a.ptr(0) as usize, b.ptr(0) as usize);
+    assert_eq!((pa % APART, pb % APART), (0, 0));
+    // No 16 MiB span holds buffers of both.
+    assert_ne!(pa / APART, pb / APART);
+    assert_eq!(a.slot(3).len(), 4096);
+}
