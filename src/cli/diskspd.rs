@@ -91,10 +91,18 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
 
 /// `-Rp`: the profile as DiskSpd would re-print it, in the layout -R asks for (text by default).
 fn profile(line: &[String], job: &DiskspdJob) -> String {
-    if job.results != Some(ResultsFormat::Xml) {
-        return crate::report::diskspd_profile_text(line, job);
-    }
     let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
+    if job.results != Some(ResultsFormat::Xml) {
+        // The engine that would run each, as a run's report names the one that did.
+        let ran: Vec<_> = specs
+            .iter()
+            .map(|s| {
+                let (engine, depth, _) = crate::engine::choose(s.engine, s.qd);
+                (s.clone(), depth, engine.name())
+            })
+            .collect();
+        return crate::report::diskspd_profile_text(line, job, &ran);
+    }
     let mut x = XmlOut::default();
     let spans: Vec<_> =
         specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();

@@ -166,9 +166,13 @@ pub fn write_text(text: &str, path: &Path) -> anyhow::Result<()> {
 }
 
 /// DiskSpd's `-Rp` text: the input parameters of specs that are not run.
-pub fn diskspd_profile_text(line: &[String], job: &crate::frontends::diskspd::DiskspdJob) -> String {
-    let specs: Vec<_> = std::iter::once(job.spec.clone()).chain(job.later.iter().cloned()).collect();
-    diskspd::profile_text(line, &specs, &job.extras, (job.latency, job.iops_stddev))
+/// Each spec comes with the depth and engine that would run it.
+pub fn diskspd_profile_text(
+    line: &[String],
+    job: &crate::frontends::diskspd::DiskspdJob,
+    specs: &[(crate::workload::Spec, u32, &str)],
+) -> String {
+    diskspd::profile_text(line, specs, &job.extras, (job.latency, job.iops_stddev))
 }
 
 /// DiskSpd's `-Rs`/`-Rsxml`: this machine's system information alone, at `started_at` (RFC 3339).

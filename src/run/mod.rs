@@ -2,7 +2,6 @@
 //! cool-down), reacts to Ctrl-C, samples CPU at the window's edges, and merges what the workers
 //! recorded into a `TestResult`.
 
-pub mod affinity;
 mod agglog;
 mod assemble;
 mod flow;
@@ -288,7 +287,7 @@ pub fn run_group(jobs: &[Job], interrupt: &AtomicBool, opts: &RunOptions) -> any
                 let (kind, shared) = (engines[k].0, &shared);
                 let spec = job.spec;
                 let spawned = std::thread::Builder::new().name(format!("iolens-w{w}")).spawn_scoped(scope, move || {
-                    affinity::hold_worker(&spec.cpus, w)?;
+                    crate::targets::affinity::hold_worker(&spec.cpus, w)?;
                     let paths = files.paths();
                     let setup = start::engine_setup(spec, files.as_slice(), &paths, args.depth);
                     start_worker(kind, &setup, args, shared)

@@ -3,6 +3,7 @@
 //! live here: no writes to a file iolens did not create without `--allow-write`, none to a
 //! block device without `--force-device`, never to a mounted one.
 
+pub mod affinity;
 mod claim;
 pub mod content;
 pub mod data;

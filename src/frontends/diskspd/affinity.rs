@@ -103,7 +103,7 @@ impl Affinity {
                 group = num(g).flatten().ok_or_else(|| incorrect(arg, &["syntax error parsing affinity"]))?;
                 if i + 1 == v.split(',').count() {
                     // -ag#: the whole group.
-                    cpus.extend(crate::run::affinity::allowed());
+                    cpus.extend(crate::targets::affinity::allowed());
                 }
                 continue;
             }
@@ -135,8 +135,10 @@ impl Affinity {
         }
         let base = if self.cpus.is_empty() { allowed.to_vec() } else { self.cpus.clone() };
         if let Some(c) = base.iter().find(|c| !allowed.contains(c)) {
-            let why =
-                format!("CPU {c} is not one this process may run on ({})", crate::run::affinity::cpu_ranges(allowed));
+            let why = format!(
+                "CPU {c} is not one this process may run on ({})",
+                crate::targets::affinity::cpu_ranges(allowed)
+            );
             return Err(unsupported("-a", &why));
         }
         // A pass takes one CPU of each core (-ac) or every CPU once.

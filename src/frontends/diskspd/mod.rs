@@ -314,7 +314,7 @@ pub(super) fn cpu_order(a: &Affinity) -> R<Vec<u32>> {
     let places = crate::targets::host::cpu_places();
     let core_of = |c: u32| places.iter().find(|p| p.cpu == c).map_or(c, |p| p.core);
     let efficient = crate::targets::host::efficiency_cores();
-    a.order(&crate::run::affinity::allowed(), &core_of, &|c| efficient.contains(&c))
+    a.order(&crate::targets::affinity::allowed(), &core_of, &|c| efficient.contains(&c))
 }
 
 #[cfg(test)]

@@ -53,13 +53,17 @@ pub fn render(r: &RunResult) -> String {
 }
 
 /// DiskSpd's `-Rp`: the command line, then the input parameters of each time span, for specs
-/// that were not run; `shown` is what `-L` and `-D` asked for.
-pub fn profile_text(line: &[String], specs: &[Spec], extras: &Extras, (latency, iops): (bool, bool)) -> String {
+/// that were not run, each with the depth and engine that would run it; `shown` is what `-L`
+/// and `-D` asked for.
+pub fn profile_text(
+    line: &[String],
+    specs: &[(Spec, u32, &str)],
+    extras: &Extras,
+    (latency, iops): (bool, bool),
+) -> String {
     let mut o = format!("\nCommand Line: diskspd {}\n\nInput parameters:\n\n", line.join(" "));
-    for (i, s) in specs.iter().enumerate() {
-        // The engine that would run it, as a run names the one that did.
-        let (engine, depth, _) = crate::engine::choose(s.engine, s.qd);
-        params::time_span(&mut o, s, &s.targets, (depth, engine.name()), Shown { latency, iops }, extras, i + 1);
+    for (i, (s, depth, engine)) in specs.iter().enumerate() {
+        params::time_span(&mut o, s, &s.targets, (*depth, engine), Shown { latency, iops }, extras, i + 1);
     }
     o
 }

@@ -38,7 +38,7 @@ fn bypass_io_needs_unbuffered_io_and_is_refused_by_the_switch_typed() {
 #[test]
 fn threads_are_held_to_cpus_as_the_affinity_switches_order_them() {
     use super::super::{Affinity, PeOrder};
-    let allowed = crate::run::affinity::allowed();
+    let allowed = crate::targets::affinity::allowed();
     // By default every CPU the process may use, in order; -n: none (the scheduler's choice).
     assert_eq!(p("-c1M t.dat").unwrap().spec.cpus, allowed);
     assert!(p("-n -c1M t.dat").unwrap().spec.cpus.is_empty());

@@ -1,4 +1,4 @@
-//! Workers pinned to CPUs (DiskSpd's default thread affinity, `-a`): the CPUs this process may
+//! Workers held to CPUs (DiskSpd's default thread affinity, `-a`): the CPUs this process may
 //! run on, and a worker thread held to one of them. Linux's sched_setaffinity; on Windows,
 //! SetThreadAffinityMask within the process's processor group (the first 64 CPUs).
 
