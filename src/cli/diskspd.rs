@@ -34,7 +34,7 @@ fn split(args: &[String]) -> Result<(CommonArgs, Vec<String>), UsageError> {
 
 pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
     let (own, rest) = split(&a.args)?;
-    let job = diskspd::parse(&rest)?;
+    let mut job = diskspd::parse(&rest)?;
     let mut output = own.output(None)?;
     if job.results == Some(ResultsFormat::Xml) && !job.profile_only {
         // -Rxml picks DiskSpd's XML where iolens' default text would go; a typed --format wins.
@@ -63,6 +63,7 @@ pub fn main(a: DiskspdArgs) -> anyhow::Result<i32> {
         print!("{}", crate::report::diskspd_system(&host, &now, job.results == Some(ResultsFormat::Xml)));
         return Ok(0);
     }
+    hold_threads(&mut job)?;
     // Without -c DiskSpd uses an existing target whole, as iolens does without --size.
     let size_given = job.create_size.is_some();
     diskspd::targets_exist(&job)?;
@@ -108,6 +109,15 @@ fn profile(line: &[String], job: &DiskspdJob) -> String {
         specs.iter().map(|spec| ProfileSpan { spec, create_size: job.create_size, extras: &job.extras }).collect();
     write_profile(&mut x, &spans, ResultsFormat::Xml);
     x.finish()
+}
+
+/// DiskSpd's thread affinity on this machine: the CPUs the process may use, their cores and
+/// E-cores.
+fn hold_threads(job: &mut DiskspdJob) -> Result<(), UsageError> {
+    let places = crate::targets::host::cpu_places();
+    let core_of = |c: u32| places.iter().find(|p| p.cpu == c).map_or(c, |p| p.core);
+    let efficient = crate::targets::host::efficiency_cores();
+    diskspd::hold_threads(job, &crate::targets::affinity::allowed(), &core_of, &|c| efficient.contains(&c))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! only produces a [`Spec`]; the runner only consumes one.
 
 mod access;
+pub mod cpus;
 pub mod dbpatterns;
 pub mod iolog;
 pub mod observed;
@@ -232,8 +233,7 @@ pub struct Spec {
     /// latencies are kept apart per priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cmdprio: Option<stages::CmdPrio>,
-    /// CPUs the workers are held to in turn (worker k on `cpus[k % len]`, DiskSpd's affinity);
-    /// empty: the scheduler places them.
+    /// CPUs the workers are held to in turn (worker k on `cpus[k % len]`); empty: any CPU.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cpus: Vec<u32>,
     /// Each worker's buffers start this many bytes apart from any other's (DiskSpd's `-bsp`).

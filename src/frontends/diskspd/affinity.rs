@@ -5,7 +5,7 @@
 //! group, so filling and spanning groups place threads alike, as on a Windows machine of up to
 //! 64 CPUs.
 
-use super::wording::{alone, incorrect, unsupported};
+use super::wording::{incorrect, unsupported};
 use super::R;
 
 /// Where P- and E-cores (efficiency classes) come in the order.
@@ -34,6 +34,8 @@ pub struct Affinity {
     pub pe: PeOrder,
     /// `-a#,#…`: the CPUs listed, in order; empty: all the process may use.
     pub cpus: Vec<u32>,
+    /// A `-ag#` asked for its whole group, after the CPUs listed before it.
+    pub whole_group: bool,
     /// Some `-a` was typed (which `-n` conflicts with).
     pub typed: bool,
 }
@@ -101,10 +103,8 @@ impl Affinity {
             let num = |s: &str| (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse::<u32>().ok());
             if let Some(g) = t.strip_prefix('g') {
                 group = num(g).flatten().ok_or_else(|| incorrect(arg, &["syntax error parsing affinity"]))?;
-                if i + 1 == v.split(',').count() {
-                    // -ag#: the whole group.
-                    cpus.extend(crate::targets::affinity::allowed());
-                }
+                // -ag#: the whole group.
+                self.whole_group |= i + 1 == v.split(',').count();
                 continue;
             }
             let (a, b) = t.split_once('-').unwrap_or((t, t));
@@ -128,17 +128,15 @@ impl Affinity {
     /// is an E-core.
     pub fn order(&self, allowed: &[u32], core_of: &dyn Fn(u32) -> u32, efficient: &dyn Fn(u32) -> bool) -> R<Vec<u32>> {
         if self.disabled {
-            if self.typed {
-                return Err(alone("-n", "-n and -a parameters cannot be used together"));
-            }
             return Ok(Vec::new());
         }
-        let base = if self.cpus.is_empty() { allowed.to_vec() } else { self.cpus.clone() };
+        let mut base = self.cpus.clone();
+        if base.is_empty() || self.whole_group {
+            base.extend(allowed.iter().filter(|c| !self.cpus.contains(c)));
+        }
         if let Some(c) = base.iter().find(|c| !allowed.contains(c)) {
-            let why = format!(
-                "CPU {c} is not one this process may run on ({})",
-                crate::targets::affinity::cpu_ranges(allowed)
-            );
+            let why =
+                format!("CPU {c} is not one this process may run on ({})", crate::workload::cpus::cpu_ranges(allowed));
             return Err(unsupported("-a", &why));
         }
         // A pass takes one CPU of each core (-ac) or every CPU once.

@@ -233,7 +233,9 @@ fn finish(line: Line) -> R<DiskspdJob> {
         }
         spec.threads = n;
     }
-    spec.cpus = cpu_order(&line.extras.affinity)?;
+    if line.extras.affinity.disabled && line.extras.affinity.typed {
+        return Err(alone("-n", "-n and -a parameters cannot be used together"));
+    }
     spec.buffers_apart = if line.extras.buffer_separation { line::BUFFER_SEPARATION } else { 0 };
     if zero {
         spec.data = DataPattern::Zero;
@@ -309,12 +311,19 @@ fn finish(line: Line) -> R<DiskspdJob> {
     })
 }
 
-/// The CPUs a line's threads are held to, in turn, on this machine.
-pub(super) fn cpu_order(a: &Affinity) -> R<Vec<u32>> {
-    let places = crate::targets::host::cpu_places();
-    let core_of = |c: u32| places.iter().find(|p| p.cpu == c).map_or(c, |p| p.core);
-    let efficient = crate::targets::host::efficiency_cores();
-    a.order(&crate::targets::affinity::allowed(), &core_of, &|c| efficient.contains(&c))
+/// Holds a job's threads to CPUs as its affinity switches order them, on a machine where the
+/// process may use `allowed`, `core_of` tells a CPU's core and `efficient` its E-cores.
+pub fn hold_threads(
+    job: &mut DiskspdJob,
+    allowed: &[u32],
+    core_of: &dyn Fn(u32) -> u32,
+    efficient: &dyn Fn(u32) -> bool,
+) -> R<()> {
+    let cpus = job.extras.affinity.order(allowed, core_of, efficient)?;
+    for s in std::iter::once(&mut job.spec).chain(&mut job.later) {
+        s.cpus = cpus.clone();
+    }
+    Ok(())
 }
 
 #[cfg(test)]

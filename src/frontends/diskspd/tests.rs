@@ -83,7 +83,7 @@ fn sizes_offsets_and_data() {
     assert_eq!(p("-z42 f").unwrap().spec.seed, 42);
     let j = p("-w100 -Z1M -D500 -a0,1 f").unwrap();
     assert_eq!((j.spec.read_pct, j.spec.data, j.notes.len()), (0, DataPattern::Random, 2), "{:?}", j.notes);
-    assert_eq!(j.spec.cpus, [0, 1], "-a0,1: the threads are held to CPUs 0 and 1 in turn");
+    assert_eq!(j.extras.affinity.cpus, [0, 1], "-a0,1: the threads go to CPUs 0 and 1 in turn");
     assert_eq!((opt_of("-B8k -f4k f"), opt_of("-B8k:0 f")), ("-f".into(), "-B".into()));
     assert_eq!(opt_of("-Z1k f"), "-Z");
 }

@@ -39,7 +39,7 @@ pub(super) fn time_span(
     let a = &extras.affinity;
     let _ = writeln!(o, "    affinity assignment: {}", a.words());
     if !a.cpus.is_empty() {
-        let _ = writeln!(o, "    affinity (cpu): {}", crate::targets::affinity::cpu_ranges(&a.cpus));
+        let _ = writeln!(o, "    affinity (cpu): {}", crate::workload::cpus::cpu_ranges(&a.cpus));
     }
     let separation = if extras.buffer_separation { "thread optimized (16MiB)" } else { "system default" };
     let _ = writeln!(o, "    buffer separation: {separation}");

@@ -4,7 +4,7 @@
 use super::{diskspd_time, file_size};
 use crate::result::host::{Cache, CacheKind};
 use crate::result::Host;
-use crate::targets::affinity::cpu_ranges;
+use crate::workload::cpus::cpu_ranges;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 

@@ -5,7 +5,7 @@
 use super::latency::{columns, TEXT_ROWS};
 use super::{file_size, Shown};
 use crate::result::{RunResult, TestResult, ThreadOp};
-use crate::targets::affinity::cpu_ranges;
+use crate::workload::cpus::cpu_ranges;
 use std::fmt::Write;
 
 pub(super) fn results(o: &mut String, r: &RunResult, t: &TestResult, show: Shown) {

@@ -1,12 +1,5 @@
 use super::*;
 
-#[test]
-fn ranges_fold_runs_of_cpus() {
-    assert_eq!(cpu_ranges(&[11, 0, 1, 2, 3, 8, 10, 1]), "0-3,8,10-11");
-    assert_eq!(cpu_ranges(&[5]), "5");
-    assert_eq!(cpu_ranges(&[]), "");
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn a_thread_pinned_to_an_allowed_cpu_runs_only_there() {

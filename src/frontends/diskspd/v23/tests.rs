@@ -37,14 +37,22 @@ fn bypass_io_needs_unbuffered_io_and_is_refused_by_the_switch_typed() {
 
 #[test]
 fn threads_are_held_to_cpus_as_the_affinity_switches_order_them() {
-    use super::super::{Affinity, PeOrder};
-    let allowed = crate::targets::affinity::allowed();
+    use super::super::{hold_threads, Affinity, PeOrder};
+    // A machine of four CPUs, each its own core, none an E-core.
+    let held = |line: &str| -> R<Vec<u32>> {
+        let mut j = p(line)?;
+        hold_threads(&mut j, &[0, 1, 2, 3], &|c| c, &|_| false)?;
+        Ok(j.spec.cpus)
+    };
     // By default every CPU the process may use, in order; -n: none (the scheduler's choice).
-    assert_eq!(p("-c1M t.dat").unwrap().spec.cpus, allowed);
-    assert!(p("-n -c1M t.dat").unwrap().spec.cpus.is_empty());
+    assert_eq!(held("-c1M t.dat").unwrap(), [0, 1, 2, 3]);
+    assert!(held("-n -c1M t.dat").unwrap().is_empty());
     assert_eq!(err("-n -a0 -c1M t.dat").1, "ERROR: -n and -a parameters cannot be used together");
-    assert_eq!(p("-a0 -c1M t.dat").unwrap().spec.cpus, [0]);
-    assert!(err("-a100000 -c1M t.dat").1.contains("CPU 100000 is not one this process may run on"));
+    assert_eq!(held("-a2,0 -c1M t.dat").unwrap(), [2, 0]);
+    assert_eq!(held("-ag0,2,g0 -c1M t.dat").unwrap(), [2, 0, 1, 3], "CPU 2, then the rest of group 0");
+    let bad = held("-a7 -c1M t.dat").unwrap_err();
+    assert_eq!(bad.option, "-a");
+    assert!(bad.message.contains("CPU 7 is not one this process may run on (0-3)"), "{}", bad.message);
     assert!(err("-ag1,0 -c1M t.dat").1.contains("processor group 0 only"));
     assert!(err("-a0- -c1M t.dat").1.contains("syntax error parsing affinity"));
     for (sw, words) in [
