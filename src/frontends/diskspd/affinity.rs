@@ -38,6 +38,8 @@ pub struct Affinity {
     pub whole_group: bool,
     /// Some `-a` was typed (which `-n` conflicts with).
     pub typed: bool,
+    /// The last `-a` that listed CPUs, as typed, for the errors about them.
+    pub list_arg: String,
 }
 
 impl Affinity {
@@ -120,6 +122,7 @@ impl Affinity {
             return Err(unsupported(arg, "iolens holds threads to CPUs of processor group 0 only"));
         }
         self.cpus.extend(cpus);
+        self.list_arg = arg.to_string();
         Ok(())
     }
 
@@ -137,7 +140,7 @@ impl Affinity {
         if let Some(c) = base.iter().find(|c| !allowed.contains(c)) {
             let why =
                 format!("CPU {c} is not one this process may run on ({})", crate::workload::cpus::cpu_ranges(allowed));
-            return Err(unsupported("-a", &why));
+            return Err(unsupported(&self.list_arg, &why));
         }
         // A pass takes one CPU of each core (-ac) or every CPU once.
         let mut passes: Vec<Vec<u32>> = Vec::new();

@@ -51,7 +51,7 @@ fn threads_are_held_to_cpus_as_the_affinity_switches_order_them() {
     assert_eq!(held("-a2,0 -c1M t.dat").unwrap(), [2, 0]);
     assert_eq!(held("-ag0,2,g0 -c1M t.dat").unwrap(), [2, 0, 1, 3], "CPU 2, then the rest of group 0");
     let bad = held("-a7 -c1M t.dat").unwrap_err();
-    assert_eq!(bad.option, "-a");
+    assert_eq!(bad.option, "-a7", "the switch as typed");
     assert!(bad.message.contains("CPU 7 is not one this process may run on (0-3)"), "{}", bad.message);
     assert!(err("-ag1,0 -c1M t.dat").1.contains("processor group 0 only"));
     assert!(err("-a0- -c1M t.dat").1.contains("syntax error parsing affinity"));
