@@ -33,6 +33,28 @@ pub struct Host {
     pub caches: Vec<Cache>,
 }
 
+impl Host {
+    /// A machine known only by its name (another tool's result): every other fact unknown.
+    pub fn named(hostname: &str, targets: Vec<TargetInfo>) -> Host {
+        Host {
+            hostname: hostname.to_string(),
+            os: String::new(),
+            kernel: String::new(),
+            arch: String::new(),
+            cpu_model: String::new(),
+            cores: 0,
+            memory_bytes: 0,
+            vm_vendor: None,
+            vm_product: None,
+            targets,
+            cpus: Vec::new(),
+            power_scheme: None,
+            page_size: None,
+            caches: Vec::new(),
+        }
+    }
+}
+
 /// One CPU cache and the CPUs that share it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cache {

@@ -194,22 +194,8 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
         options::apply(&mut line, arg)?;
     }
     if line.system_only {
-        let Line { spec, notes, results, extras, .. } = line;
-        let (create_size, later) = (None, Vec::new());
-        let (latency, iops_stddev, profile_only, system_only) = (false, false, false, true);
-        let job = DiskspdJob {
-            spec,
-            notes,
-            latency,
-            iops_stddev,
-            create_size,
-            later,
-            results,
-            profile_only,
-            system_only,
-            extras,
-        };
-        return Ok(job);
+        let (spec, notes) = (line.spec.clone(), line.notes.clone());
+        return Ok(job_of(&line, spec, notes));
     }
     if line.spec.targets.is_empty() {
         return Err(alone("TARGET", "need to provide at least one filename"));
@@ -221,8 +207,9 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
 
 /// What the options of a line mean together: DiskSpd's conflicts, its per-thread throttle as
 /// iolens' total, and the notes on where iolens runs the line differently.
-fn finish(line: Line) -> R<DiskspdJob> {
-    let Line { mut spec, mut notes, block, zbuf, zero, .. } = line;
+fn finish(mut line: Line) -> R<DiskspdJob> {
+    let (mut spec, mut notes) = (std::mem::take(&mut line.spec), std::mem::take(&mut line.notes));
+    let (block, zbuf, zero) = (line.block, line.zbuf, line.zero);
     let n_targets = spec.targets.len() as u32;
     if let Some(n) = line.f_threads {
         if spec.threads > 1 {
@@ -294,21 +281,23 @@ fn finish(line: Line) -> R<DiskspdJob> {
         };
         unsupported(o, &e.message)
     })?;
-    let (latency, iops_stddev, create_size) = (line.latency, line.iops_stddev, line.create_size);
-    let (results, profile_only, extras) = (line.results, line.profile_only, line.extras);
-    let later = Vec::new();
-    Ok(DiskspdJob {
+    Ok(job_of(&line, spec, notes))
+}
+
+/// The job a settled line makes, with its spec and notes.
+fn job_of(line: &Line, spec: Spec, notes: Vec<String>) -> DiskspdJob {
+    DiskspdJob {
         spec,
         notes,
-        latency,
-        iops_stddev,
-        create_size,
-        later,
-        results,
-        profile_only,
-        system_only: false,
-        extras,
-    })
+        latency: line.latency,
+        iops_stddev: line.iops_stddev,
+        create_size: line.create_size,
+        later: Vec::new(),
+        results: line.results,
+        profile_only: line.profile_only,
+        system_only: line.system_only,
+        extras: line.extras.clone(),
+    }
 }
 
 /// Holds a job's threads to CPUs as its affinity switches order them, on a machine where the

@@ -127,10 +127,7 @@ fn extras(x: &mut XmlOut, e: &Extras) {
     }
     if !a.cpus.is_empty() {
         x.open("Affinity");
-        x.empty(
-            "Group",
-            &[("Group", "0".into()), ("Mask", super::xml_system::mask(a.cpus.iter().copied()).unwrap_or_default())],
-        );
+        x.empty("Group", &[("Group", "0".into()), ("Mask", mask(a.cpus.iter().copied()).unwrap_or_default())]);
         x.close("Affinity");
     }
     x.leaf("BufferSeparation", if e.buffer_separation { "PDECacheLine" } else { "SystemDefault" });
@@ -186,4 +183,16 @@ fn target(x: &mut XmlOut, s: &Spec, path: &str, create_size: Option<u64>, bypass
     x.leaf("IOPriority", 3);
     x.leaf("Weight", 1);
     x.close("Target");
+}
+
+/// "0x3" for CPUs 0 and 1; None for no CPUs. CPUs past 63 do not fit DiskSpd's 64-bit group
+/// mask and are left out of it.
+pub fn mask(cpus: impl Iterator<Item = u32>) -> Option<String> {
+    let mut m = 0u64;
+    let mut any = false;
+    for c in cpus.filter(|&c| c < 64) {
+        m |= 1 << c;
+        any = true;
+    }
+    any.then(|| format!("0x{m:x}"))
 }

@@ -8,7 +8,8 @@
 
 use super::effective_cpus;
 use super::latency::{columns, xml_percentiles};
-use super::xml_system::{mask, system};
+use super::profile::mask;
+use super::xml_system::system;
 use super::Shown;
 use crate::frontends::diskspd::recorded_extras;
 use crate::frontends::diskspd::ResultsFormat;

@@ -3,7 +3,7 @@
 //! `-Rsxml` prints it alone.
 
 use super::diskspd_time;
-use crate::report::diskspd::profile::XmlOut;
+use crate::report::diskspd::profile::{mask, XmlOut};
 use crate::result::host::CacheKind;
 use crate::result::{CpuPlace, Host};
 use std::collections::BTreeMap;
@@ -101,16 +101,4 @@ fn grouped(x: &mut XmlOut, cpus: &[CpuPlace], name: &str, key: fn(&CpuPlace) -> 
         x.empty("Group", &[("Group", "0".into()), ("Mask", mask(members.into_iter()).unwrap_or_default())]);
         x.close(name);
     }
-}
-
-/// "0x3" for CPUs 0 and 1; None for no CPUs. CPUs past 63 do not fit DiskSpd's 64-bit group
-/// mask and are left out of it.
-pub(super) fn mask(cpus: impl Iterator<Item = u32>) -> Option<String> {
-    let mut m = 0u64;
-    let mut any = false;
-    for c in cpus.filter(|&c| c < 64) {
-        m |= 1 << c;
-        any = true;
-    }
-    any.then(|| format!("0x{m:x}"))
 }
