@@ -33,7 +33,8 @@ fn says_what(e: &UsageError) -> Result<(), TestCaseError> {
 fn spec_survives_json(s: &Spec) -> Result<(), TestCaseError> {
     let json = serde_json::to_string(s).unwrap();
     let back: Spec = serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
-    prop_assert_eq!(&back, s);
+    // `size_given` says how the spec was asked for and is not stored.
+    prop_assert_eq!(back, s.as_ran());
     Ok(())
 }
 
