@@ -40,6 +40,9 @@ pub fn render(r: &RunResult) -> String {
     // After every documented column, so readers by position are undisturbed: a multi-host
     // run's rows of one rank each (empty for the combined rows).
     head.extend(["rank".into(), "rank_host".into()]);
+    // Then the test's mean queue depth over its run, all workers together, beside `qd` asked
+    // (per worker) and `threads` (empty on a rank's row).
+    head.push("mean_qd".into());
     w.write_record(&head).expect("writing to memory");
     let num = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_default();
     let vm = match (&r.host.vm_vendor, &r.host.vm_product) {
@@ -86,7 +89,9 @@ pub fn render(r: &RunResult) -> String {
             ];
             row.extend(PERCENTILES.iter().map(|p| num(o.lat_us.percentiles.get(p))));
             row.push(num(o.lat_us.max));
+            let own = rank[0].is_empty();
             row.extend(rank);
+            row.push(if own { format!("{:.3}", t.mean_qd) } else { String::new() });
             w.write_record(&row).expect("writing to memory");
         };
         for (op, o) in [("read", &t.read), ("write", &t.write), ("total", &t.total)] {

@@ -28,8 +28,8 @@ pub fn render(r: &RunResult) -> String {
         let fs = t.filesystem.as_deref().map(|f| format!(", {f}")).unwrap_or_default();
         let _ = writeln!(o, "Target `{}`{dev}{fs}.\n", t.path);
     }
-    let _ = writeln!(o, "| test | op | IOPS | MB/s | {} |", LATENCY_HEADS.join(" | "));
-    let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(o, "| test | op | IOPS | MB/s | {} | mean QD / asked |", LATENCY_HEADS.join(" | "));
+    let _ = writeln!(o, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for t in &r.tests {
         let ops: &[(&str, &crate::result::OpStats)] = match t.spec.read_pct {
             100 => &[("read", &t.read)],
@@ -38,7 +38,8 @@ pub fn render(r: &RunResult) -> String {
         };
         for (op, s) in ops {
             let lat = PAGE.latency(&s.lat_us).join(" | ");
-            let _ = writeln!(o, "| {} | {op} | {:.0} | {:.2} | {lat} |", t.name, s.iops, s.mbps);
+            let qd = format!("{:.2} / {}", t.mean_qd, t.asked_qd());
+            let _ = writeln!(o, "| {} | {op} | {:.0} | {:.2} | {lat} | {qd} |", t.name, s.iops, s.mbps);
         }
     }
     for t in r.tests.iter().filter(|t| !t.ranks.is_empty()) {

@@ -16,9 +16,9 @@ fn text_snapshot() {
 fn csv_snapshot() {
     let csv = super::csv::render(&fixture());
     // Fixed columns: 23 before the latency figures, min, 23 percentiles, max, then a multi-host
-    // run's rank and rank_host (empty here).
-    assert!(csv.lines().all(|l| l.split(',').count() == 50), "column count");
-    assert!(csv.lines().skip(1).all(|l| l.ends_with(",,")), "no rank in a single-host run");
+    // run's rank and rank_host (empty here), then the test's mean queue depth.
+    assert!(csv.lines().all(|l| l.split(',').count() == 51), "column count");
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",,3.844")), "no rank in a single-host run; mean QD");
     assert_eq!(csv.lines().count(), 4);
     insta::assert_snapshot!(csv);
 }

@@ -367,12 +367,13 @@ pub(super) fn cpu_table(o: &mut String, t: &TestResult) {
     }
     let _ = writeln!(
         o,
-        "iolens itself: user {:.2}%, system {:.2}% of {} CPUs; {} µs CPU per I/O; mean queue depth {:.2}",
+        "iolens itself: user {:.2}%, system {:.2}% of {} CPUs; {} µs CPU per I/O; mean queue depth {:.2} of {} asked",
         c.user_pct,
         c.system_pct,
         c.cores,
         c.us_per_io.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into()),
-        t.mean_qd
+        t.mean_qd,
+        t.asked_qd()
     );
 }
 

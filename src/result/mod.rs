@@ -199,6 +199,13 @@ pub enum Stop {
     IoCount,
 }
 
+impl TestResult {
+    /// I/Os the test asked to keep in flight, all workers together: what `mean_qd` is held to.
+    pub fn asked_qd(&self) -> u64 {
+        self.depth as u64 * self.threads.len().max(1) as u64
+    }
+}
+
 impl Stop {
     pub fn name(self) -> &'static str {
         match self {

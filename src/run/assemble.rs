@@ -67,13 +67,16 @@ pub fn test_result(p: Parts) -> TestResult {
     let failed = below_min_rate_in_any(&p);
     let (cs, ce, wall) = &p.cpu;
     let qd_area: f64 = p.recs.iter().map(|r| r.qd_area).sum();
+    let mean_qd = if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 };
+    let mut notices = notices(p.notices.clone(), p.recs, &errors);
+    notices.extend(short_queue(&p, mean_qd, secs));
     let started_at = p.started_at + Duration::from_nanos(w.delay);
     TestResult {
         name: p.spec.short_name(),
         spec: p.spec.as_ran(),
         engine: p.engine.name().into(),
         depth: p.depth,
-        notices: notices(p.notices, p.recs, &errors),
+        notices,
         group: 0,
         options: Vec::new(),
         started_at: humantime::format_rfc3339_seconds(started_at).to_string(),
@@ -90,7 +93,7 @@ pub fn test_result(p: Parts) -> TestResult {
         shifts: Vec::new(),
         dropped: p.dropped,
         cpu: ce.since(cs, *wall, recs.total.count()),
-        mean_qd: if secs > 0.0 { qd_area / (secs * 1e9) } else { 0.0 },
+        mean_qd,
         histograms: recs.histograms(),
         verify: p.recs.iter().filter_map(|r| r.verify.clone()).reduce(|mut a, b| {
             a.merge(b);
@@ -321,6 +324,30 @@ fn notices(mut notices: Vec<String>, recs: &[WorkerRec], errors: &IoErrors) -> V
         ));
     }
     notices
+}
+
+/// A run that kept fewer I/Os in flight than it asked for measured a shallower queue: said beside
+/// the figures. Only on the queuing engines, and where nothing was meant to hold I/Os back (a
+/// rate, think time, a flow share, a replayed trace, verification, fsyncs, trim+write pairs).
+fn short_queue(p: &Parts, mean_qd: f64, secs: f64) -> Option<String> {
+    let s = p.spec;
+    let held = s.rate_iops.is_some()
+        || s.rate_mbps.is_some()
+        || s.think.is_some()
+        || s.flow.is_some()
+        || s.replay.is_some()
+        || s.verify.is_some()
+        || s.fsync_every > 0
+        || s.trim_write;
+    let queuing = matches!(p.engine, EngineKind::IoUring | EngineKind::Iocp);
+    let asked = p.depth as f64 * p.recs.len() as f64;
+    if held || !queuing || p.depth < 2 || secs < 1.0 || p.interrupted || mean_qd >= 0.95 * asked {
+        return None;
+    }
+    Some(format!(
+        "kept {mean_qd:.1} of the {asked} I/Os asked for in flight on average ({:.0} %): the figures are a shallower queue's",
+        100.0 * mean_qd / asked
+    ))
 }
 
 /// Why the test failed fio's rate_min check: the first worker whose rate fell short.

@@ -22,9 +22,9 @@ const UNAPPLIED: &[(&str, &str)] = &[
     ("lockmem", "iolens does not lock memory away from the page cache"),
     // How fio submits: iolens' own submission path is the same either way.
     ("io_submit_mode", "iolens submits from the worker threads (fio's inline mode)"),
-    ("iodepth_batch_complete", "iolens reaps whatever has completed"),
-    ("iodepth_batch_complete_min", "iolens reaps whatever has completed"),
-    ("iodepth_batch_complete_max", "iolens reaps whatever has completed"),
+    ("iodepth_batch_complete", "iolens waits for one completion at a time (fio's default)"),
+    ("iodepth_batch_complete_min", "iolens waits for one completion at a time (fio's default)"),
+    ("iodepth_batch_complete_max", "iolens reaps one completion and refills its slot at once (fio's default)"),
     ("iodepth_low", "iolens refills the queue as I/Os complete"),
     ("sqthread_poll", "io_uring SQ polling is not used"),
     ("sqthread_poll_cpu", "io_uring SQ polling is not used"),
@@ -72,7 +72,9 @@ pub(super) fn unapplied_note(key: &str, v: Option<&str>) -> Option<String> {
     let v = v.map(str::trim);
     let quiet = match key {
         "fallocate" => matches!(v, Some("native" | "posix" | "1")),
-        "iodepth_batch_complete" | "iodepth_batch_complete_min" => matches!(v, Some("0" | "1")),
+        "iodepth_batch_complete" | "iodepth_batch_complete_min" | "iodepth_batch_complete_max" => {
+            matches!(v, Some("0" | "1"))
+        }
         _ => matches!(v, Some("0" | "none" | "" | "inline" | "tausworthe" | "tausworthe64")),
     };
     (!text.is_empty() && !quiet).then(|| format!("{key}={}: {text}", v.unwrap_or("1")))

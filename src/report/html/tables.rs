@@ -67,7 +67,7 @@ pub fn summary(o: &mut String, r: &RunResult) {
     let stops = r.tests.iter().any(|t| t.steady.as_ref().is_some_and(|s| s.stop.is_some()));
     let _ = writeln!(
         o,
-        "<table><tr><th>test</th><th>op</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th>{heads}<th>mean QD</th>\
+        "<table><tr><th>test</th><th>op</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th>{heads}<th>mean QD</th><th>QD asked</th>\
          <th>CPU µs/IO</th>{}</tr>",
         if stops { "<th>s</th><th>stop</th>" } else { "" }
     );
@@ -82,12 +82,13 @@ pub fn summary(o: &mut String, r: &RunResult) {
             let _ = writeln!(
                 o,
                 "<tr><td>{}</td><td>{op}</td><td class=n>{:.0}</td><td class=n>{:.2}</td><td class=n>{:.2}</td>{lat}\
-                 <td class=n>{:.2}</td><td class=n>{}</td>{stop}</tr>",
+                 <td class=n>{:.2}</td><td class=n>{}</td><td class=n>{}</td>{stop}</tr>",
                 esc(&t.name),
                 s.iops,
                 s.mbps,
                 s.mibps,
                 t.mean_qd,
+                t.asked_qd(),
                 PAGE.us(t.cpu.us_per_io)
             );
         }
