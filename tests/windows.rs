@@ -68,9 +68,12 @@ fn iocp_keeps_its_queue_depth_in_flight_and_sync_one() {
     let (qd, iops) = (f(&t["mean_qd"]), f(&t["total"]["iops"]));
     eprintln!("iocp: mean queue depth {qd:.1} of 32, {iops:.0} IOPS");
     assert_eq!((t["engine"].as_str(), t["depth"].as_u64()), (Some("iocp"), Some(32)));
-    // Wine completes file I/O inside ReadFile, so the depth is held only between reaps; on
-    // Windows it is 32 throughout.
-    assert!(qd > 16.0 && qd <= 32.01 && iops > 0.0, "mean queue depth {qd}, {iops} IOPS");
+    // The worker's own count of I/Os issued and not yet reaped, over time: each completion taken
+    // from the port has its slot issued again before the next is taken, so all 32 stay in
+    // flight (taking every completion that is ready first kept fewer).
+    assert!(qd >= 0.98 * 32.0 && qd <= 32.01 && iops > 0.0, "mean queue depth {qd}, {iops} IOPS");
+    let notices = t["notices"].as_array().expect("notices");
+    assert!(!notices.iter().any(|n| n.as_str().is_some_and(|n| n.contains("in flight"))), "{notices:?}");
     assert!(!file.exists(), "the test file is removed");
     let (code, v, err) =
         json(iolens(&d).args(["run", "--engine", "sync", "--qd", "32", "--duration", "1", "--size", "64M"]).arg(&file));
