@@ -71,7 +71,7 @@ fn iocp_keeps_its_queue_depth_in_flight_and_sync_one() {
     // The worker's own count of I/Os issued and not yet reaped, over time: each completion taken
     // from the port has its slot issued again before the next is taken, so all 32 stay in
     // flight (taking every completion that is ready first kept fewer).
-    assert!(qd >= 0.98 * 32.0 && qd <= 32.01 && iops > 0.0, "mean queue depth {qd}, {iops} IOPS");
+    assert!((0.98 * 32.0..=32.01).contains(&qd) && iops > 0.0, "mean queue depth {qd}, {iops} IOPS");
     let notices = t["notices"].as_array().expect("notices");
     assert!(!notices.iter().any(|n| n.as_str().is_some_and(|n| n.contains("in flight"))), "{notices:?}");
     assert!(!file.exists(), "the test file is removed");
