@@ -48,7 +48,10 @@ fn git_commit() -> Option<String> {
         rerun_if_exists(&dir.join("packed-refs"));
     }
     let hash = git(&["rev-parse", "--short=12", "HEAD"])?;
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // --no-optional-locks: a plain `git status` rewrites the index it has just refreshed, which
+    // is one of the files watched above, so every build would make the next one rebuild.
+    let dirty =
+        git(&["--no-optional-locks", "status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     Some(if dirty { format!("{hash}-dirty") } else { hash })
 }
 

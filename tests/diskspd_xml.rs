@@ -206,3 +206,40 @@ fn xml_options_fail_on_one_line() {
     }
     assert_eq!(entries(dir.path()), ["bad.xml"]);
 }
+
+/// `-vs`: per thread, the calls that took completions account for every I/O it counted
+/// (Σ k × calls taking k, iolens taking one per call); paced by `-g`, the rate's waits and
+/// sleeps are counted, and unpaced none are.
+#[test]
+fn wait_statistics_account_for_every_io() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rate, throttled) in [(None, false), (Some("-g4000"), true)] {
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["diskspd", "-vs", "-t2", "-o4", "-b4k", "-r", "-d1", "-W0", "-L", "-c16M", "-Rxml", "--no-store"])
+            .args(rate)
+            .arg("w.dat")
+            .output()
+            .unwrap();
+        let (code, xml, stderr) = parts(&out);
+        assert_eq!(code, 0, "{stderr}");
+        let x = leaves(&xml);
+        let get = |p: &str| x.iter().filter(|(k, _)| k == p).map(|(_, v)| v.clone()).collect::<Vec<_>>();
+        let ios = get("Results/TimeSpan/Thread/Target/IOCount");
+        let w = |e: &str| get(&format!("Results/TimeSpan/Thread/WaitStatistics/{e}"));
+        let hist = |v: &str| v.split(' ').map(|n| n.parse::<u64>().unwrap()).collect::<Vec<_>>();
+        let (waits, per_wait, looks, per_look) =
+            (w("CompletionWait"), w("WaitCompletion"), w("Lookaside"), w("LookasideCompletion"));
+        assert_eq!((ios.len(), waits.len(), per_look.len()), (2, 2, 2), "{xml}");
+        for t in 0..2 {
+            let (hw, hl) = (hist(&per_wait[t]), hist(&per_look[t]));
+            assert_eq!((hw.len(), hw.iter().sum::<u64>()), (8, num(&waits[t]) as u64), "{rate:?} thread {t}");
+            assert_eq!(hl.iter().sum::<u64>(), num(&looks[t]) as u64, "{rate:?} thread {t}");
+            let taken: u64 = (0..8).map(|k| k as u64 * (hw[k] + hl[k])).sum();
+            assert_eq!(taken, num(&ios[t]) as u64, "{rate:?} thread {t}: completions taken vs I/Os counted");
+            assert!(hw[2..].iter().chain(&hl[2..]).all(|&n| n == 0), "one completion per call: {hw:?} {hl:?}");
+            let paced = num(&w("ThrottleWait")[t]) + num(&w("ThrottleSleep")[t]);
+            assert_eq!(paced > 0.0, throttled, "{rate:?} thread {t}: {paced} throttle waits and sleeps");
+        }
+    }
+}

@@ -15,6 +15,7 @@ mod seconds;
 pub mod shifts;
 pub mod simdb;
 pub mod verify;
+pub mod waits;
 
 use crate::stats::cpu::CpuStats;
 use crate::stats::{HistDump, LatRec, LatStats};
@@ -296,6 +297,10 @@ pub struct ThreadStats {
     /// latency attributes); empty for results without it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub second_lat: Vec<[SecondLat; 2]>,
+    /// How this worker's loop met its completions (DiskSpd's `-vs`); none for results without
+    /// it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits: Option<waits::WaitStats>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -243,6 +243,7 @@ fn threads(
                         [x[0], if trims { SecondLat::default() } else { x[1] }]
                     })
                     .collect(),
+                waits: Some(r.waits),
             }
         })
         .collect()

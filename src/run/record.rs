@@ -35,6 +35,8 @@ pub struct WorkerRec {
     pub stages: Option<Box<super::stages::StageRecs>>,
     /// A replay's lag behind the trace's clock, per I/O (see `result::replay`).
     pub lag: Option<LatRec>,
+    /// The loop's waits and looks for completions (DiskSpd's `-vs`).
+    pub waits: crate::result::waits::WaitStats,
 }
 
 impl WorkerRec {

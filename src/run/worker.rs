@@ -324,6 +324,9 @@ impl<E: Engine> Worker<'_, E> {
                 // Nothing in flight: either the engine completed everything already (null), or
                 // pacing holds the next I/O back — then wait until it is due.
                 if wait > 0 && !self.pace.is_free() && !stopping {
+                    if ts >= self.m_start && ts < self.m_end {
+                        self.rec.waits.throttle_sleep += 1;
+                    }
                     self.wait_until(ts + wait);
                 }
                 continue;

@@ -254,6 +254,7 @@ fn threads(mine: &[&Meter], secs: f64) -> Vec<ThreadStats> {
                 total: op(&both, m.read_bytes + m.write_bytes),
                 seconds: m.seconds.iter().map(|s| [s[0], s[1]]).collect(),
                 second_lat: Vec::new(),
+                waits: None,
             }
         })
         .collect()

@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The recorded outputs of the real DiskSpd 2.3 in tests/data/diskspd-2.3 (see its README):
 /// file name, the line DiskSpd ran (without its target) and the target's file name.
-pub const SAMPLES: [(&str, &str, &str); 11] = [
+pub const SAMPLES: [(&str, &str, &str); 12] = [
     ("a.txt", "-t2 -o32 -b4k -r4k -w25 -d3 -Sh -D -L -c64M", "IO.dat"),
     ("b.xml", "-t2 -o32 -b4k -r4k -w25 -d3 -Sh -D -L -c64M -Rxml", "IO.dat"),
     ("c.txt", "-b8K -d3 -o8 -t4 -h -r -w30 -L -c64M", "t.dat"),
@@ -24,6 +24,7 @@ pub const SAMPLES: [(&str, &str, &str); 11] = [
     ("d-aup.txt", "-aup -d3 -c64M", "d.dat"),
     ("d-bsn.txt", "-bsn -d3 -c64M", "d.dat"),
     ("d-oc4.txt", "-oc4 -d3 -c64M", "d.dat"),
+    ("e-vs.txt", "-vs -t2 -o4 -L -d3 -c64M", "d.dat"),
 ];
 
 /// Lines DiskSpd prints alone, without running: (file, line, target); `-Rp` renders a profile,

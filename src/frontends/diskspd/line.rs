@@ -56,6 +56,10 @@ pub struct Extras {
     pub ioring: Option<IoRing>,
     /// `-SY` (true: full bypass or fail) or `-Sy` (partial allowed).
     pub bypass_full: Option<bool>,
+    /// `-v`: DiskSpd's verbose mode, echoed in the profile.
+    pub verbose: bool,
+    /// `-vs`: each thread's wait statistics after the results.
+    pub wait_stats: bool,
 }
 
 impl Default for Extras {
@@ -66,6 +70,8 @@ impl Default for Extras {
             completion_depth: None,
             ioring: None,
             bypass_full: None,
+            verbose: false,
+            wait_stats: false,
         }
     }
 }

@@ -315,11 +315,16 @@ fn iops_stddev(l: &mut Line, a: &Arg) -> R<()> {
     Ok(())
 }
 
-fn verbosity(_: &mut Line, a: &Arg) -> R<()> {
+fn verbosity(l: &mut Line, a: &Arg) -> R<()> {
     match a.v {
-        "" | "s" => Ok(()),
-        v => Err(alone("-v", &format!("invalid verbose mode (-v): '{v}'"))),
+        "" => {
+            l.extras.verbose = true;
+            l.notes.push("-v: iolens prints none of DiskSpd's verbose progress lines".into());
+        }
+        "s" => l.extras.wait_stats = true,
+        v => return Err(alone("-v", &format!("invalid verbose mode (-v): '{v}'"))),
     }
+    Ok(())
 }
 
 /// `-R[p]text`, `-R[p]xml` or `-Rp`: the results layout, or the profile alone.

@@ -86,7 +86,7 @@ pub(super) fn completion_depth(l: &mut Line, arg: &str, v: &str) -> R<()> {
     match v.parse::<u32>() {
         Ok(n @ 1..=16) => {
             l.extras.completion_depth = Some(n);
-            l.notes.push(format!("-oc{n}: iolens takes every completion ready at each call"));
+            l.notes.push(format!("-oc{n}: iolens takes one completion per call and refills its slot before the next"));
             Ok(())
         }
         _ => Err(incorrect(arg, &["completion depth (-oc) must be 1-16"])),

@@ -107,9 +107,13 @@ struct Span {
 /// Profile → (time spans, the profile's results format, notes).
 fn spans(p: &Node) -> E<(Vec<Span>, Option<ResultsFormat>, Vec<String>)> {
     let (mut out, mut format, mut notes) = (Vec::new(), None, Vec::new());
+    let mut verbose = Vec::new();
     for k in &p.kids {
         match k.name.as_str() {
-            "Progress" | "Verbose" | "VerboseStats" => {}
+            "Progress" => {}
+            "Verbose" if boolean(k)? => verbose.push("-v"),
+            "VerboseStats" if boolean(k)? => verbose.push("-vs"),
+            "Verbose" | "VerboseStats" => {}
             "ResultFormat" => {
                 format = Some(match k.text.as_str() {
                     "xml" => ResultsFormat::Xml,
@@ -133,6 +137,9 @@ fn spans(p: &Node) -> E<(Vec<Span>, Option<ResultsFormat>, Vec<String>)> {
     }
     if out.is_empty() {
         return Err(("TimeSpans".into(), "the profile has no <TimeSpan>".into()));
+    }
+    for span in &mut out {
+        span.args.extend(verbose.iter().map(|v| v.to_string()));
     }
     Ok((out, format, notes))
 }

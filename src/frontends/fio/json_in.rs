@@ -363,6 +363,7 @@ fn threads(reads: &[Dir], writes: &[Dir], trims: &[Dir]) -> Vec<ThreadStats> {
             total: thread_op(&[&reads[i], &writes[i], &trims[i]]),
             seconds: Vec::new(),
             second_lat: Vec::new(),
+            waits: None,
         })
         .collect()
 }

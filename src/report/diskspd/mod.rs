@@ -8,6 +8,7 @@ mod params;
 pub mod profile;
 mod system;
 mod tables;
+mod waits;
 pub mod xml;
 mod xml_system;
 
@@ -16,17 +17,19 @@ use crate::result::RunResult;
 use crate::workload::Spec;
 use std::fmt::Write;
 
-/// What DiskSpd prints beyond the counts: latency (`-L`) and per-interval IOPS (`-D`).
+/// What DiskSpd prints beyond the counts: latency (`-L`), per-interval IOPS (`-D`) and wait
+/// statistics (`-vs`).
 #[derive(Clone, Copy)]
 pub(super) struct Shown {
     pub latency: bool,
     pub iops: bool,
+    pub waits: bool,
 }
 
 impl Shown {
     fn of(r: &RunResult) -> Shown {
         let (latency, iops) = shown(&r.args);
-        Shown { latency, iops }
+        Shown { latency, iops, waits: recorded_extras(&r.args).wait_stats }
     }
 }
 
@@ -63,7 +66,15 @@ pub fn profile_text(
 ) -> String {
     let mut o = format!("\nCommand Line: diskspd {}\n\nInput parameters:\n\n", line.join(" "));
     for (i, (s, depth, engine)) in specs.iter().enumerate() {
-        params::time_span(&mut o, s, &s.targets, (*depth, engine), Shown { latency, iops }, extras, i + 1);
+        params::time_span(
+            &mut o,
+            s,
+            &s.targets,
+            (*depth, engine),
+            Shown { latency, iops, waits: false },
+            extras,
+            i + 1,
+        );
     }
     o
 }

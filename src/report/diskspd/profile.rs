@@ -75,7 +75,12 @@ pub fn write_profile(x: &mut XmlOut, spans: &[ProfileSpan], format: ResultsForma
     x.open("Profile");
     x.leaf("Progress", 0);
     x.leaf("ResultFormat", if format == ResultsFormat::Xml { "xml" } else { "text" });
-    x.leaf("Verbose", false);
+    let extras = spans.first().map(|s| s.extras);
+    x.leaf("Verbose", extras.is_some_and(|e| e.verbose));
+    if extras.is_some_and(|e| e.wait_stats) {
+        // As DiskSpd: only when asked for, so that older readers are not shown it.
+        x.leaf("VerboseStats", true);
+    }
     x.open("TimeSpans");
     for span in spans {
         time_span(x, span);

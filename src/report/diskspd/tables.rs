@@ -24,6 +24,9 @@ pub(super) fn results(o: &mut String, r: &RunResult, t: &TestResult, show: Shown
         let _ = writeln!(o, "\nTotal latency distribution:");
         percentiles(o, t);
     }
+    if show.waits {
+        super::waits::text(o, t, show);
+    }
 }
 
 /// The CPU table; DiskSpd adds Socket, Node and Core columns only where there are several.

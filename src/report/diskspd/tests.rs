@@ -216,3 +216,62 @@ fn per_thread_buckets_carry_the_threads_own_seconds() {
 fn xml_snapshot() {
     insta::assert_snapshot!(super::xml::render(&fixture(FULL)));
 }
+
+#[test]
+fn wait_statistics_follow_vs_in_23s_split() {
+    use crate::result::waits::WaitStats;
+    let with = |line: &str, w: WaitStats| {
+        let mut r = fixture(line);
+        for th in &mut r.tests[0].threads {
+            th.waits = Some(w);
+        }
+        r
+    };
+    let w = WaitStats { wait: [0, 900, 2, 0, 0, 0, 0, 9], lookaside: [3, 1, 0, 0, 0, 0, 0, 0], ..Default::default() };
+    let text = super::render(&with(&format!("-vs {FULL}"), w));
+    let tail: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("Wait Statistics")).collect();
+    assert_eq!(
+        tail,
+        [
+            "Wait Statistics - Completion Wait",
+            "thread |         wait | 0 - 7+ complete per wait",
+            "------------------------------------------------",
+            "     0 |          911 | 0 900 2 0 0 0 0 9",
+            "",
+            "Wait Statistics - Lookaside",
+            "thread |    lookaside | 0 - 7+ complete per lookaside",
+            "-----------------------------------------------------",
+            "     0 |            4 | 3 1 0 0 0 0 0 0",
+        ],
+        "{text}"
+    );
+    // Without -L or -D DiskSpd never looks aside: no lookaside table. Without -vs, neither.
+    let plain = super::render(&with("-vs -t1 -o4 -d1 -c16M x.dat", w));
+    assert!(plain.contains("Completion Wait") && !plain.contains("Lookaside"), "{plain}");
+    assert!(!super::render(&with(FULL, w)).contains("Wait Statistics"));
+    // Throttled, the waits and sleeps the rate imposed get their columns.
+    let paced = WaitStats { throttle_wait: 5, throttle_sleep: 70, ..w };
+    let text = super::render(&with(&format!("-vs -g1000 {FULL}"), paced));
+    let head = header_after(&text, "Wait Statistics - Completion Wait");
+    assert_eq!(columns(head), ["thread", "wait", "throttle wait  -  sleep", "0 - 7+ complete per wait"]);
+    assert!(text.contains("     0 |          911 |             5  -     70 | 0 900 2 0 0 0 0 9"), "{text}");
+
+    let xml = super::xml::render(&with(&format!("-vs {FULL}"), w));
+    let at = xml.find("<WaitStatistics>").expect("a thread's wait statistics");
+    let block: Vec<&str> = xml[at..].lines().take(8).map(str::trim).collect();
+    assert_eq!(
+        block,
+        [
+            "<WaitStatistics>",
+            "<CompletionWait>911</CompletionWait>",
+            "<WaitCompletion>0 900 2 0 0 0 0 9</WaitCompletion>",
+            "<ThrottleWait>0</ThrottleWait>",
+            "<ThrottleSleep>0</ThrottleSleep>",
+            "<Lookaside>4</Lookaside>",
+            "<LookasideCompletion>3 1 0 0 0 0 0 0</LookasideCompletion>",
+            "</WaitStatistics>",
+        ]
+    );
+    assert!(xml.contains("<VerboseStats>true</VerboseStats>"));
+    assert!(!super::xml::render(&with(FULL, w)).contains("WaitStatistics"));
+}

@@ -2,9 +2,10 @@
 //! that was run (which `-X` reads back) and one `<TimeSpan>` per test: CPU, with -L the
 //! `<Latency>` percentile buckets, with -D the per-second `<Iops>` buckets, and per thread and
 //! target the byte and I/O counts (with -L their latency, with -D their own per-second buckets).
-//! Latency is in ms with three decimals, as DiskSpd prints it. ETW and wait statistics, which
-//! only Windows has, are left out; a test cut short by Ctrl-C, and each notice of a test
-//! (partial, stopped by a stonewall …), adds a `<Warning>` to its time span.
+//! Latency is in ms with three decimals, as DiskSpd prints it. With -vs each thread ends with its
+//! `<WaitStatistics>`. ETW, which only Windows has, is left out; a test cut short by Ctrl-C, and
+//! each notice of a test (partial, stopped by a stonewall …), adds a `<Warning>` to its time
+//! span.
 
 use super::effective_cpus;
 use super::latency::{columns, xml_percentiles};
@@ -129,6 +130,9 @@ fn thread(x: &mut XmlOut, r: &RunResult, t: &TestResult, th: &ThreadStats, show:
         }
     }
     x.close("Target");
+    if let (true, Some(w)) = (show.waits, &th.waits) {
+        super::waits::xml(x, w);
+    }
     x.close("Thread");
 }
 

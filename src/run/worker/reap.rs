@@ -9,11 +9,11 @@ use std::time::Duration;
 impl<E: Engine> Worker<'_, E> {
     /// Submits what is queued, takes one completion (waiting for `min`), and records it.
     ///
-    /// One, as fio (iodepth_batch_complete_max defaults to 1) and DiskSpd (one completion per
-    /// GetQueuedCompletionStatus) take them: the loop refills that slot before it takes the
-    /// next. Taking every completion that is ready and then refilling them one submission call
-    /// after another leaves the k-th slot empty for k calls: at QD 32 on a VM's disk that kept
-    /// 25–29 in flight. The others wait in the engine's queue, still counted in flight.
+    /// One, as fio takes them (iodepth_batch_complete_max defaults to 1): the loop refills
+    /// that slot before it takes the next. Taking every completion that is ready and then
+    /// refilling them one submission call after another leaves the k-th slot empty for k
+    /// calls: at QD 32 on a VM's disk that kept 25–29 in flight. The others wait in the
+    /// engine's queue, still counted in flight. `min` 0 only looks aside at what is ready.
     pub(super) fn reap(&mut self, min: usize, timeout: Option<Duration>) {
         let n = match self.engine.submit_and_reap(&mut self.comps[..1], min, timeout) {
             Ok(n) => n,
@@ -24,7 +24,11 @@ impl<E: Engine> Worker<'_, E> {
                 return;
             }
         };
+        let waited = min > 0;
         if n == 0 {
+            if self.last_t >= self.m_start && self.last_t < self.m_end {
+                self.rec.waits.call(waited, 0);
+            }
             return;
         }
         let tc = self.clock();
@@ -39,6 +43,13 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
         let paced = !self.pace.is_free();
+        if counted {
+            self.rec.waits.call(waited, n);
+            // The queue was short because the rate held I/Os back, not because it was full.
+            if waited && paced && self.inflight < self.depth {
+                self.rec.waits.throttle_wait += 1;
+            }
+        }
         self.completed += n as u64;
         for i in 0..n {
             let c = self.comps[i];

@@ -130,7 +130,8 @@ fn the_echoed_profile_reads_back_to_the_same_specs() {
         "-t2 -o32 -b4k -r4k -w25 -d120 -Sh -L -c1G IO.dat",
         "-t1 -o4 -b64k -s -w100 -d10 -W2 -C1 -Z -B1M -f64M -c128M a.dat b.dat",
         "-F4 -o8 -b8k -r -Su -g2000 -z9 -Zr -w50 f.dat",
-        "-b1M -Sw -g100i -t3 x.dat",
+        "-b1M -Sw -g100i -t3 -vs x.dat",
+        "-v -vs -t1 y.dat",
     ];
     for line in lines {
         let args: Vec<String> = line.split_whitespace().map(String::from).collect();
@@ -147,6 +148,7 @@ fn the_echoed_profile_reads_back_to_the_same_specs() {
         assert_eq!(back.spec, job.spec, "{line}\n{xml}");
         assert_eq!(back.later, vec![job.spec.clone()], "{line}");
         assert_eq!(back.create_size, job.create_size, "{line}");
+        assert_eq!(back.extras, job.extras, "{line}");
     }
 }
 

@@ -1,0 +1,50 @@
+//! `-vs`: each thread's wait statistics, in DiskSpd 2.3's split (ResultParser's "Completion
+//! Wait" and "Lookaside" tables; XmlResultParser's `<WaitStatistics>`). The lookaside table
+//! only with -L or -D, whose latency stamps are why DiskSpd looks aside after each dispatch.
+//! Throttle columns, which 2.3 adds only to throttled runs, follow 2.2's "throttle wait  -
+//! sleep" (no throttled 2.3 output is on record).
+
+use super::profile::XmlOut;
+use super::Shown;
+use crate::result::waits::WaitStats;
+use crate::result::TestResult;
+use std::fmt::Write;
+
+pub(super) fn text(o: &mut String, t: &TestResult, show: Shown) {
+    let rows: Vec<(u32, WaitStats)> = t.threads.iter().map(|th| (th.thread, th.waits.unwrap_or_default())).collect();
+    let throttled = rows.iter().any(|(_, w)| w.throttled());
+    let extra = if throttled { "throttle wait  -  sleep | " } else { "" };
+    let head = format!("thread |         wait | {extra}0 - 7+ complete per wait");
+    let _ = writeln!(o, "\nWait Statistics - Completion Wait\n{head}\n{}", "-".repeat(head.len()));
+    for (i, w) in &rows {
+        let _ = write!(o, "{i:>6} | {:>12} | ", w.waits());
+        if throttled {
+            let _ = write!(o, "{:>13}  - {:>6} | ", w.throttle_wait, w.throttle_sleep);
+        }
+        let _ = writeln!(o, "{}", spaced(&w.wait));
+    }
+    if show.latency || show.iops {
+        let _ = writeln!(o, "\nWait Statistics - Lookaside");
+        let _ = writeln!(o, "thread |    lookaside | 0 - 7+ complete per lookaside\n{}", "-".repeat(53));
+        for (i, w) in &rows {
+            let _ = writeln!(o, "{i:>6} | {:>12} | {}", w.lookasides(), spaced(&w.lookaside));
+        }
+    }
+}
+
+/// A thread's `<WaitStatistics>`: 2.2's elements, with 2.3's `<WaitCompletion>` after the
+/// waits it counts.
+pub(super) fn xml(x: &mut XmlOut, w: &WaitStats) {
+    x.open("WaitStatistics");
+    x.leaf("CompletionWait", w.waits());
+    x.leaf("WaitCompletion", spaced(&w.wait));
+    x.leaf("ThrottleWait", w.throttle_wait);
+    x.leaf("ThrottleSleep", w.throttle_sleep);
+    x.leaf("Lookaside", w.lookasides());
+    x.leaf("LookasideCompletion", spaced(&w.lookaside));
+    x.close("WaitStatistics");
+}
+
+fn spaced(h: &[u64; 8]) -> String {
+    h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}

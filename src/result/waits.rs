@@ -1,0 +1,49 @@
+//! How a worker's loop met its completions (DiskSpd's `-vs` wait statistics): the calls that
+//! waited for one, those that only looked aside at what was ready, and, paced, the waits and
+//! sleeps the rate imposed.
+
+use serde::{Deserialize, Serialize};
+
+/// Counts over a worker's measured window. `wait[k]` and `lookaside[k]` count the calls that
+/// took k completions (the last bucket: 7 or more), as DiskSpd's "0 - 7+ complete per wait".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaitStats {
+    /// Calls that waited for a completion with the queue full (or draining).
+    pub wait: [u64; 8],
+    /// Calls that took what was ready without waiting: after a batch went out, or when the
+    /// next paced I/O was already due.
+    pub lookaside: [u64; 8],
+    /// Waits for a completion while the rate held I/Os back (fewer in flight than the depth).
+    pub throttle_wait: u64,
+    /// Sleeps until the next paced I/O, nothing in flight.
+    pub throttle_sleep: u64,
+}
+
+impl WaitStats {
+    /// Counts one call that took `n` completions; `waited`: it may have blocked.
+    #[inline]
+    pub fn call(&mut self, waited: bool, n: usize) {
+        let h = if waited { &mut self.wait } else { &mut self.lookaside };
+        h[n.min(7)] += 1;
+    }
+
+    pub fn waits(&self) -> u64 {
+        self.wait.iter().sum()
+    }
+
+    pub fn lookasides(&self) -> u64 {
+        self.lookaside.iter().sum()
+    }
+
+    /// Completions the calls took: Σ k × calls(k), the last bucket counted as 7.
+    pub fn completions(&self) -> u64 {
+        (0..8).map(|k| k as u64 * (self.wait[k] + self.lookaside[k])).sum()
+    }
+
+    pub fn throttled(&self) -> bool {
+        self.throttle_wait + self.throttle_sleep > 0
+    }
+}
+
+#[cfg(test)]
+mod tests;
