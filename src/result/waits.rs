@@ -8,7 +8,11 @@ use serde::{Deserialize, Serialize};
 /// took k completions (the last bucket: 7 or more), as DiskSpd's "0 - 7+ complete per wait".
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WaitStats {
-    /// Calls that waited for a completion with the queue full (or draining).
+    /// The worker ran at a rate (DiskSpd's throttled thread).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub throttled: bool,
+    /// Calls that may have blocked for a completion: with the queue full (or draining), and
+    /// the `throttle_wait` ones.
     pub wait: [u64; 8],
     /// Calls that took what was ready without waiting: after a batch went out, or when the
     /// next paced I/O was already due.
@@ -27,8 +31,9 @@ impl WaitStats {
         h[n.min(7)] += 1;
     }
 
-    pub fn waits(&self) -> u64 {
-        self.wait.iter().sum()
+    /// Waits with the queue full or draining: DiskSpd's "wait", which leaves the rate's out.
+    pub fn full_waits(&self) -> u64 {
+        self.wait.iter().sum::<u64>() - self.throttle_wait
     }
 
     pub fn lookasides(&self) -> u64 {
@@ -38,10 +43,6 @@ impl WaitStats {
     /// Completions the calls took: Σ k × calls(k), the last bucket counted as 7.
     pub fn completions(&self) -> u64 {
         (0..8).map(|k| k as u64 * (self.wait[k] + self.lookaside[k])).sum()
-    }
-
-    pub fn throttled(&self) -> bool {
-        self.throttle_wait + self.throttle_sleep > 0
     }
 }
 

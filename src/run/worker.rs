@@ -100,6 +100,7 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
         ..WorkerRec::default()
     };
     rec.prefault(spec, !pace.is_free());
+    rec.waits.throttled = !pace.is_free();
     let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();

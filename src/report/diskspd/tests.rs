@@ -249,12 +249,26 @@ fn wait_statistics_follow_vs_in_23s_split() {
     let plain = super::render(&with("-vs -t1 -o4 -d1 -c16M x.dat", w));
     assert!(plain.contains("Completion Wait") && !plain.contains("Lookaside"), "{plain}");
     assert!(!super::render(&with(FULL, w)).contains("Wait Statistics"));
-    // Throttled, the waits and sleeps the rate imposed get their columns.
-    let paced = WaitStats { throttle_wait: 5, throttle_sleep: 70, ..w };
-    let text = super::render(&with(&format!("-vs -g1000 {FULL}"), paced));
-    let head = header_after(&text, "Wait Statistics - Completion Wait");
-    assert_eq!(columns(head), ["thread", "wait", "throttle wait  -  sleep", "0 - 7+ complete per wait"]);
-    assert!(text.contains("     0 |          911 |             5  -     70 | 0 900 2 0 0 0 0 9"), "{text}");
+    // Throttled, the waits and sleeps the rate imposed get their columns (2.3's unit test
+    // Test_PrintWaitStatsWithThrottle), "---" on a thread without a rate; "wait" leaves the
+    // rate's waits out.
+    let paced = WaitStats { throttled: true, throttle_wait: 5, throttle_sleep: 70, ..w };
+    let mut r = with(&format!("-vs -g1000 {FULL}"), paced);
+    let mut free = r.tests[0].threads[0].clone();
+    (free.thread, free.waits) = (1, Some(w));
+    r.tests[0].threads.push(free);
+    let text = super::render(&r);
+    let table: Vec<&str> = text.lines().skip_while(|l| !l.ends_with("Completion Wait")).skip(1).take(4).collect();
+    assert_eq!(
+        table,
+        [
+            "thread |         wait | throttle wait  -  sleep | 0 - 7+ complete per wait",
+            "--------------------------------------------------------------------------",
+            "     0 |          906 |             5  -     70 | 0 900 2 0 0 0 0 9",
+            "     1 |          911 |               ---       | 0 900 2 0 0 0 0 9",
+        ],
+        "{text}"
+    );
 
     let xml = super::xml::render(&with(&format!("-vs {FULL}"), w));
     let at = xml.find("<WaitStatistics>").expect("a thread's wait statistics");

@@ -1,8 +1,8 @@
 //! `-vs`: each thread's wait statistics, in DiskSpd 2.3's split (ResultParser's "Completion
 //! Wait" and "Lookaside" tables; XmlResultParser's `<WaitStatistics>`). The lookaside table
 //! only with -L or -D, whose latency stamps are why DiskSpd looks aside after each dispatch.
-//! Throttle columns, which 2.3 adds only to throttled runs, follow 2.2's "throttle wait  -
-//! sleep" (no throttled 2.3 output is on record).
+//! Throttled runs add the rate's waits and sleeps, "---" for a thread without a rate. DiskSpd's
+//! "wait" leaves the rate's waits out; its per-wait histogram counts them.
 
 use super::profile::XmlOut;
 use super::Shown;
@@ -12,14 +12,18 @@ use std::fmt::Write;
 
 pub(super) fn text(o: &mut String, t: &TestResult, show: Shown) {
     let rows: Vec<(u32, WaitStats)> = t.threads.iter().map(|th| (th.thread, th.waits.unwrap_or_default())).collect();
-    let throttled = rows.iter().any(|(_, w)| w.throttled());
+    let throttled = rows.iter().any(|(_, w)| w.throttled);
     let extra = if throttled { "throttle wait  -  sleep | " } else { "" };
     let head = format!("thread |         wait | {extra}0 - 7+ complete per wait");
     let _ = writeln!(o, "\nWait Statistics - Completion Wait\n{head}\n{}", "-".repeat(head.len()));
     for (i, w) in &rows {
-        let _ = write!(o, "{i:>6} | {:>12} | ", w.waits());
-        if throttled {
-            let _ = write!(o, "{:>13}  - {:>6} | ", w.throttle_wait, w.throttle_sleep);
+        let _ = write!(o, "{i:>6} | {:>12} | ", w.full_waits());
+        match (throttled, w.throttled) {
+            (true, true) => {
+                let _ = write!(o, "{:>13}  - {:>6} | ", w.throttle_wait, w.throttle_sleep);
+            }
+            (true, false) => o.push_str("              ---       | "),
+            _ => {}
         }
         let _ = writeln!(o, "{}", spaced(&w.wait));
     }
@@ -36,7 +40,7 @@ pub(super) fn text(o: &mut String, t: &TestResult, show: Shown) {
 /// waits it counts.
 pub(super) fn xml(x: &mut XmlOut, w: &WaitStats) {
     x.open("WaitStatistics");
-    x.leaf("CompletionWait", w.waits());
+    x.leaf("CompletionWait", w.full_waits());
     x.leaf("WaitCompletion", spaced(&w.wait));
     x.leaf("ThrottleWait", w.throttle_wait);
     x.leaf("ThrottleSleep", w.throttle_sleep);
