@@ -15,6 +15,7 @@ use super::stages::{PrioPick, StageRecs};
 use super::think::Think;
 use super::verifying::{Verifier, VerifyArgs};
 use crate::engine::trace::Sink;
+use crate::result::waits::WaitStats;
 use crate::workload::iolog::LogKind;
 
 mod queue;
@@ -94,13 +95,14 @@ pub fn run<E: Engine>(engine: &mut E, a: WorkerArgs) -> Result<WorkerRec, String
             return Err(e);
         }
     };
+    let paced = !pace.is_free();
     let mut rec = WorkerRec {
         stages: StageRecs::new(spec, engine.synchronous()),
         lag: spec.replay.as_ref().map(|_| crate::stats::LatRec::default()),
+        waits: WaitStats { throttled: paced, ..WaitStats::default() },
         ..WorkerRec::default()
     };
-    rec.prefault(spec, !pace.is_free());
-    rec.waits.throttled = !pace.is_free();
+    rec.prefault(spec, paced);
     let sh = a.shared;
     sh.ready.wait();
     sh.start.wait();
@@ -325,7 +327,7 @@ impl<E: Engine> Worker<'_, E> {
                 // Nothing in flight: either the engine completed everything already (null), or
                 // pacing holds the next I/O back — then wait until it is due.
                 if wait > 0 && !self.pace.is_free() && !stopping {
-                    if ts >= self.m_start && ts < self.m_end {
+                    if self.measuring(ts) {
                         self.rec.waits.throttle_sleep += 1;
                     }
                     self.wait_until(ts + wait);

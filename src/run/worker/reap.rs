@@ -26,7 +26,7 @@ impl<E: Engine> Worker<'_, E> {
         };
         let waited = min > 0;
         if n == 0 {
-            if self.last_t >= self.m_start && self.last_t < self.m_end {
+            if self.measuring(self.last_t) {
                 self.rec.waits.call(waited, 0);
             }
             return;
@@ -34,7 +34,7 @@ impl<E: Engine> Worker<'_, E> {
         let tc = self.clock();
         self.rec.qd_area += window_overlap(self.last_t, tc, self.m_start, self.m_end) * self.inflight as f64;
         self.last_t = tc;
-        let counted = tc >= self.m_start && tc < self.m_end;
+        let counted = self.measuring(tc);
         if counted {
             // Seconds on the group's clock, so that a job that starts later shows idle ones.
             let sec = ((tc - self.sh.measure_start) / 1_000_000_000) as u32;

@@ -13,6 +13,12 @@ impl<E: Engine> Worker<'_, E> {
         self.clock.ns()
     }
 
+    /// `t` (ns on the group's clock) lies in this worker's measured window.
+    #[inline]
+    pub(super) fn measuring(&self, t: u64) -> bool {
+        t >= self.m_start && t < self.m_end
+    }
+
     /// The window's ends as they stand: Ctrl-C or a failed worker moves them to `stop`.
     #[inline]
     pub(super) fn refresh_window(&mut self) {
