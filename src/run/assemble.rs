@@ -391,3 +391,6 @@ fn below_min_rate(
     }
     None
 }
+
+#[cfg(test)]
+mod tests;
