@@ -96,6 +96,66 @@ fn iolens_exe_prints_profiles_and_system_information_as_diskspd() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Exit code, stdout and stderr of `iolens diskspd LINE FILE`.
+fn attempt(d: &Path, line: &str, file: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(iolens())
+        .arg("diskspd")
+        .args(line.split_whitespace())
+        .arg(file)
+        .env("IOLENS_STORE", d.join("store.db"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).replace("\r\n", "\n");
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Wine's ntdll exports its version; Windows's does not.
+fn under_wine() -> bool {
+    use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
+    // SAFETY: NUL-terminated names; ntdll is loaded in every process.
+    unsafe { GetProcAddress(GetModuleHandleA(c"ntdll.dll".as_ptr().cast()), c"wine_get_version".as_ptr().cast()) }
+        .is_some()
+}
+
+#[test]
+fn bypass_io_is_asked_of_each_handle_and_fails_as_diskspd_fails_where_windows_refuses() {
+    let d = dir("bypass");
+    let file = d.join("d.dat");
+    for (sw, name) in [("-Sy", "d-Sy-Su.stderr.txt"), ("-SY", "d-SY-Su.stderr.txt")] {
+        let (code, _, stderr) = attempt(&d, &format!("{sw} -Su -d1 -W0 -c8M"), &file);
+        // DiskSpd's first line, its path swapped for this run's.
+        let want = sample(name).lines().next().unwrap().replace(r"F:\d.dat", &file.display().to_string());
+        if under_wine() || stderr.contains("error 1:") {
+            // Wine (and file systems without BypassIO): the run stops at the handle, exit code 1.
+            assert_eq!(code, Some(1), "{sw}: {stderr}");
+            assert!(stderr.contains(&want), "{sw}: iolens said:\n{stderr}\nDiskSpd said:\n{want}");
+        } else {
+            assert_eq!(code, Some(0), "{sw} on a Windows with BypassIO: {stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn ioring_runs_where_windows_has_it_and_iocp_with_a_notice_where_not() {
+    let d = dir("ioring");
+    let (code, stdout, stderr) = attempt(&d, "-u -o4 -t2 -d1 -W0 -c8M", &d.join("d.dat"));
+    assert_eq!(code, Some(0), "{stderr}");
+    if under_wine() || stderr.contains("IoRing is unavailable") {
+        assert!(stderr.contains("using I/O Completion Ports (iocp)"), "{stderr}");
+        assert!(stdout.contains("      using I/O Completion Ports"), "the parameters say what ran:\n{stdout}");
+        assert!(!stdout.contains("IoRing"), "{stdout}");
+    } else {
+        assert!(stdout.contains("using IoRing (batch size: 25%) with registered buffers"), "{stdout}");
+        let table = stdout.split("IoRing Statistics\n").nth(1).expect("the ring's table");
+        let rows: Vec<f64> =
+            table.lines().skip(2).take(2).map(|l| l.rsplit(' ').next().unwrap().parse().unwrap()).collect();
+        assert!(rows.iter().all(|&r| r > 0.0), "each thread submitted: {table}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 #[ignore = "needs IOLENS_DISKSPD_EXE, a DiskSpd executable to run side by side"]
 fn side_by_side_with_a_diskspd_you_point_at() {

@@ -164,6 +164,9 @@ impl<E: Engine> Engine for Injecting<E> {
     fn notice(&self) -> Option<String> {
         self.inner.notice()
     }
+    fn take_submits(&mut self) -> u64 {
+        self.inner.take_submits()
+    }
     fn synchronous(&self) -> bool {
         self.inner.synchronous()
     }

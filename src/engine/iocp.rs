@@ -40,6 +40,46 @@ pub struct IocpEngine {
     depth: u32,
     mixed: bool,
     inflight: usize,
+    /// BypassIO reached the file system's filters only.
+    notice: Option<String>,
+}
+
+/// The worker's own overlapped handles on the setup's files, opened as the runner opened them
+/// (cache flags, access hint, access), with BypassIO enabled on each when asked; and the
+/// warning to show when it bypasses the filters only.
+pub(super) fn reopen(setup: &EngineSetup) -> io::Result<(Vec<OwnedHandle>, Option<String>)> {
+    let mut flags = FILE_FLAG_OVERLAPPED
+        | match setup.hint {
+            AccessHint::None => 0,
+            AccessHint::Random => FILE_FLAG_RANDOM_ACCESS,
+            AccessHint::Sequential => FILE_FLAG_SEQUENTIAL_SCAN,
+        };
+    if setup.direct {
+        flags |= FILE_FLAG_NO_BUFFERING;
+    }
+    if setup.write_through {
+        flags |= FILE_FLAG_WRITE_THROUGH;
+    }
+    let access = GENERIC_READ | if setup.writes { GENERIC_WRITE } else { 0 };
+    let share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+    let mut files = Vec::with_capacity(setup.files.len());
+    let mut warning = None;
+    for (i, f) in setup.files.iter().enumerate() {
+        // SAFETY: `f` is an open file; ReOpenFile returns a new handle or INVALID_HANDLE_VALUE.
+        let h = unsafe { ReOpenFile(f.as_raw_handle() as HANDLE, access, share, flags) };
+        if h == INVALID_HANDLE_VALUE {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: the new handle is ours alone.
+        let h = unsafe { OwnedHandle::from_raw_handle(h as _) };
+        if let Some(mode) = setup.bypass {
+            let path = setup.paths.get(i).map_or(std::path::Path::new(""), |p| p.as_path());
+            let w = super::bypass::enable(h.as_raw_handle() as HANDLE, path, mode).map_err(io::Error::other)?;
+            warning = warning.or(w);
+        }
+        files.push(h);
+    }
+    Ok((files, warning))
 }
 
 fn last_error() -> u32 {
@@ -58,20 +98,6 @@ fn failed(code: u32) -> i64 {
 
 impl IocpEngine {
     pub fn new(setup: &EngineSetup) -> io::Result<Self> {
-        let mut flags = FILE_FLAG_OVERLAPPED
-            | match setup.hint {
-                AccessHint::None => 0,
-                AccessHint::Random => FILE_FLAG_RANDOM_ACCESS,
-                AccessHint::Sequential => FILE_FLAG_SEQUENTIAL_SCAN,
-            };
-        if setup.direct {
-            flags |= FILE_FLAG_NO_BUFFERING;
-        }
-        if setup.write_through {
-            flags |= FILE_FLAG_WRITE_THROUGH;
-        }
-        let access = GENERIC_READ | if setup.writes { GENERIC_WRITE } else { 0 };
-        let share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
         // SAFETY: creates a fresh port; the handle is owned from here on.
         let port = unsafe { CreateIoCompletionPort(INVALID_HANDLE_VALUE, null_mut(), 0, 1) };
         if port.is_null() {
@@ -79,22 +105,14 @@ impl IocpEngine {
         }
         // SAFETY: a valid handle this engine alone owns.
         let port = unsafe { OwnedHandle::from_raw_handle(port as _) };
-        let mut files = Vec::with_capacity(setup.files.len());
-        for (i, f) in setup.files.iter().enumerate() {
-            // SAFETY: `f` is an open file; ReOpenFile returns a new handle or INVALID_HANDLE_VALUE.
-            let h = unsafe { ReOpenFile(f.as_raw_handle() as HANDLE, access, share, flags) };
-            if h == INVALID_HANDLE_VALUE {
-                return Err(io::Error::last_os_error());
-            }
-            // SAFETY: the new handle is ours alone.
-            let h = unsafe { OwnedHandle::from_raw_handle(h as _) };
+        let (files, notice) = reopen(setup)?;
+        for (i, h) in files.iter().enumerate() {
             // SAFETY: both handles are valid; the key is the file's index.
             if unsafe { CreateIoCompletionPort(h.as_raw_handle() as HANDLE, port.as_raw_handle() as HANDLE, i, 0) }
                 .is_null()
             {
                 return Err(io::Error::last_os_error());
             }
-            files.push(h);
         }
         let depth = setup.depth as usize;
         let count = depth * if setup.mixed { 2 } else { 1 };
@@ -112,6 +130,7 @@ impl IocpEngine {
             depth: setup.depth,
             mixed: setup.mixed,
             inflight: 0,
+            notice,
         })
     }
 
@@ -220,6 +239,10 @@ impl IocpEngine {
 impl Engine for IocpEngine {
     fn max_depth(&self) -> u32 {
         self.depth
+    }
+
+    fn notice(&self) -> Option<String> {
+        self.notice.clone()
     }
 
     fn buffer(&mut self, slot: u32) -> &mut [u8] {

@@ -3,11 +3,15 @@
 //! engine can implement it as well. One engine instance belongs to one worker thread.
 
 mod buffers;
+#[cfg(windows)]
+pub mod bypass;
 pub mod inject;
 #[cfg(target_os = "linux")]
 pub mod io_uring;
 #[cfg(windows)]
 pub mod iocp;
+#[cfg(windows)]
+pub mod ioring;
 pub mod meta;
 pub mod null;
 pub mod psync;
@@ -80,6 +84,12 @@ pub trait Engine {
     fn notice(&self) -> Option<String> {
         None
     }
+    /// Submission calls since the last ask, for engines that count them (IoRing's SubmitIoRing,
+    /// DiskSpd's SubmitCount); 0 for the others.
+    #[inline]
+    fn take_submits(&mut self) -> u64 {
+        0
+    }
     /// Faults injected so far (the self-test wrapper `inject::Injecting`); None for real engines.
     fn injected(&self) -> Option<crate::result::verify::Injected> {
         None
@@ -110,6 +120,10 @@ pub struct EngineSetup<'a> {
     pub write_through: bool,
     pub writes: bool,
     pub hint: crate::workload::AccessHint,
+    /// Windows's BypassIO on each handle the engine opens (iocp, ioring).
+    pub bypass: Option<crate::workload::Bypass>,
+    /// The ring engines register their buffers with the kernel (off: DiskSpd's `-un`).
+    pub register: bool,
 }
 
 /// The engine that will really run for `kind` (each platform's queueing engine stands in for
@@ -118,10 +132,21 @@ pub struct EngineSetup<'a> {
 pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
     let mut notices = Vec::new();
     let mut kind = kind;
-    if kind != EngineKind::NATIVE && matches!(kind, EngineKind::IoUring | EngineKind::Iocp) {
+    let foreign = match kind {
+        EngineKind::IoUring => cfg!(windows),
+        EngineKind::Iocp | EngineKind::IoRing => !cfg!(windows),
+        _ => false,
+    };
+    if foreign {
         let here = if cfg!(windows) { "Windows" } else { "Linux" };
         notices.push(format!("{} does not exist on {here}; using {}", kind.name(), EngineKind::NATIVE.name()));
         kind = EngineKind::NATIVE;
+    }
+    if kind == EngineKind::IoRing {
+        if let Some(why) = ioring_unavailable() {
+            notices.push(format!("IoRing is unavailable ({why}); using I/O Completion Ports (iocp)"));
+            kind = EngineKind::Iocp;
+        }
     }
     if kind == EngineKind::IoUring {
         if let Some(why) = io_uring_unavailable() {
@@ -134,7 +159,7 @@ pub fn choose(kind: EngineKind, qd: u32) -> (EngineKind, u32, Vec<String>) {
         EngineKind::IoUring => io_uring::UringEngine::depth_for(qd),
         #[cfg(not(target_os = "linux"))]
         EngineKind::IoUring => (qd, None),
-        EngineKind::Iocp => (qd, None),
+        EngineKind::Iocp | EngineKind::IoRing => (qd, None),
         EngineKind::Psync => psync::PsyncEngine::depth_for(qd),
         EngineKind::Null => null::NullEngine::depth_for(qd),
         EngineKind::Meta(_) => meta::MetaEngine::depth_for(qd),
@@ -153,5 +178,17 @@ pub fn io_uring_unavailable() -> Option<String> {
     #[cfg(not(target_os = "linux"))]
     {
         Some("io_uring exists only on Linux".into())
+    }
+}
+
+/// Why Windows's IoRing cannot run here (None if it can).
+pub fn ioring_unavailable() -> Option<String> {
+    #[cfg(windows)]
+    {
+        ioring::api::get().err()
+    }
+    #[cfg(not(windows))]
+    {
+        Some("IoRing exists only on Windows".into())
     }
 }

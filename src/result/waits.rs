@@ -21,6 +21,14 @@ pub struct WaitStats {
     pub throttle_wait: u64,
     /// Sleeps until the next paced I/O, nothing in flight.
     pub throttle_sleep: u64,
+    /// Calls that handed a Windows IoRing its entries (DiskSpd's SubmitCount); 0 on other
+    /// engines.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub submits: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl WaitStats {

@@ -52,6 +52,12 @@ pub(super) fn start_worker(
         }
         #[cfg(not(windows))]
         EngineKind::Iocp => go::<engine::psync::PsyncEngine>(Err("iocp exists only on Windows".into()), args, sh),
+        #[cfg(windows)]
+        EngineKind::IoRing => {
+            go(engine::ioring::IoRingEngine::new(setup).map_err(|e| format!("setting up ioring: {e}")), args, sh)
+        }
+        #[cfg(not(windows))]
+        EngineKind::IoRing => go::<engine::psync::PsyncEngine>(Err("ioring exists only on Windows".into()), args, sh),
         EngineKind::Psync => {
             go(engine::psync::PsyncEngine::new(setup).map_err(|e| format!("setting up psync: {e}")), args, sh)
         }
@@ -85,5 +91,7 @@ pub(super) fn engine_setup<'a>(
         write_through: spec.write_through,
         writes: spec.writes(),
         hint: spec.hint,
+        bypass: spec.bypass,
+        register: !spec.ring_unregistered,
     }
 }

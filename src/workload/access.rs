@@ -10,6 +10,9 @@ pub enum EngineKind {
     IoUring,
     /// Windows overlapped I/O on a completion port; on Linux io_uring runs instead.
     Iocp,
+    /// Windows 11's submission ring (DiskSpd 2.3's `-u`); iocp runs where Windows has none,
+    /// io_uring on Linux.
+    IoRing,
     /// One positional read or write at a time: pread/pwrite, or ReadFile/WriteFile (`sync`).
     Psync,
     Null,
@@ -71,6 +74,7 @@ impl EngineKind {
         match self {
             EngineKind::IoUring => "io_uring",
             EngineKind::Iocp => "iocp",
+            EngineKind::IoRing => "ioring",
             // DiskSpd's and SQLIO's synchronous mode: ReadFile/WriteFile without overlap.
             EngineKind::Psync if cfg!(windows) => "sync",
             EngineKind::Psync => "psync",
@@ -78,6 +82,16 @@ impl EngineKind {
             EngineKind::Meta(op) => op.name(),
         }
     }
+}
+
+/// DiskSpd 2.3's BypassIO (`-Sy`, `-SY`): reads skip the file system's filters (partial) and
+/// the storage stack too (full). Only Windows has it; with `Full` a stack that can only be
+/// partly bypassed fails the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bypass {
+    Partial,
+    Full,
 }
 
 /// How this platform names opening a file with its cache bypassed (`--direct`).

@@ -5,6 +5,7 @@
 mod access;
 pub mod cpus;
 pub mod dbpatterns;
+mod defaults;
 pub mod iolog;
 pub mod observed;
 pub mod parse;
@@ -17,7 +18,7 @@ pub mod steady;
 pub mod trace;
 pub mod verify;
 
-pub use access::{AccessHint, EngineKind, MetaOp, UNBUFFERED};
+pub use access::{AccessHint, Bypass, EngineKind, MetaOp, UNBUFFERED};
 pub use shaping::{
     DropStop, FileService, Flow, MinRate, OnError, RateProcess, ServiceKind, StartDelay, Strided, ThinkTime,
 };
@@ -254,71 +255,13 @@ pub struct Spec {
     /// A captured trace replayed in place of generated I/O (`iolens replay`, fio's read_iolog).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<trace::Replay>,
-}
-
-impl Default for Spec {
-    fn default() -> Self {
-        Spec {
-            targets: Vec::new(),
-            blocks: vec![BlockShare { size: 4096, pct: 100 }],
-            write_blocks: None,
-            pattern: Pattern::Random,
-            unaligned: false,
-            ranged: false,
-            seq_skip: 0,
-            shared_seq: false,
-            read_pct: 100,
-            trim: false,
-            trim_write: false,
-            threads: 1,
-            qd: 1,
-            batch: 1,
-            size: 1 << 30,
-            size_given: false,
-            offset: 0,
-            range: None,
-            end_asked: None,
-            align: None,
-            duration: 10.0,
-            warmup: 0.0,
-            cooldown: 0.0,
-            direct: true,
-            write_through: false,
-            hint: AccessHint::None,
-            fsync_every: 0,
-            rate_iops: None,
-            rate_mbps: None,
-            random_dist: RandomDist::Uniform,
-            seed: 0x10_1e_25,
-            data: DataPattern::Random,
-            engine: EngineKind::NATIVE,
-            allow_write: false,
-            force_device: false,
-            keep: false,
-            think: None,
-            start_delay: StartDelay::default(),
-            offset_increment: 0,
-            io_limit: None,
-            number_ios: None,
-            on_error: OnError::default(),
-            rate_process: RateProcess::Linear,
-            min_rate: None,
-            stop_on_drop: None,
-            verify: None,
-            flow: None,
-            steady: None,
-            strided: None,
-            logs: None,
-            stages: None,
-            cmdprio: None,
-            cpus: Vec::new(),
-            buffers_apart: 0,
-            random_map: false,
-            rand32: false,
-            file_service: None,
-            replay: None,
-        }
-    }
+    /// Reads bypass the file system's filters, or the whole storage stack (Windows only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bypass: Option<Bypass>,
+    /// The IoRing engine leaves its buffers unregistered (DiskSpd's `-un`): each I/O maps its
+    /// pages, as overlapped I/O does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ring_unregistered: bool,
 }
 
 fn one() -> u32 {

@@ -115,9 +115,10 @@ pub fn engine(s: &str) -> R<EngineKind> {
     match s {
         "io_uring" | "iouring" | "uring" => Ok(EngineKind::IoUring),
         "iocp" => Ok(EngineKind::Iocp),
+        "ioring" => Ok(EngineKind::IoRing),
         "psync" | "sync" => Ok(EngineKind::Psync),
         "null" => Ok(EngineKind::Null),
-        _ => usage("--engine", format!("'{s}' is not an engine; use io_uring, iocp, psync (sync) or null")),
+        _ => usage("--engine", format!("'{s}' is not an engine; use io_uring, iocp, ioring, psync (sync) or null")),
     }
 }
 

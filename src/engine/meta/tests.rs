@@ -13,6 +13,8 @@ fn engine(op: MetaOp, paths: &[PathBuf]) -> MetaEngine {
         write_through: false,
         writes: false,
         hint: crate::workload::AccessHint::None,
+        bypass: None,
+        register: true,
     };
     MetaEngine::new(&setup, op).unwrap()
 }

@@ -200,7 +200,7 @@ pub(super) fn parse_line(args: &[String]) -> R<DiskspdJob> {
     if line.spec.targets.is_empty() {
         return Err(alone("TARGET", "need to provide at least one filename"));
     }
-    v23::settle_bypass(&line)?;
+    v23::settle_bypass(&mut line)?;
     v23::settle_ioring(&mut line);
     finish(line)
 }

@@ -7,6 +7,7 @@
 use super::line::{IoRing, Line};
 use super::wording::{alone, incorrect, unsupported};
 use super::{ResultsFormat, R};
+use crate::workload::Bypass;
 
 /// `-u[n][<batch>][p]`: submit through a ring in batches (DiskSpd's default: 25 % of `-o`).
 pub(super) fn ioring(l: &mut Line, arg: &str, v: &str) -> R<()> {
@@ -27,18 +28,22 @@ pub(super) fn ioring(l: &mut Line, arg: &str, v: &str) -> R<()> {
     Ok(())
 }
 
-/// The batch `-u` asked for, now that `-o` is known; and where the ring runs.
+/// The batch `-u` asked for, now that `-o` is known (2.3 rounds the percentage up); and where
+/// the ring runs: Windows's IoRing, which falls back to I/O Completion Ports with a notice
+/// where Windows has none, or Linux's io_uring.
 pub(super) fn settle_ioring(l: &mut Line) {
-    let Some(IoRing { batch: n, percent, .. }) = l.extras.ioring else { return };
+    let Some(IoRing { batch: n, percent, registered }) = l.extras.ioring else { return };
     let qd = l.spec.qd.max(1);
-    let batch = if percent { (qd * n / 100).max(1) } else { n.min(qd) };
+    let batch = if percent { (qd * n).div_ceil(100).max(1) } else { n.min(qd) };
     l.spec.batch = batch;
-    let ring = if cfg!(windows) {
-        "iolens has no IoRing engine: I/O Completion Ports run it"
+    if cfg!(windows) {
+        l.spec.engine = crate::workload::EngineKind::IoRing;
+        l.spec.ring_unregistered = !registered;
+        l.notes.push(format!("-u: submitting {batch} I/Os at a time"));
     } else {
-        "IoRing is Windows' submission ring: iolens runs Linux's, io_uring"
-    };
-    l.notes.push(format!("-u: {ring}, submitting {batch} I/Os at a time"));
+        let ring = "IoRing is Windows' submission ring: iolens runs Linux's, io_uring";
+        l.notes.push(format!("-u: {ring}, submitting {batch} I/Os at a time"));
+    }
 }
 
 /// `-Sy` (partial bypass allowed) or `-SY` (full bypass or fail): DiskSpd needs `-Su` with it.
@@ -47,15 +52,21 @@ pub(super) fn bypass(l: &mut Line, arg: &str, full: bool) {
     l.bypass_arg = Some(arg.to_string());
 }
 
-/// BypassIO is a Windows storage-stack path: checked once `-S` is settled, as DiskSpd does. A
-/// profile (`-Rp`) may still say it, since nothing runs.
-pub(super) fn settle_bypass(l: &Line) -> R<()> {
+/// BypassIO is a Windows storage-stack path: checked once `-S` is settled, as DiskSpd does.
+/// Windows enables it on each handle (and a run stops where the stack refuses, as 2.3's does);
+/// Linux has none, so the switch is refused there, though a profile (`-Rp`) may still say it.
+pub(super) fn settle_bypass(l: &mut Line) -> R<()> {
     let Some(arg) = &l.bypass_arg else { return Ok(()) };
     if l.unbuffered != Some(true) {
         return Err(alone("-S", "BypassIO (-SY or -Sy) requires unbuffered IO (-Su)"));
     }
     if l.spec.read_pct < 100 {
         return Err(alone("-S", "BypassIO (-SY or -Sy) is only supported for read-only workloads"));
+    }
+    if cfg!(windows) {
+        let full = l.extras.bypass_full == Some(true);
+        l.spec.bypass = Some(if full { Bypass::Full } else { Bypass::Partial });
+        return Ok(());
     }
     if l.profile_only {
         return Ok(());

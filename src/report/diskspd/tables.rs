@@ -20,6 +20,9 @@ pub(super) fn results(o: &mut String, r: &RunResult, t: &TestResult, show: Shown
         let _ = writeln!(o, "\n{title}");
         section(o, r, t, pick, show);
     }
+    if t.engine == "ioring" {
+        super::waits::ring_text(o, t);
+    }
     if show.latency {
         let _ = writeln!(o, "\nTotal latency distribution:");
         percentiles(o, t);

@@ -289,3 +289,45 @@ fn wait_statistics_follow_vs_in_23s_split() {
     assert!(xml.contains("<VerboseStats>true</VerboseStats>"));
     assert!(!super::xml::render(&with(FULL, w)).contains("WaitStatistics"));
 }
+
+#[test]
+fn an_ioring_run_adds_23s_submission_table_and_submit_counts() {
+    use crate::result::waits::WaitStats;
+    let ring = |engine: &str| {
+        let mut r = fixture(&format!("-u {FULL}"));
+        let t = &mut r.tests[0];
+        (t.engine, t.duration_s) = (engine.into(), 2.0);
+        let mut second = t.threads[0].clone();
+        second.thread = 1;
+        t.threads.push(second);
+        for (th, n) in t.threads.iter_mut().zip([1200, 301]) {
+            th.waits = Some(WaitStats { submits: n, ..Default::default() });
+        }
+        r
+    };
+    let text = super::render(&ring("ioring"));
+    let table: Vec<&str> = text.lines().skip_while(|l| *l != "IoRing Statistics").take(7).collect();
+    assert_eq!(
+        table,
+        [
+            "IoRing Statistics",
+            "thread |  Submits/s ",
+            "--------------------",
+            "     0 |      600.00",
+            "     1 |      150.50",
+            "--------------------",
+            "total: |      750.50",
+        ],
+        "{text}"
+    );
+    // After Write IO, two blank lines apart, as 2.3's ResultParser prints it.
+    let write_io = text.find("\nWrite IO").unwrap();
+    assert!(text[write_io..].contains("\n\n\nIoRing Statistics\n"), "{text}");
+    assert!(text.contains("using IoRing (batch size: 25%) with registered buffers"));
+    let xml = super::xml::render(&ring("ioring"));
+    assert!(xml.contains("<Id>0</Id>\n      <SubmitCount>1200</SubmitCount>\n      <Target>"), "{xml}");
+    // Where I/O Completion Ports stood in, neither appears.
+    let iocp = ring("iocp");
+    assert!(!super::render(&iocp).contains("IoRing Statistics"));
+    assert!(!super::xml::render(&iocp).contains("SubmitCount"));
+}

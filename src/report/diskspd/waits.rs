@@ -36,6 +36,19 @@ pub(super) fn text(o: &mut String, t: &TestResult, show: Shown) {
     }
 }
 
+/// 2.3's "IoRing Statistics": each thread's SubmitIoRing calls per second of the test.
+pub(super) fn ring_text(o: &mut String, t: &TestResult) {
+    let rate = |n: u64| n as f64 / t.duration_s;
+    let _ = writeln!(o, "\n\nIoRing Statistics\nthread |  Submits/s \n{}", "-".repeat(20));
+    let mut total = 0;
+    for th in &t.threads {
+        let n = th.waits.map_or(0, |w| w.submits);
+        total += n;
+        let _ = writeln!(o, "{:>6} | {:>11.2}", th.thread, rate(n));
+    }
+    let _ = writeln!(o, "{}\ntotal: | {:>11.2}", "-".repeat(20), rate(total));
+}
+
 /// A thread's `<WaitStatistics>`: 2.2's elements, with 2.3's `<WaitCompletion>` after the
 /// waits it counts.
 pub(super) fn xml(x: &mut XmlOut, w: &WaitStats) {

@@ -95,6 +95,9 @@ fn time_span(x: &mut XmlOut, r: &RunResult, t: &TestResult, show: Shown) {
 fn thread(x: &mut XmlOut, r: &RunResult, t: &TestResult, th: &ThreadStats, show: Shown) {
     x.open("Thread");
     x.leaf("Id", th.thread);
+    if t.engine == "ioring" {
+        x.leaf("SubmitCount", th.waits.map_or(0, |w| w.submits));
+    }
     x.open("Target");
     let info = crate::result::host::target_of(&r.host.targets, t, th.target as usize);
     let path = info.map(|i| i.path.clone()).or_else(|| t.spec.targets.get(th.target as usize).cloned());

@@ -25,9 +25,11 @@ impl<E: Engine> Worker<'_, E> {
             }
         };
         let waited = min > 0;
+        let submits = self.engine.take_submits();
         if n == 0 {
             if self.measuring(self.last_t) {
                 self.rec.waits.call(waited, 0);
+                self.rec.waits.submits += submits;
             }
             return;
         }
@@ -45,6 +47,7 @@ impl<E: Engine> Worker<'_, E> {
         let paced = !self.pace.is_free();
         if counted {
             self.rec.waits.call(waited, n);
+            self.rec.waits.submits += submits;
             // The queue was short because the rate held I/Os back, not because it was full.
             if waited && paced && self.inflight < self.depth {
                 self.rec.waits.throttle_wait += 1;

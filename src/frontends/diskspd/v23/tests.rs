@@ -1,6 +1,7 @@
 //! DiskSpd 2.3's switches, each as its own documentation writes them.
 
 use super::super::{parse, DiskspdJob, R};
+use crate::workload::{Bypass, EngineKind};
 
 fn p(line: &str) -> R<DiskspdJob> {
     parse(&line.split_whitespace().map(String::from).collect::<Vec<_>>())
@@ -22,6 +23,16 @@ fn ioring_batches_a_share_of_the_queue_or_a_count() {
         "{:?}",
         j.notes
     );
+    // Windows runs it on its ring (registered buffers unless -un); Linux on io_uring.
+    let ring = |sw: &str| {
+        let s = p(&format!("{sw} -c1M t.dat")).unwrap().spec;
+        (s.engine, s.ring_unregistered)
+    };
+    if cfg!(windows) {
+        assert_eq!([ring("-u"), ring("-un")], [(EngineKind::IoRing, false), (EngineKind::IoRing, true)]);
+    } else {
+        assert_eq!(ring("-u"), (EngineKind::NATIVE, false));
+    }
     assert!(err("-u0 -c1M t.dat").1.contains("'-u0'"));
     assert!(err("-u101p -c1M t.dat").1.contains("percentage must be 1-100"));
 }
@@ -29,6 +40,16 @@ fn ioring_batches_a_share_of_the_queue_or_a_count() {
 #[test]
 fn bypass_io_needs_unbuffered_io_and_is_refused_by_the_switch_typed() {
     assert_eq!(err("-Sy -c1M t.dat").1, "ERROR: BypassIO (-SY or -Sy) requires unbuffered IO (-Su)");
+    assert_eq!(err("-Suy -w10 -c1M t.dat").1, "ERROR: BypassIO (-SY or -Sy) is only supported for read-only workloads");
+    if cfg!(windows) {
+        // Windows asks each handle for it when the run starts (tests/windows_diskspd.rs).
+        let bypass = |line: &str| p(line).unwrap().spec.bypass;
+        assert_eq!(
+            [bypass("-Suy -c1M t.dat"), bypass("-SY -Su -c1M t.dat")],
+            [Some(Bypass::Partial), Some(Bypass::Full)]
+        );
+        return;
+    }
     let (option, why) = err("-Suy -c1M t.dat");
     assert!(option.contains("-Suy") || why.contains("'-Suy'"), "{option}: {why}");
     assert!(why.contains("BypassIO is not supported"), "{why}");
