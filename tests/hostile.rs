@@ -264,8 +264,8 @@ fn cdm_refuses_in_its_own_terms() {
     );
     refused(
         d,
-        &["cdm", "--tests", "SEQ1M Q1T2000", "x.dat"],
-        "--tests: 'SEQ1M Q1T2000': T2000 is more threads than 1024",
+        &["cdm", "--tests", "SEQ1M Q1T5000", "x.dat"],
+        "--tests: 'SEQ1M Q1T5000': T5000 is more threads than 4096",
     );
     refused(d, &["cdm", "--time", "0", "x.dat"], "--time: must be more than 0 seconds");
     refused(d, &["cdm", "--passes", "0", "x.dat"], "--passes: '0' is not a test count; use 1-100 passes");

@@ -98,7 +98,7 @@ fn in_cdm_terms(e: UsageError, t: &CdmTest) -> UsageError {
     let test = t.label();
     match e.option.as_str() {
         "--qd" => UsageError::new("--tests", format!("'{test}': Q{} is more queues than 4096", t.qd)),
-        "--threads" => UsageError::new("--tests", format!("'{test}': T{} is more threads than 1024", t.threads)),
+        "--threads" => UsageError::new("--tests", format!("'{test}': T{} is more threads than 4096", t.threads)),
         "--duration" => UsageError::new("--time", e.message),
         _ => e,
     }

@@ -43,7 +43,7 @@ pub struct Axes {
     pub read_pct: Option<u32>,
     /// Worker threads per target (DiskSpd -t)
     #[arg(long, short = 't', alias = "numjobs", default_value = "1", value_name = "N",
-          value_parser = number::<u32>("--threads", "1-1024"))]
+          value_parser = number::<u32>("--threads", "1-4096"))]
     pub threads: u32,
     /// Outstanding I/Os per thread (DiskSpd -o, fio iodepth)
     #[arg(long, short = 'o', alias = "iodepth", default_value = "1", value_name = "N",

@@ -18,7 +18,7 @@ pub struct SqlioArgs {
     #[arg(long, default_value = "8k,64k,512k", value_name = "LIST", value_parser = values::list("--bs", values::block("--bs")))]
     pub bs: List<u64>,
     /// Thread counts
-    #[arg(long, default_value = "1,4,8", value_name = "LIST", value_parser = values::list("--threads", values::whole("--threads", 1, 1024)))]
+    #[arg(long, default_value = "1,4,8", value_name = "LIST", value_parser = values::list("--threads", values::whole("--threads", 1, 4096)))]
     pub threads: List<u32>,
     /// Outstanding I/Os per thread (SQLIO -o)
     #[arg(long, default_value = "1", value_name = "N", value_parser = values::whole("--qd", 1, 4096))]

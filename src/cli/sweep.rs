@@ -24,7 +24,7 @@ pub struct SweepArgs {
     pub read_pct: Option<Swept<u32>>,
     /// Worker threads per target (DiskSpd -t)
     #[arg(long, short = 't', alias = "numjobs", default_value = "1", value_name = "N",
-          value_parser = swept("--threads", number("--threads", "1-1024")))]
+          value_parser = swept("--threads", number("--threads", "1-4096")))]
     pub threads: Swept<u32>,
     /// Outstanding I/Os per thread (DiskSpd -o, fio iodepth)
     #[arg(long, short = 'o', alias = "iodepth", default_value = "1", value_name = "N",

@@ -21,8 +21,10 @@ impl AlignedBuf {
     }
 
     fn with_pages(len: usize, huge: bool, apart: usize) -> std::io::Result<Self> {
-        let align = if huge { Self::HUGE } else { Self::ALIGN }.max(apart);
-        let layout = Layout::from_size_align(len.max(1).div_ceil(align) * align, align).expect("buffer layout");
+        // The region starts on an `apart` boundary but is only as long as its pages: DiskSpd's
+        // 16 MiB separation reserves address space between workers, never memory.
+        let page = if huge { Self::HUGE } else { Self::ALIGN };
+        let layout = Layout::from_size_align(len.max(1).div_ceil(page) * page, page.max(apart)).expect("buffer layout");
         // SAFETY: layout has a non-zero size.
         let ptr = unsafe { std::alloc::alloc(layout) };
         if ptr.is_null() {

@@ -195,8 +195,8 @@ impl Spec {
         if self.read_pct > 100 {
             return usage("--read-pct", format!("{} is out of range; use 0-100", self.read_pct));
         }
-        if !(1..=1024).contains(&self.threads) {
-            return usage("--threads", format!("{} is out of range; use 1-1024", self.threads));
+        if !(1..=4096).contains(&self.threads) {
+            return usage("--threads", format!("{} is out of range; use 1-4096", self.threads));
         }
         if !(1..=4096).contains(&self.qd) {
             return usage("--qd", format!("{} is out of range; use 1-4096", self.qd));

@@ -57,7 +57,7 @@ fn a_bad_value_is_iolens_one_line_naming_the_option_and_what_it_accepts() {
 fn a_list_reads_every_item_and_names_the_first_bad_one() {
     let blocks = list("--bs", block("--bs"));
     assert_eq!(blocks("8k, 64k,512k").unwrap(), List(vec![8192, 65536, 524_288]));
-    let threads = list("--threads", whole("--threads", 1, 1024));
-    assert_eq!(threads("1,2000").unwrap_err().to_string(), "--threads: '2000' is not allowed; use 1-1024");
+    let threads = list("--threads", whole("--threads", 1, 4096));
+    assert_eq!(threads("1,5000").unwrap_err().to_string(), "--threads: '5000' is not allowed; use 1-4096");
     assert!(blocks("4k,,8k").unwrap_err().to_string().starts_with("--bs: "));
 }

@@ -36,4 +36,6 @@ fn pools_kept_apart_start_on_boundaries_of_their_own() {
     // No 16 MiB span holds buffers of both.
     assert_ne!(pa / APART, pb / APART);
     assert_eq!(a.slot(3).len(), 4096);
+    // The boundary places the region; it does not size it (a worker once zeroed 16 MiB).
+    assert_eq!((a.mem.len(), b.mem.len()), (4 * 4096, 4 * 4096));
 }

@@ -269,7 +269,7 @@ fn finish(mut line: Line) -> R<DiskspdJob> {
     if spec.writes() && !zero && !line.zr && zbuf.is_none() {
         notes.push("DiskSpd writes a repeating 0-255 byte pattern by default; iolens writes random data".into());
     }
-    // iolens' own limits (1-1024 threads, more than 0 s, …), named by DiskSpd's letter.
+    // iolens' own limits (1-4096 threads, more than 0 s, …), named by DiskSpd's letter.
     // The thread count is the one typed: -F (threads in all) or -t (per target).
     let threads = if line.f_threads.is_some() { "-F" } else { "-t" };
     spec.validate().map_err(|e| {
