@@ -42,9 +42,9 @@ pub fn render(r: &RunResult) -> String {
     let paths: Vec<String> = r.host.targets.iter().map(|t| t.path.clone()).collect();
     for (i, t) in r.tests.iter().enumerate() {
         let paths = if paths.is_empty() { &t.spec.targets } else { &paths };
-        // The ring's line says what ran: where Windows had none, iocp did.
-        let ran =
-            Extras { ioring: extras.ioring.filter(|_| t.engine == "ioring" || cfg!(not(windows))), ..extras.clone() };
+        // The ring's line says what ran: a ring (Windows's, or Linux's in its place), or where
+        // Windows had none, I/O Completion Ports.
+        let ran = Extras { ioring: extras.ioring.filter(|_| t.engine != "iocp"), ..extras.clone() };
         params::time_span(&mut o, &t.spec, paths, (t.depth, &t.engine), show, &ran, i + 1);
     }
     system::system(&mut o, &r.host, Some(&r.started_at));
