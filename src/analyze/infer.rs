@@ -196,6 +196,7 @@ pub fn walls(pts: &[&Point]) -> Walls {
     let qd: Vec<Point> = qd_measured.iter().map(|m| m.p.clone()).collect();
     if qd.len() >= 2 {
         w.sweep_bs = Some(qd[0].bs);
+        w.deepest_qd = qd.last().map(|p| p.outstanding);
         // Latency-bound: IOPS grows (nearly) in step with the outstanding I/Os.
         let mut end = 0;
         while end + 1 < qd.len() {

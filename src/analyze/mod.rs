@@ -231,10 +231,24 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
                 );
             }
         } else if let Some(lb) = &w.latency_bound {
-            say(
-                format!("IOPS still grew at QD {}: deeper queues may give more.", lb.to_qd),
+            // The deepest point, not the end of the in-step stretch: past it IOPS may still have
+            // grown, more slowly, to a depth the user sees in the table.
+            let deepest = line.last().filter(|p| p.outstanding > lb.to_qd);
+            let then = deepest.map_or(String::new(), |p| {
                 format!(
-                    "IOPS grew in step with the I/Os in flight from QD {} to {} (≈ {:.0} µs each)",
+                    ", then more slowly, to {} IOPS at QD {} ({:.0} µs)",
+                    thousands(p.iops),
+                    p.outstanding,
+                    p.lat_us
+                )
+            });
+            say(
+                format!(
+                    "IOPS still grew at QD {}, the deepest measured: deeper queues may give more.",
+                    deepest.map_or(lb.to_qd, |p| p.outstanding)
+                ),
+                format!(
+                    "IOPS grew in step with the I/Os in flight from QD {} to {} (≈ {:.0} µs each){then}",
                     lb.from_qd, lb.to_qd, lb.latency_us
                 ),
                 doubt("latency_bound"),

@@ -69,6 +69,28 @@ fn littles_law_region_and_the_knee() {
 }
 
 #[test]
+fn still_growing_is_said_at_the_deepest_depth_measured() {
+    // check's sweep on a VM's disk: in step to QD 4, then slower but still growing to QD 32.
+    let pts = [
+        p(4, 1, 15_354.0, 62.9, 64.7),
+        p(4, 2, 27_175.0, 111.3, 73.3),
+        p(4, 4, 42_376.0, 173.6, 94.2),
+        p(4, 8, 51_895.0, 212.6, 153.9),
+        p(4, 32, 78_159.0, 320.1, 409.2),
+    ];
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
+    let r = e.reads.as_ref().unwrap();
+    let lb = r.latency_bound.clone().expect("a latency-bound stretch");
+    assert_eq!((lb.from_qd, lb.to_qd, r.knee_qd, r.deepest_qd), (1, 4, None, Some(32)));
+    let a = e.advice.iter().find(|a| a.advice.starts_with("IOPS still grew")).expect("the advice");
+    assert_eq!(a.advice, "IOPS still grew at QD 32, the deepest measured: deeper queues may give more.");
+    assert!(a.because.ends_with("(≈ 77 µs each), then more slowly, to 78,159 IOPS at QD 32 (409 µs)"), "{}", a.because);
+    let verdict = crate::report::explain::verdict(&e);
+    assert!(verdict.contains("IOPS still growing at QD 32"), "{verdict}");
+}
+
+#[test]
 fn a_bandwidth_throttle_has_no_iops_cap() {
     // 20 MB/s at every block size at QD 16.
     let pts: Vec<Point> =

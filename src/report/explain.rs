@@ -21,7 +21,8 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
             let _ = writeln!(o, "  knee at QD {k}: beyond it IOPS grows < 5 % while latency grows");
         }
         None => {
-            let _ = writeln!(o, "  no knee: IOPS still grew at the deepest queue measured");
+            let deepest = w.deepest_qd.map(|q| format!(" (QD {q})")).unwrap_or_default();
+            let _ = writeln!(o, "  no knee: IOPS still grew at the deepest queue measured{deepest}");
         }
     }
     if let Some(t) = &w.throttle {
@@ -297,7 +298,9 @@ fn phrase(w: &Walls, ms: &[Match]) -> String {
     }
     match (w.knee_qd, &w.latency_bound) {
         (Some(k), _) => parts.push(sure("knee_qd", format!("knee at QD {k}"))),
-        (None, Some(lb)) => parts.push(sure("knee_qd", format!("IOPS still growing at QD {}", lb.to_qd))),
+        (None, Some(lb)) => {
+            parts.push(sure("knee_qd", format!("IOPS still growing at QD {}", w.deepest_qd.unwrap_or(lb.to_qd))))
+        }
         _ => {}
     }
     if parts.is_empty() {

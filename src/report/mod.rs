@@ -7,7 +7,7 @@ mod csv;
 pub mod diskspd;
 
 pub mod catalog;
-mod explain;
+pub(crate) mod explain;
 mod fio_json;
 pub mod fio_verify;
 mod formats;

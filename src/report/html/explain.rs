@@ -21,7 +21,12 @@ fn walls(o: &mut String, dir: &str, w: &Walls) {
             ),
         );
     }
-    row(o, "knee", w.knee_qd.map_or("none: IOPS still grew at the deepest queue".into(), |k| format!("QD {k}")));
+    let deepest = w.deepest_qd.map(|q| format!(" (QD {q})")).unwrap_or_default();
+    row(
+        o,
+        "knee",
+        w.knee_qd.map_or(format!("none: IOPS still grew at the deepest queue{deepest}"), |k| format!("QD {k}")),
+    );
     row(o, "IOPS cap", w.iops_cap.map_or("none found".into(), |c| format!("{c:.0}")));
     row(o, "MB/s cap", w.mbps_cap.map_or("none found".into(), |c| format!("{c:.1}")));
     if let Some(b) = w.crossover_bs {
