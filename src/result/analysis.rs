@@ -135,7 +135,7 @@ pub struct Walls {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep_bs: Option<u64>,
     /// I/Os in flight at the queue-depth sweep's deepest point: where "still growing" stands.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub deepest_qd: Option<u32>,
     /// The walls above the measurement cannot back, by field name (`knee_qd`, `iops_cap`,
     /// `mbps_cap`, `throttle`, `latency_bound`), each with why: a point that disagrees with
