@@ -130,6 +130,25 @@ fn median(values: impl Iterator<Item = f64>) -> Option<f64> {
     }
 }
 
+/// Where a MB/s cap was seen: the queue depths and the MB/s range of the points at `sizes`
+/// (as the binding map names them) within 10 % of `cap`, e.g. "QD 1, 8 and 32: 2,575–2,981 MB/s".
+pub fn cap_span(pts: &[&Point], sizes: &[&String], cap: f64) -> Option<String> {
+    let on: Vec<&&Point> = pts
+        .iter()
+        .filter(|p| same(p.mbps, cap) && sizes.iter().any(|s| **s == crate::workload::size::format_block(p.bs)))
+        .collect();
+    let lo = on.iter().map(|p| p.mbps).reduce(f64::min)?;
+    let hi = on.iter().map(|p| p.mbps).fold(lo, f64::max);
+    let qd: std::collections::BTreeSet<u32> = on.iter().map(|p| p.outstanding).collect();
+    let qd: Vec<String> = qd.iter().map(u32::to_string).collect();
+    let qd = match qd.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => qd.join(""),
+    };
+    let (lo, hi) = (super::thousands(lo), super::thousands(hi));
+    Some(if lo == hi { format!("QD {qd}: {lo} MB/s") } else { format!("QD {qd}: {lo}–{hi} MB/s") })
+}
+
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= FLAT * a.abs().max(b.abs())
 }

@@ -185,7 +185,7 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
         out.push(Advice { advice, because, unsure: unsure.cloned() })
     };
     queue_advice(e, pts, &mut say);
-    cap_advice(e, &mut say);
+    cap_advice(e, pts, &mut say);
     if let Some(x) = &e.expected {
         expected_advice(e, x, tol, &mut say);
     }
@@ -273,7 +273,7 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
 }
 
 /// The IOPS and MB/s caps, and a read cache (reads far faster than writes).
-fn cap_advice(e: &Explanation, say: Say) {
+fn cap_advice(e: &Explanation, pts: &[Point], say: Say) {
     let main = e.reads.as_ref().or(e.writes.as_ref());
     if let (Some(cap), Some(w)) = (e.walls.iops_cap, main) {
         let small = by_size(w, Wall::Iops);
@@ -294,7 +294,11 @@ fn cap_advice(e: &Explanation, say: Say) {
             .unwrap_or_default();
         say(
             format!("Large I/O stops at {cap:.0} MB/s.{cross} For more bandwidth, a tier with a higher MB/s limit or disks striped."),
-            format!("MB/s within 10 % at {}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+            {
+                let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
+                let span = infer::cap_span(&dir, &large, cap).map(|s| format!(" ({s})")).unwrap_or_default();
+                format!("MB/s within 10 % at {}{span}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+            },
             w.unsure.get("mbps_cap"),
         );
     }

@@ -91,6 +91,19 @@ fn still_growing_is_said_at_the_deepest_depth_measured() {
 }
 
 #[test]
+fn a_mbps_cap_seen_at_one_block_size_says_at_which_depths() {
+    // check on a VM's disk: the block sizes at QD 32 end at 1M, where QD 1 and QD 8 agree.
+    let mut pts = vec![p(4, 32, 78_159.0, 320.1, 409.2), p(64, 32, 18_712.0, 1226.3, 1710.2)];
+    pts.extend([p(256, 32, 4157.0, 1089.7, 7691.9), p(1024, 32, 2657.5, 2786.6, 11973.9)]);
+    pts.extend([p(1024, 1, 2843.0, 2981.1, 350.4), p(1024, 8, 2456.0, 2575.3, 3254.0)]);
+    let e =
+        explain(&pts, &Catalog::load_with(None, None).unwrap(), &Config::default(), 0.10, &Default::default()).unwrap();
+    assert_eq!(e.walls.mbps_cap, Some(2786.6));
+    let a = e.advice.iter().find(|a| a.advice.starts_with("Large I/O stops at 2787 MB/s")).expect("the advice");
+    assert_eq!(a.because, "MB/s within 10 % at 1M (QD 1, 8 and 32: 2,575–2,981 MB/s)");
+}
+
+#[test]
 fn a_bandwidth_throttle_has_no_iops_cap() {
     // 20 MB/s at every block size at QD 16.
     let pts: Vec<Point> =
