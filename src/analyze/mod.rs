@@ -184,8 +184,10 @@ fn advice(e: &Explanation, pts: &[Point], tol: f64) -> Vec<Advice> {
     let mut say = |advice: String, because: String, unsure: Option<&String>| {
         out.push(Advice { advice, because, unsure: unsure.cloned() })
     };
-    queue_advice(e, pts, &mut say);
-    cap_advice(e, pts, &mut say);
+    // The main direction's points: the reads', else the writes'.
+    let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
+    queue_advice(e, &dir, &mut say);
+    cap_advice(e, &dir, &mut say);
     if let Some(x) = &e.expected {
         expected_advice(e, x, tol, &mut say);
     }
@@ -197,11 +199,10 @@ type Say<'a> = &'a mut dyn FnMut(String, String, Option<&String>);
 
 /// A throttle that flattens everything, or else how many I/Os to keep in flight: the
 /// latency-bound region and the knee.
-fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
+fn queue_advice(e: &Explanation, dir: &[&Point], say: Say) {
     let main = e.reads.as_ref().or(e.writes.as_ref());
-    let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
     // The figures the walls were found in: one line of points measured together.
-    let line: Vec<Point> = infer::qd_line(&dir).into_iter().map(|m| m.p).collect();
+    let line: Vec<Point> = infer::qd_line(dir).into_iter().map(|m| m.p).collect();
     let at = |q: u32| line.iter().find(|p| p.outstanding == q);
     let doubt = |f: &str| main.and_then(|w| w.unsure.get(f));
     if let Some(t) = &e.walls.throttle {
@@ -273,7 +274,7 @@ fn queue_advice(e: &Explanation, pts: &[Point], say: Say) {
 }
 
 /// The IOPS and MB/s caps, and a read cache (reads far faster than writes).
-fn cap_advice(e: &Explanation, pts: &[Point], say: Say) {
+fn cap_advice(e: &Explanation, dir: &[&Point], say: Say) {
     let main = e.reads.as_ref().or(e.writes.as_ref());
     if let (Some(cap), Some(w)) = (e.walls.iops_cap, main) {
         let small = by_size(w, Wall::Iops);
@@ -295,8 +296,7 @@ fn cap_advice(e: &Explanation, pts: &[Point], say: Say) {
         say(
             format!("Large I/O stops at {cap:.0} MB/s.{cross} For more bandwidth, a tier with a higher MB/s limit or disks striped."),
             {
-                let dir: Vec<&Point> = pts.iter().filter(|p| p.read == e.reads.is_some()).collect();
-                let span = infer::cap_span(&dir, &large, cap).map(|s| format!(" ({s})")).unwrap_or_default();
+                let span = infer::cap_span(dir, &large, cap).map(|s| format!(" ({s})")).unwrap_or_default();
                 format!("MB/s within 10 % at {}{span}", large.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
             },
             w.unsure.get("mbps_cap"),
